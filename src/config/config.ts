@@ -1,0 +1,87 @@
+
+/** A configuration problem that stops start-up; its message is one line naming the variable. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const dateRe = /^\d{4}-\d{2}-\d{2}$/;
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  eventStore: 'postgres' | 'kurrentdb';
+  kurrentdbUrl: string | undefined;
+  today: string | undefined;
+  logLevel: (typeof LEVELS)[number];
+  holidaysFile: string | undefined;
+  rateLimitPerMinute: number;
+  bodyLimitBytes: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function fail(name: string, value: string | undefined, expected: string): never {
+  throw new ConfigError(`${name}=${JSON.stringify(value)} is not valid: expected ${expected}`);
+}
+
+function intVar(env: Env, name: string, def: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return def;
+  if (!/^\d+$/.test(raw)) fail(name, raw, `a whole number from ${min} to ${max}`);
+  const n = Number(raw);
+  if (n < min || n > max) fail(name, raw, `a whole number from ${min} to ${max}`);
+  return n;
+}
+
+function isRealDate(s: string): boolean {
+  if (!dateRe.test(s)) return false;
+  const [y, m, d] = s.split('-').map(Number) as [number, number, number];
+  const t = new Date(Date.UTC(y, m - 1, d));
+  return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = intVar(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    fail('DATABASE_URL', databaseUrl, 'a postgres:// or postgresql:// connection string');
+  }
+
+  const eventStore = env.EVENT_STORE || 'postgres';
+  if (eventStore !== 'postgres' && eventStore !== 'kurrentdb') {
+    fail('EVENT_STORE', eventStore, '"postgres" or "kurrentdb"');
+  }
+  const kurrentdbUrl = env.KURRENTDB_URL || undefined;
+  if (eventStore === 'kurrentdb') {
+    if (!kurrentdbUrl) fail('KURRENTDB_URL', kurrentdbUrl, 'a kurrentdb:// or esdb:// connection string when EVENT_STORE=kurrentdb');
+    if (!/^(kurrentdb|kdb|esdb|eventstoredb)(\+discover)?:\/\//.test(kurrentdbUrl)) {
+      fail('KURRENTDB_URL', kurrentdbUrl, 'a kurrentdb:// or esdb:// connection string');
+    }
+  }
+
+  const today = env.VACACIONES_TODAY || undefined;
+  if (today !== undefined && !isRealDate(today)) fail('VACACIONES_TODAY', today, 'a real date as YYYY-MM-DD');
+
+  const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
+  if (!(LEVELS as readonly string[]).includes(logLevel)) fail('LOG_LEVEL', logLevel, LEVELS.join(', '));
+
+  return {
+    port,
+    host,
+    databaseUrl,
+    dataDir: env.DATA_DIR || './data',
+    eventStore,
+    kurrentdbUrl,
+    today,
+    logLevel,
+    holidaysFile: env.HOLIDAYS_FILE || undefined,
+    rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+    bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 65536, 1024, 10 * 1024 * 1024),
+  };
+}
+

@@ -1,0 +1,157 @@
+import type { Db } from './types.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/**
+ * Versioned, forward-only migrations. Each runs once, in its own transaction, and is recorded in
+ * schema_migrations; re-running `migrate` is a no-op. Never edit a released migration: add one.
+ */
+export const migrations: Migration[] = [
+  {
+    version: 1,
+    name: 'event store',
+    sql: `
+      CREATE TABLE events (
+        position     bigserial PRIMARY KEY,
+        tx_id        xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        event_id     uuid NOT NULL UNIQUE,
+        stream       text NOT NULL,
+        revision     bigint NOT NULL,
+        type         text NOT NULL,
+        version      integer NOT NULL DEFAULT 1,
+        data         jsonb NOT NULL,
+        metadata     jsonb NOT NULL DEFAULT '{}'::jsonb,
+        recorded_at  timestamptz NOT NULL DEFAULT now(),
+        UNIQUE (stream, revision)
+      );
+      -- readAll walks (tx_id, position): every row below the oldest open transaction is final.
+      CREATE INDEX events_tx_position ON events (tx_id, position);
+      CREATE TABLE streams (
+        stream   text PRIMARY KEY,
+        revision bigint NOT NULL
+      );
+    `,
+  },
+  {
+    version: 2,
+    name: 'reference data',
+    sql: `
+      CREATE TABLE ref_subgerencias (
+        id     text PRIMARY KEY,
+        nombre text NOT NULL
+      );
+      CREATE TABLE ref_company_contracts (
+        id                     bigint PRIMARY KEY,
+        name                   text NOT NULL,
+        has_vacation_params    boolean NOT NULL,
+        annual_days            integer,
+        annual_days_high_risk  integer,
+        min_enjoyed_days       integer,
+        advance_allowed        boolean,
+        max_advance_days       integer,
+        max_people_on_vacation integer
+      );
+      CREATE TABLE ref_workers (
+        id              bigint PRIMARY KEY,
+        document_type   text NOT NULL,
+        document_number text NOT NULL UNIQUE,
+        first_names     text NOT NULL,
+        last_names      text NOT NULL
+      );
+      CREATE TABLE ref_contracts (
+        id                  bigint PRIMARY KEY,
+        worker_id           bigint NOT NULL REFERENCES ref_workers (id),
+        company_contract_id bigint,
+        subgerencia_id      text NOT NULL REFERENCES ref_subgerencias (id),
+        start_date          date,
+        end_date            date,
+        settled             boolean NOT NULL,
+        additional          boolean NOT NULL,
+        base_salary         bigint NOT NULL,
+        risk_level          integer
+      );
+      CREATE INDEX ref_contracts_worker ON ref_contracts (worker_id);
+      CREATE TABLE ref_payroll_sheets (
+        contract_id        bigint NOT NULL REFERENCES ref_contracts (id),
+        period_start       date NOT NULL,
+        period_end         date NOT NULL,
+        worker_id          bigint NOT NULL REFERENCES ref_workers (id),
+        days_worked        integer NOT NULL,
+        basic_compensation bigint NOT NULL,
+        PRIMARY KEY (contract_id, period_start)
+      );
+      CREATE INDEX ref_payroll_sheets_worker ON ref_payroll_sheets (worker_id);
+      CREATE TABLE ref_users (
+        id          bigint PRIMARY KEY,
+        email       text NOT NULL,
+        name        text NOT NULL,
+        is_admin    boolean NOT NULL,
+        permissions text[] NOT NULL DEFAULT '{}'
+      );
+      CREATE UNIQUE INDEX ref_users_email ON ref_users (lower(email));
+      -- Bumped by every import so that caches of reference data know when to drop.
+      CREATE TABLE ref_version (
+        id      integer PRIMARY KEY CHECK (id = 1),
+        version bigint NOT NULL
+      );
+      INSERT INTO ref_version (id, version) VALUES (1, 0);
+    `,
+  },
+  {
+    version: 3,
+    name: 'api keys',
+    sql: `
+      CREATE TABLE api_keys (
+        id         uuid PRIMARY KEY,
+        name       text NOT NULL UNIQUE,
+        key_hash   text NOT NULL UNIQUE,
+        prefix     text NOT NULL,
+        scopes     text[] NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+      );
+    `,
+  },
+];
+
+/** Serialises concurrent migrators (several instances starting at once). */
+const MIGRATION_LOCK = 7_264_001;
+
+export async function migrate(db: Db, list: Migration[] = migrations): Promise<number[]> {
+  return db.withConnection(async (conn) => {
+    await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await conn.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
+        version    integer PRIMARY KEY,
+        name       text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`);
+      const done = new Set(
+        (await conn.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) =>
+          Number(r.version),
+        ),
+      );
+      const applied: number[] = [];
+      for (const m of [...list].sort((a, b) => a.version - b.version)) {
+        if (done.has(m.version)) continue;
+        await conn.query('BEGIN');
+        try {
+          await conn.exec(m.sql);
+          await conn.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
+          await conn.query('COMMIT');
+        } catch (err) {
+          await conn.query('ROLLBACK');
+          throw new Error(`migration ${m.version} (${m.name}) failed: ${(err as Error).message}`);
+        }
+        applied.push(m.version);
+      }
+      return applied;
+    } finally {
+      await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+    }
+  });
+}

@@ -1,0 +1,16 @@
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config/config.ts';
+import { PgliteDb } from './pglite.ts';
+import { PostgresDb } from './postgres.ts';
+import type { Db } from './types.ts';
+
+/** The server when DATABASE_URL is set, else the embedded PGlite under DATA_DIR. */
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize?: number): Promise<Db> {
+  if (config.databaseUrl) {
+    return new PostgresDb({ connectionString: config.databaseUrl, max: poolSize });
+  }
+  const dir = resolve(config.dataDir, 'pglite');
+  mkdirSync(dir, { recursive: true });
+  return PgliteDb.open(dir);
+}

@@ -1,0 +1,59 @@
+import { PGlite } from '@electric-sql/pglite';
+import type { Db, QueryResult, Queryable } from './types.ts';
+
+const DATE_OID = 1082;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+const parsers = {
+  [DATE_OID]: (v: string) => v,
+  [INT8_OID]: (v: string) => v,
+  [NUMERIC_OID]: (v: string) => v,
+};
+
+/**
+ * PGlite has a single connection, so transactions are naturally serialised. Its own
+ * `transaction()` queues other queries behind the open transaction.
+ */
+export class PgliteDb implements Db {
+  readonly kind = 'pglite' as const;
+
+  private constructor(private readonly pg: PGlite) {}
+
+  /** `dataDir` undefined means in memory (tests). */
+  static async open(dataDir?: string): Promise<PgliteDb> {
+    const pg = await PGlite.create(dataDir, { parsers });
+    return new PgliteDb(pg);
+  }
+
+  async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+    const r = await this.pg.query<R>(sql, params as unknown[]);
+    return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pg.exec(sql);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.pg.transaction(async (tx) =>
+      fn({
+        async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+          const r = await tx.query<R>(sql, params as unknown[]);
+          return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
+        },
+        async exec(sql: string): Promise<void> {
+          await tx.exec(sql);
+        },
+      }),
+    );
+  }
+
+  async withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T> {
+    return fn(this);
+  }
+
+  async close(): Promise<void> {
+    await this.pg.close();
+  }
+}

@@ -1,0 +1,94 @@
+import pg from 'pg';
+import type { Db, QueryResult, Queryable } from './types.ts';
+
+const DATE_OID = 1082;
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+// Plain calendar dates must never pass through a JavaScript Date: a time zone could shift the day.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === DATE_OID) return (v: string) => v;
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (v: string) => v;
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+export interface PostgresOptions {
+  connectionString: string;
+  max?: number;
+  /** Fail fast when the server is unreachable instead of waiting for the OS time-out. */
+  connectionTimeoutMillis?: number;
+  applicationName?: string;
+}
+
+export class PostgresDb implements Db {
+  readonly kind = 'postgres' as const;
+  readonly pool: pg.Pool;
+
+  constructor(opts: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: opts.connectionString,
+      max: opts.max ?? 10,
+      connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
+      application_name: opts.applicationName ?? 'vacaciones',
+      types,
+    });
+    // An idle client losing its server must not crash the process; the next query reports it.
+    this.pool.on('error', () => {});
+  }
+
+  async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+    const r = await this.pool.query(sql, params as unknown[]);
+    return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+  }
+
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql);
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(wrap(client));
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      return await fn(wrap(client));
+    } catch (err) {
+      broken = true;
+      throw err;
+    } finally {
+      // A connection that held session state (advisory locks) is not handed back dirty.
+      client.release(broken);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+function wrap(client: pg.PoolClient): Queryable {
+  return {
+    async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
+      const r = await client.query(sql, params as unknown[]);
+      return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
+    },
+    async exec(sql: string): Promise<void> {
+      await client.query(sql);
+    },
+  };
+}

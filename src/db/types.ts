@@ -1,0 +1,26 @@
+/**
+ * The one database interface the rest of the code talks to. Two implementations: a `pg` pool
+ * against a PostgreSQL server, and PGlite (PostgreSQL compiled to WASM, in process).
+ *
+ * Row values are normalised the same way by both: `date` columns come back as `YYYY-MM-DD`
+ * strings, `int8`/`numeric` as strings (cast in SQL where a number is wanted), `jsonb` as objects.
+ */
+export interface QueryResult<R> {
+  rows: R[];
+  rowCount: number;
+}
+
+export interface Queryable {
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  /** Runs a script of several statements without parameters (migrations, DDL). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `fn` inside BEGIN/COMMIT on one connection; rolls back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs `fn` on one dedicated connection (session-level advisory locks, LISTEN). */
+  withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,104 @@
+/**
+ * The event store port. Only src/store knows which store is behind it.
+ *
+ * Positions are opaque to callers except for ordering: on PostgreSQL `commit` is the appending
+ * transaction id and `prepare` the row's sequence number; on KurrentDB they are the log's commit
+ * and prepare positions. Both adapters deliver `readAll` in ascending (commit, prepare) order.
+ */
+export interface Position {
+  commit: bigint;
+  prepare: bigint;
+}
+
+export const START: Position = { commit: 0n, prepare: 0n };
+
+export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
+
+export interface NewEvent {
+  /** UUID; an id already stored is not stored twice. */
+  id: string;
+  type: string;
+  version?: number;
+  data: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+}
+
+export interface StoredEvent {
+  id: string;
+  stream: string;
+  revision: number;
+  type: string;
+  version: number;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  position: Position;
+  recordedAt: string;
+}
+
+export interface StreamWrite {
+  stream: string;
+  expectedRevision: ExpectedRevision;
+  events: NewEvent[];
+}
+
+export interface AppendResult {
+  /** Revision of each written stream after the append, in the order given. */
+  revisions: { stream: string; revision: number }[];
+  /** Position of the last event written (for read-your-writes). */
+  position: Position;
+}
+
+export interface ReadAllOptions {
+  /** Exclusive. START reads from the beginning. */
+  after: Position;
+  limit: number;
+}
+
+export interface EventStore {
+  readonly name: string;
+  /** All streams or none; a failed expectation on any stream throws WrongExpectedRevisionError. */
+  append(writes: StreamWrite[]): Promise<AppendResult>;
+  /** Whole stream in revision order; [] when it does not exist. */
+  readStream(stream: string, opts?: { fromRevision?: number }): Promise<StoredEvent[]>;
+  /** Committed events after `after`, never passing an event whose transaction is still open. */
+  readAll(opts: ReadAllOptions): Promise<StoredEvent[]>;
+  /** Position of the newest event readable now (START when empty). */
+  headPosition(): Promise<Position>;
+  /** Number of readable events after `after` (projection lag). */
+  countAfter(after: Position): Promise<number>;
+  /** Checks the store is reachable and usable. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  override name = 'WrongExpectedRevisionError';
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: number | 'no_stream',
+  ) {
+    super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/** Some but not all of an append's event ids are already stored: a client bug, never retried. */
+export class DuplicateEventIdError extends Error {
+  override name = 'DuplicateEventIdError';
+}
+
+export function comparePositions(a: Position, b: Position): number {
+  if (a.commit !== b.commit) return a.commit < b.commit ? -1 : 1;
+  if (a.prepare !== b.prepare) return a.prepare < b.prepare ? -1 : 1;
+  return 0;
+}
+
+export function positionToString(p: Position): string {
+  return `${p.commit}/${p.prepare}`;
+}
+
+export function positionFromString(s: string): Position {
+  const m = /^(-?\d+)\/(-?\d+)$/.exec(s);
+  if (!m) throw new Error(`not a position: ${s}`);
+  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+}

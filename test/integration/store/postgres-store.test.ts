@@ -1,0 +1,53 @@
+import pg from 'pg';
+import { inject } from 'vitest';
+import { PgliteDb } from '../../../src/db/pglite.ts';
+import { migrate } from '../../../src/db/migrations.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { freshDb, NEEDS_SERVER } from '../../support/db.ts';
+import { eventStoreContract } from '../../support/event-store-contract.ts';
+
+eventStoreContract(
+  'PostgreSQL server',
+  async () => {
+    const t = await freshDb();
+    const store = new PostgresEventStore(t.db);
+    return {
+      store,
+      // A second connection begins an append and keeps its transaction open while others commit.
+      async holdOpenAppend(stream, events) {
+        const client = new pg.Client({ connectionString: t.url! });
+        await client.connect();
+        await client.query('BEGIN');
+        const tx = {
+          query: async (sql: string, params?: unknown[]) => {
+            const r = await client.query(sql, params as unknown[]);
+            return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+          },
+          exec: async (sql: string) => {
+            await client.query(sql);
+          },
+        };
+        await store.appendIn(tx as never, [{ stream, expectedRevision: 'no_stream', events }]);
+        return {
+          async commit() {
+            await client.query('COMMIT');
+            await client.end();
+          },
+        };
+      },
+      dispose: () => t.drop(),
+    };
+  },
+  inject('pgAdminUrl') === '' ? NEEDS_SERVER : undefined,
+);
+
+eventStoreContract('embedded PGlite', async () => {
+  const db = await PgliteDb.open();
+  await migrate(db);
+  return {
+    store: new PostgresEventStore(db),
+    holdOpenSkipReason: 'PGlite has a single connection: an open transaction blocks every other append',
+    dispose: () => db.close(),
+  };
+});
+

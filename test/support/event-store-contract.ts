@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  START,
+  WrongExpectedRevisionError,
+  comparePositions,
+  type EventStore,
+  type NewEvent,
+  type Position,
+  type StoredEvent,
+} from '../../src/store/types.ts';
+
+export interface ContractTarget {
+  store: EventStore;
+  /** Where the adapter can hold an append's transaction open; undefined when it cannot. */
+  holdOpenAppend?: (stream: string, events: NewEvent[]) => Promise<{ commit(): Promise<void> }>;
+  /** Why the held-open test cannot run on this target. */
+  holdOpenSkipReason?: string;
+  dispose(): Promise<void>;
+}
+
+const ev = (type: string, data: Record<string, unknown> = {}): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { requestId: randomUUID() },
+});
+
+async function readEverything(store: EventStore, after: Position = START, pageSize = 1000): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  let cursor = after;
+  for (;;) {
+    const page = await store.readAll({ after: cursor, limit: pageSize });
+    if (page.length === 0) return out;
+    out.push(...page);
+    cursor = page[page.length - 1]!.position;
+  }
+}
+
+/** The behaviour every EventStore adapter must have; run once per adapter. */
+export function eventStoreContract(label: string, makeTarget: () => Promise<ContractTarget | undefined>, skipReason?: string) {
+  describe.skipIf(skipReason !== undefined)(`event store contract: ${label}${skipReason ? ` (skipped: ${skipReason})` : ''}`, () => {
+    let t: ContractTarget;
+    // Streams are unique per test so that the suite can share one store.
+    const s = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
+    beforeAll(async () => {
+      t = (await makeTarget())!;
+    });
+    afterAll(async () => {
+      await t?.dispose();
+    });
+
+    it('appends to a new stream and reads it back in revision order with data and metadata', async () => {
+      const stream = s('worker');
+      const events = [ev('A', { n: 1 }), ev('B', { n: 2 }), ev('C', { nested: { x: [1, 2] } })];
+      const r = await t.store.append([{ stream, expectedRevision: 'no_stream', events }]);
+      expect(r.revisions).toEqual([{ stream, revision: 2 }]);
+      const read = await t.store.readStream(stream);
+      expect(read.map((e) => [e.revision, e.type, e.id])).toEqual(events.map((e, i) => [i, e.type, e.id]));
+      expect(read[2]!.data).toEqual({ nested: { x: [1, 2] } });
+      expect(read[0]!.metadata).toEqual(events[0]!.metadata);
+      expect(comparePositions(read[0]!.position, read[1]!.position)).toBeLessThan(0);
+    });
+
+    it('reads an unknown stream as empty', async () => {
+      expect(await t.store.readStream(s('nothing'))).toEqual([]);
+    });
+
+    it('enforces each kind of expected revision with a typed conflict', async () => {
+      const stream = s('exp');
+      await expect(t.store.append([{ stream, expectedRevision: 0, events: [ev('A')] }])).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      await expect(
+        t.store.append([{ stream, expectedRevision: 'stream_exists', events: [ev('A')] }]),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      await t.store.append([{ stream, expectedRevision: 'no_stream', events: [ev('A')] }]);
+      await expect(t.store.append([{ stream, expectedRevision: 'no_stream', events: [ev('B')] }])).rejects.toMatchObject({
+        name: 'WrongExpectedRevisionError',
+        stream,
+        actual: 0,
+      });
+      await t.store.append([{ stream, expectedRevision: 0, events: [ev('B')] }]);
+      await t.store.append([{ stream, expectedRevision: 'stream_exists', events: [ev('C')] }]);
+      await t.store.append([{ stream, expectedRevision: 'any', events: [ev('D')] }]);
+      await expect(t.store.append([{ stream, expectedRevision: 1, events: [ev('E')] }])).rejects.toBeInstanceOf(
+        WrongExpectedRevisionError,
+      );
+      expect((await t.store.readStream(stream)).map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
+    });
+
+    it('lets exactly one of two writers racing on one stream win; the other gets the conflict', async () => {
+      const stream = s('race');
+      await t.store.append([{ stream, expectedRevision: 'no_stream', events: [ev('Start')] }]);
+      const results = await Promise.allSettled([
+        t.store.append([{ stream, expectedRevision: 0, events: [ev('Left')] }]),
+        t.store.append([{ stream, expectedRevision: 0, events: [ev('Right')] }]),
+      ]);
+      const won = results.filter((r) => r.status === 'fulfilled');
+      const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      expect(lost[0]!.reason).toBeInstanceOf(WrongExpectedRevisionError);
+      expect(await t.store.readStream(stream)).toHaveLength(2);
+    });
+
+    it('lets exactly one of ten writers creating the same stream win', async () => {
+      const stream = s('create-race');
+      const results = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) => t.store.append([{ stream, expectedRevision: 'no_stream', events: [ev(`W${i}`)] }])),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected') expect(r.reason).toBeInstanceOf(WrongExpectedRevisionError);
+      }
+      expect(await t.store.readStream(stream)).toHaveLength(1);
+    });
+
+    it('writes nothing at all when one expectation of a multi-stream append fails', async () => {
+      const a = s('multi-a');
+      const b = s('multi-b');
+      const c = s('multi-c');
+      await t.store.append([{ stream: b, expectedRevision: 'no_stream', events: [ev('B0')] }]);
+      await expect(
+        t.store.append([
+          { stream: a, expectedRevision: 'no_stream', events: [ev('A0')] },
+          { stream: b, expectedRevision: 5, events: [ev('B1')] },
+          { stream: c, expectedRevision: 'any', events: [ev('C0')] },
+        ]),
+      ).rejects.toMatchObject({ name: 'WrongExpectedRevisionError', stream: b });
+      expect(await t.store.readStream(a)).toEqual([]);
+      expect(await t.store.readStream(b)).toHaveLength(1);
+      expect(await t.store.readStream(c)).toEqual([]);
+
+      const ok = await t.store.append([
+        { stream: a, expectedRevision: 'no_stream', events: [ev('A0')] },
+        { stream: b, expectedRevision: 0, events: [ev('B1'), ev('B2')] },
+      ]);
+      expect(ok.revisions).toEqual([
+        { stream: a, revision: 0 },
+        { stream: b, revision: 2 },
+      ]);
+    });
+
+    it('does not store an event id twice: a retried append is answered without writing', async () => {
+      const stream = s('idem');
+      const events = [ev('A'), ev('B')];
+      const first = await t.store.append([{ stream, expectedRevision: 'no_stream', events }]);
+      const again = await t.store.append([{ stream, expectedRevision: 'no_stream', events }]);
+      expect(again.revisions).toEqual(first.revisions);
+      expect(await t.store.readStream(stream)).toHaveLength(2);
+      const all = await readEverything(t.store);
+      expect(all.filter((e) => e.id === events[0]!.id)).toHaveLength(1);
+    });
+
+    it('delivers readAll in a stable order, each event once, across pages', async () => {
+      const head = await t.store.headPosition();
+      const streams = [s('p1'), s('p2'), s('p3')];
+      for (let i = 0; i < 30; i++) {
+        const stream = streams[i % 3]!;
+        await t.store.append([{ stream, expectedRevision: 'any', events: [ev('Tick', { i })] }]);
+      }
+      const read = await readEverything(t.store, head, 7);
+      const ticks = read.filter((e) => streams.includes(e.stream));
+      expect(ticks.map((e) => e.data.i)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+      for (let i = 1; i < read.length; i++) {
+        expect(comparePositions(read[i - 1]!.position, read[i]!.position)).toBeLessThan(0);
+      }
+      expect(await t.store.countAfter(head)).toBe(read.length);
+    });
+
+    it('writes and reads back 10,000 events in order', async () => {
+      const head = await t.store.headPosition();
+      const stream = s('bulk');
+      const batch = 500;
+      for (let i = 0; i < 10_000; i += batch) {
+        const events = Array.from({ length: batch }, (_, k) => ev('Bulk', { i: i + k }));
+        await t.store.append([{ stream, expectedRevision: i === 0 ? 'no_stream' : i - 1, events }]);
+      }
+      const all = (await readEverything(t.store, head, 2000)).filter((e) => e.stream === stream);
+      expect(all).toHaveLength(10_000);
+      expect(all.every((e, i) => e.data.i === i && e.revision === i)).toBe(true);
+      const fromStream = await t.store.readStream(stream);
+      expect(fromStream).toHaveLength(10_000);
+    });
+
+    it('never passes an append whose transaction is still open, then delivers it once committed', async (ctx) => {
+      if (!t.holdOpenAppend) {
+        ctx.skip(t.holdOpenSkipReason ?? 'this adapter cannot hold an append open');
+        return;
+      }
+      const head = await t.store.headPosition();
+      const slow = s('slow');
+      const fast = s('fast');
+      const slowEvent = ev('Slow');
+      const held = await t.holdOpenAppend(slow, [slowEvent]);
+      let committed = false;
+      try {
+        await t.store.append([{ stream: fast, expectedRevision: 'no_stream', events: [ev('Fast1')] }]);
+        await t.store.append([{ stream: fast, expectedRevision: 0, events: [ev('Fast2')] }]);
+        const whileOpen = await readEverything(t.store, head);
+        expect(whileOpen.map((e) => e.type)).not.toContain('Fast1');
+        expect(whileOpen.map((e) => e.type)).not.toContain('Slow');
+        await held.commit();
+        committed = true;
+        const after = await readEverything(t.store, head);
+        const types = after.map((e) => e.type).filter((x) => ['Slow', 'Fast1', 'Fast2'].includes(x));
+        expect(types).toEqual(['Slow', 'Fast1', 'Fast2']);
+      } finally {
+        if (!committed) await held.commit();
+      }
+    });
+  });
+}
