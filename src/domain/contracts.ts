@@ -1,0 +1,70 @@
+/** Which of a worker's contracts applies on a date. */
+import { assertValidDate } from './dates.ts';
+
+export interface Contract {
+  id: string;
+  startDate: string | null;
+  endDate: string | null;
+  settled: boolean;
+  /** An additional contract runs alongside the main one and never governs while a main one does. */
+  additional: boolean;
+  /** Whole pesos per month. */
+  baseSalary: number;
+  riskLevel: number | null;
+  companyContractId: number | null;
+  subgerenciaId: string;
+}
+
+export type ContractValidity = Pick<Contract, 'startDate' | 'endDate' | 'settled'>;
+export type RankedContract = Pick<Contract, 'startDate' | 'endDate' | 'settled' | 'additional'>;
+
+export type ContractStatus<C> =
+  | { kind: 'none' }
+  | { kind: 'inactive' }
+  | { kind: 'active'; contract: C };
+
+/** A contract without both dates cannot be placed in time, so it is never valid. */
+export function isValidOn(contract: ContractValidity, date: string): boolean {
+  assertValidDate(date);
+  const { startDate, endDate, settled } = contract;
+  if (settled || startDate === null || endDate === null) return false;
+  return startDate <= date && date <= endDate;
+}
+
+/**
+ * Main contracts before additional ones, then latest start first with a missing start last.
+ * The sort is stable, so equal contracts keep the caller's order.
+ */
+function byPrecedence(a: RankedContract, b: RankedContract): number {
+  if (a.additional !== b.additional) return a.additional ? 1 : -1;
+  if (a.startDate === b.startDate) return 0;
+  if (a.startDate === null) return 1;
+  if (b.startDate === null) return -1;
+  return a.startDate > b.startDate ? -1 : 1;
+}
+
+/** The contract valid on `date` that governs it, preferring a main contract; null if none. */
+export function governingContract<C extends RankedContract>(contracts: readonly C[], date: string): C | null {
+  const valid = contracts.filter((c) => isValidOn(c, date));
+  return valid.sort(byPrecedence)[0] ?? null;
+}
+
+export function contractStatus<C extends RankedContract>(
+  contracts: readonly C[],
+  today: string,
+): ContractStatus<C> {
+  if (contracts.length === 0) return { kind: 'none' };
+  const contract = governingContract(contracts, today);
+  return contract === null ? { kind: 'inactive' } : { kind: 'active', contract };
+}
+
+/**
+ * The contract a vacation consultation reports: any unsettled one may still owe vacation even if
+ * it is not valid `today`, so only the ranking picks it. `today` is accepted so every contract
+ * query takes the same arguments; the rule does not depend on it.
+ */
+export function consultContract<C extends RankedContract>(contracts: readonly C[], today: string): C | null {
+  assertValidDate(today);
+  const unsettled = contracts.filter((c) => !c.settled);
+  return unsettled.sort(byPrecedence)[0] ?? null;
+}
