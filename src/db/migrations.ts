@@ -116,6 +116,14 @@ export const migrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'vacation record ids',
+    sql: `
+      -- Numeric record ids (the spec's id, idEliminado) are taken before the append; gaps are fine.
+      CREATE SEQUENCE vacation_record_ids START 1;
+    `,
+  },
 ];
 
 /** Serialises concurrent migrators (several instances starting at once). */

@@ -1,0 +1,67 @@
+import type { DomainEvent, VacationRecord } from '../events/types.ts';
+
+export interface VacationState extends VacationRecord {
+  approved: boolean;
+  deleted: boolean;
+  deletedReason: 'delete' | 'edit' | null;
+  replacedBy: string | null;
+}
+
+/** What a worker's stream says: every vacation ever recorded for them, by PILA code. */
+export interface WorkerState {
+  vacations: Map<string, VacationState>;
+  /** Revision of the worker stream this state was folded from (-1: no stream). */
+  revision: number;
+}
+
+export const emptyWorkerState = (): WorkerState => ({ vacations: new Map(), revision: -1 });
+
+/** Folds one event into the state. Pure; returns a new state and never mutates the old one. */
+export function evolve(state: WorkerState, event: DomainEvent): WorkerState {
+  const vacations = new Map(state.vacations);
+  switch (event.type) {
+    case 'VacationCreated':
+      vacations.set(event.data.codigoPila, {
+        ...event.data,
+        approved: false,
+        deleted: false,
+        deletedReason: null,
+        replacedBy: null,
+      });
+      break;
+    case 'VacationImported': {
+      const { approved, ...record } = event.data;
+      vacations.set(event.data.codigoPila, { ...record, approved, deleted: false, deletedReason: null, replacedBy: null });
+      break;
+    }
+    case 'VacationApproved': {
+      const v = vacations.get(event.data.codigoPila);
+      if (v) vacations.set(v.codigoPila, { ...v, approved: true });
+      break;
+    }
+    case 'VacationDeleted': {
+      const v = vacations.get(event.data.codigoPila);
+      if (v) {
+        vacations.set(v.codigoPila, {
+          ...v,
+          deleted: true,
+          deletedReason: event.data.reason,
+          replacedBy: event.data.replacedBy,
+        });
+      }
+      break;
+    }
+    default:
+      return state;
+  }
+  return { vacations, revision: state.revision };
+}
+
+export function foldWorker(events: { event: DomainEvent; revision: number }[]): WorkerState {
+  let state = emptyWorkerState();
+  for (const e of events) state = { ...evolve(state, e.event), revision: e.revision };
+  return state;
+}
+
+export const liveVacations = (state: WorkerState): VacationState[] =>
+  [...state.vacations.values()].filter((v) => !v.deleted);

@@ -1,0 +1,3 @@
+export * from './types.ts';
+export * from './streams.ts';
+export * from './codec.ts';

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+
+/**
+ * Event payload schemas. Events are facts in the past tense; each type has a version, and a
+ * payload carries everything needed to replay it without the reference data of the day.
+ * A change to a payload's meaning is a new version with an upcaster in upcast.ts.
+ */
+
+const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+
+export const amortizationSchema = z.object({
+  periodo: z.string().regex(/^\d{4}-\d{2}$/),
+  diasHabiles: z.number().int(),
+  diasCalendario: z.number().int(),
+  valor: z.number().int(),
+});
+export type Amortization = z.infer<typeof amortizationSchema>;
+
+/** The vacation record as the events describe it; also the snapshot kept on deletion. */
+export const vacationRecordSchema = z.object({
+  /** Numeric id callers know the record by (the spec's `id`), from the vacation id sequence. */
+  recordId: z.number().int(),
+  codigoPila: z.string(),
+  workerId: z.number().int(),
+  documentNumber: z.string(),
+  contractId: z.number().int().nullable(),
+  companyContractId: z.number().int().nullable(),
+  subgerenciaId: z.string().nullable(),
+  startDate: date,
+  endDate: date,
+  businessDays: z.number().int(),
+  calendarDays: z.number().int(),
+  salary: z.number().int(),
+  totalValue: z.number().int(),
+  advance: z.boolean(),
+  worksSaturday: z.boolean(),
+  compensated: z.boolean(),
+  socialSecurityInPayroll: z.boolean().nullable(),
+  amortizations: z.array(amortizationSchema),
+  /** Code of the record this one replaced by an edit. */
+  replaces: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type VacationRecord = z.infer<typeof vacationRecordSchema>;
+
+export const vacationCreatedSchema = vacationRecordSchema;
+export type VacationCreated = z.infer<typeof vacationCreatedSchema>;
+
+export const vacationImportedSchema = vacationRecordSchema.extend({ approved: z.boolean() });
+export type VacationImported = z.infer<typeof vacationImportedSchema>;
+
+export const vacationDeletedSchema = z.object({
+  codigoPila: z.string(),
+  workerId: z.number().int(),
+  reason: z.enum(['delete', 'edit']),
+  replacedBy: z.string().nullable(),
+  snapshot: vacationRecordSchema.extend({ approved: z.boolean() }),
+  deletedByUserId: z.number().int(),
+  deletedAt: z.string(),
+});
+export type VacationDeleted = z.infer<typeof vacationDeletedSchema>;
+
+export const vacationApprovedSchema = z.object({
+  codigoPila: z.string(),
+  workerId: z.number().int(),
+  approvedByUserId: z.number().int(),
+  approvedAt: z.string(),
+});
+export type VacationApproved = z.infer<typeof vacationApprovedSchema>;
+
+export const pilaCodeAssignedSchema = z.object({ codigoPila: z.string(), workerId: z.number().int() });
+export type PilaCodeAssigned = z.infer<typeof pilaCodeAssignedSchema>;
+
+export const slotsBookedSchema = z.object({
+  codigoPila: z.string(),
+  workerId: z.number().int(),
+  subgerenciaId: z.string(),
+  startDate: date,
+  endDate: date,
+});
+export type SlotsBooked = z.infer<typeof slotsBookedSchema>;
+
+export const slotsReleasedSchema = z.object({ codigoPila: z.string(), workerId: z.number().int() });
+export type SlotsReleased = z.infer<typeof slotsReleasedSchema>;
+
+export const vacationDataConsultedSchema = z.object({
+  workerId: z.number().int(),
+  documentNumber: z.string(),
+  /** The answer given, as the caller saw it (estado or figures). */
+  outcome: z.record(z.string(), z.unknown()),
+  companyContractId: z.number().int().nullable(),
+  consultedAt: z.string(),
+});
+export type VacationDataConsulted = z.infer<typeof vacationDataConsultedSchema>;
+
+export const contractStatusCheckedSchema = z.object({
+  workerId: z.number().int(),
+  documentNumber: z.string(),
+  documentType: z.string().nullable(),
+  estado: z.string(),
+  activo: z.boolean(),
+  checkedAt: z.string(),
+});
+export type ContractStatusChecked = z.infer<typeof contractStatusCheckedSchema>;
+
+export const eventSchemas = {
+  VacationCreated: vacationCreatedSchema,
+  VacationImported: vacationImportedSchema,
+  VacationDeleted: vacationDeletedSchema,
+  VacationApproved: vacationApprovedSchema,
+  PilaCodeAssigned: pilaCodeAssignedSchema,
+  SlotsBooked: slotsBookedSchema,
+  SlotsReleased: slotsReleasedSchema,
+  VacationDataConsulted: vacationDataConsultedSchema,
+  ContractStatusChecked: contractStatusCheckedSchema,
+} as const;
+
+export type EventType = keyof typeof eventSchemas;
+
+/** Current version written for each type. */
+export const CURRENT_VERSION: Record<EventType, number> = {
+  VacationCreated: 1,
+  VacationImported: 1,
+  VacationDeleted: 1,
+  VacationApproved: 1,
+  PilaCodeAssigned: 1,
+  SlotsBooked: 1,
+  SlotsReleased: 1,
+  VacationDataConsulted: 1,
+  ContractStatusChecked: 1,
+};
+
+export type DomainEvent =
+  | { type: 'VacationCreated'; data: VacationCreated }
+  | { type: 'VacationImported'; data: VacationImported }
+  | { type: 'VacationDeleted'; data: VacationDeleted }
+  | { type: 'VacationApproved'; data: VacationApproved }
+  | { type: 'PilaCodeAssigned'; data: PilaCodeAssigned }
+  | { type: 'SlotsBooked'; data: SlotsBooked }
+  | { type: 'SlotsReleased'; data: SlotsReleased }
+  | { type: 'VacationDataConsulted'; data: VacationDataConsulted }
+  | { type: 'ContractStatusChecked'; data: ContractStatusChecked };
+
+/** Who did it and through what: carried by every event. */
+export const eventMetadataSchema = z.object({
+  userId: z.number().int().nullable(),
+  userEmail: z.string().nullable(),
+  apiKeyId: z.string().nullable(),
+  apiKeyName: z.string().nullable(),
+  requestId: z.string().nullable(),
+  correlationId: z.string().nullable(),
+  idempotencyKey: z.string().nullable(),
+  /** Real clock time of the command (ISO 8601). */
+  occurredAt: z.string(),
+  /** The service's business date when the command ran (VACACIONES_TODAY or Bogota's date). */
+  businessDate: z.string().optional(),
+  source: z.enum(['http', 'import', 'cli']).optional(),
+});
+export type EventMetadata = z.infer<typeof eventMetadataSchema>;
