@@ -1,0 +1,131 @@
+import {
+  Days360,
+  accruedDays,
+  amortize,
+  annualDaysFor,
+  calendarDays,
+  daysWorked,
+  endDate,
+  governingContract,
+  isBusinessDay,
+  nextBusinessDay,
+  takenDays,
+  toDecimal2,
+  vacationValue,
+  type HolidayLookup,
+} from '../domain/index.ts';
+import { formatDays, msg } from './messages.ts';
+import { firstFullDay, type UnitOccupancy } from './occupancy.ts';
+import type { ContractRef, VacationFigures, VacationParams, VacationRequest, WorkerFile } from './types.ts';
+import { liveVacations, type WorkerState } from './worker-state.ts';
+
+export interface EvaluationInput {
+  request: VacationRequest;
+  file: WorkerFile;
+  state: WorkerState;
+  calendar: HolidayLookup;
+  /** The record an edit replaces: it is not taken, does not overlap and holds no place. */
+  replacing?: string;
+  /** Occupancy of the governing contract's subgerencia over the period, when rule (d) applies. */
+  occupancy?: UnitOccupancy;
+}
+
+export type Evaluation =
+  | { ok: true; figures: VacationFigures; params: VacationParams }
+  | { ok: false; errors: string[]; figures?: VacationFigures };
+
+/** Where the period falls and which contract governs it, before the figures are computed. */
+export interface Placement {
+  contract: ContractRef;
+  endDate: string;
+}
+
+/** The contract on the start date and the period's end, or undefined when no contract governs. */
+export function place(request: VacationRequest, file: WorkerFile, calendar: HolidayLookup): Placement | undefined {
+  const contract = governingContract(file.contracts, request.startDate);
+  if (!contract) return undefined;
+  const first = nextBusinessDay(request.startDate, request.worksSaturday, calendar);
+  return { contract, endDate: endDate(first, request.days, request.worksSaturday, calendar) };
+}
+
+/**
+ * Computes a vacation and checks every business rule, listing every one that fails. Pure:
+ * the caller supplies the worker's stream state, reference data, calendar and occupancy.
+ */
+export function evaluate(input: EvaluationInput): Evaluation {
+  const { request, file, state, calendar, replacing } = input;
+  const errors: string[] = [];
+  const placement = place(request, file, calendar);
+  const businessDay = isBusinessDay(request.startDate, request.worksSaturday, calendar);
+  const others = liveVacations(state).filter((v) => v.codigoPila !== replacing);
+
+  if (!placement) {
+    errors.push(msg.noContract());
+    if (!businessDay) errors.push(msg.notBusinessDay(request.startDate));
+    return { ok: false, errors };
+  }
+  const { contract } = placement;
+  const end = placement.endDate;
+  const company = contract.companyContractId === null ? undefined : file.companyContracts.get(contract.companyContractId);
+  const params = company?.vacationParams ?? null;
+  if (!company) errors.push(msg.noCompanyContract());
+  else if (!params) errors.push(msg.noVacationParams());
+  if (contract.riskLevel === null) errors.push(msg.noRiskLevel());
+  if (!businessDay) errors.push(msg.notBusinessDay(request.startDate));
+
+  const annual = params ? annualDaysFor(contract.riskLevel, params) : null;
+  const worked = daysWorked(file.sheets, file.contracts, request.startDate);
+  const accrued = annual === null ? Days360.ZERO : accruedDays(worked, annual);
+  const taken = others.reduce((sum, v) => sum.plus(takenDays(v.businessDays)), Days360.ZERO);
+  const available = accrued.minus(taken);
+  const total = vacationValue(contract.baseSalary, request.days);
+
+  const figures: VacationFigures = {
+    workerId: file.worker.id,
+    documentNumber: file.worker.documentNumber,
+    contractId: contract.id,
+    companyContractId: contract.companyContractId,
+    subgerenciaId: contract.subgerenciaId,
+    startDate: request.startDate,
+    endDate: end,
+    days: request.days,
+    calendarDays: calendarDays(request.startDate, end),
+    salary: contract.baseSalary,
+    totalValue: total,
+    advance: request.advance,
+    worksSaturday: request.worksSaturday,
+    compensated: request.compensated,
+    socialSecurityInPayroll: request.socialSecurityInPayroll,
+    amortizations: amortize({ start: request.startDate, end, worksSaturday: request.worksSaturday, total, calendar }),
+    availableUnits: available.units,
+    accruedUnits: accrued.units,
+  };
+
+  if (params && annual !== null) {
+    const requested = Days360.fromWholeDays(request.days);
+    const shown = formatDays(toDecimal2(available));
+    if (!request.advance && requested.units > available.units) {
+      errors.push(msg.notEnoughDays(request.days, shown)); // (a)
+    }
+    if (!request.compensated && request.days < params.minEnjoyedDays) {
+      errors.push(msg.belowMinimum(request.days, params.minEnjoyedDays)); // (b)
+    }
+    if (request.advance && requested.units > available.units) {
+      // (c) available may already be negative: the days owed never exceed the maximum in total.
+      const inAdvance = requested.minus(available);
+      if (!params.advanceAllowed) errors.push(msg.advanceNotAllowed(request.days, shown));
+      else if (inAdvance.units > params.maxAdvanceDays * 360) {
+        errors.push(msg.advanceOverMaximum(formatDays(toDecimal2(inAdvance)), params.maxAdvanceDays));
+      }
+    }
+    if (!request.compensated && params.maxPeopleOnVacation !== null && input.occupancy) {
+      const day = firstFullDay(input.occupancy, file.worker.id, request.startDate, end, params.maxPeopleOnVacation, replacing);
+      if (day) errors.push(msg.unitFull(params.maxPeopleOnVacation, contract.subgerenciaId, day)); // (d)
+    }
+  }
+  if (!request.compensated) {
+    const clash = others.find((v) => !v.compensated && v.startDate <= end && v.endDate >= request.startDate);
+    if (clash) errors.push(msg.overlap(clash.codigoPila, clash.startDate, clash.endDate)); // (e)
+  }
+  return errors.length ? { ok: false, errors, figures } : { ok: true, figures, params: params! };
+}

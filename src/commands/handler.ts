@@ -1,0 +1,198 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { HolidayLookup } from '../domain/index.ts';
+import { decode } from '../events/codec.ts';
+import { encode } from '../events/codec.ts';
+import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
+import type { EventMetadata } from '../events/types.ts';
+import { WrongExpectedRevisionError, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
+import { decideApprove, decideCreate, decideDelete, decideEdit, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
+import { evaluate } from './evaluate.ts';
+import { place } from './evaluate.ts';
+import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
+import type { Actor, Outcome, VacationFigures, VacationRequest, WorkerFile, WorkerRef } from './types.ts';
+import { foldWorker, type VacationState, type WorkerState } from './worker-state.ts';
+
+/** The reference data the commands read: the payroll system's master data. */
+export interface ReferenceReader {
+  workerByDocument(documentNumber: string): Promise<WorkerRef | null>;
+  workerFile(workerId: number): Promise<WorkerFile | null>;
+}
+
+export interface CommandDeps {
+  store: EventStore;
+  reference: ReferenceReader;
+  calendar: HolidayLookup;
+  nextRecordId: () => Promise<number>;
+  /** Real clock, for event times and PILA codes. */
+  now?: () => Date;
+  /** The service's business date (VACACIONES_TODAY or Bogota's date). */
+  today: () => string;
+  randomHex8?: () => string;
+  /** How many times a command is decided again after losing a race on a stream. */
+  maxAttempts?: number;
+  onConflict?: (stream: string) => void;
+}
+
+export interface Written<T> {
+  value: T;
+  position: Position;
+}
+
+/**
+ * Loads what a decision needs (the worker stream, the subgerencia's month streams, reference
+ * data), decides, and appends with the revisions that were read. Losing a race on any stream
+ * means the picture was stale: decide again on fresh reads, a bounded number of times.
+ */
+export class VacationCommands {
+  private readonly now: () => Date;
+  private readonly randomHex8: () => string;
+  private readonly maxAttempts: number;
+
+  constructor(private readonly deps: CommandDeps) {
+    this.now = deps.now ?? (() => new Date());
+    this.randomHex8 = deps.randomHex8 ?? (() => randomBytes(4).toString('hex'));
+    this.maxAttempts = deps.maxAttempts ?? 25;
+  }
+
+  async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
+    const file = await this.fileOf(documentNumber);
+    if (!file) return { ok: false, kind: 'worker_not_found' };
+    const state = await this.workerState(file.worker.id);
+    const occupancy = await this.occupancyFor(file, request);
+    const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy });
+    return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', errors: ev.errors };
+  }
+
+  async create(documentNumber: string, request: VacationRequest, actor: Actor): Promise<Outcome<Written<Created>>> {
+    const file = await this.fileOf(documentNumber);
+    if (!file) return { ok: false, kind: 'worker_not_found' };
+    const recordId = await this.deps.nextRecordId();
+    return this.retrying(actor, async (given) => {
+      const state = await this.workerState(file.worker.id);
+      const occupancy = await this.occupancyFor(file, request);
+      return decideCreate({ request, file, state, calendar: this.deps.calendar, occupancy }, state, { ...given, recordId });
+    });
+  }
+
+  async edit(code: string, documentNumber: string, request: VacationRequest, actor: Actor): Promise<Outcome<Written<Edited>>> {
+    const file = await this.fileOf(documentNumber);
+    if (!file) return { ok: false, kind: 'worker_not_found' };
+    const owner = await this.ownerOf(code);
+    if (owner === undefined) return { ok: false, kind: 'record_not_found' };
+    if (owner !== file.worker.id) {
+      return { ok: false, kind: 'not_owner', detail: `El código PILA ${code} no pertenece al trabajador con documento ${documentNumber}` };
+    }
+    const recordId = await this.deps.nextRecordId();
+    return this.retrying(actor, async (given) => {
+      const state = await this.workerState(file.worker.id);
+      if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
+      const occupancy = await this.occupancyFor(file, request);
+      return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy }, state, { ...given, recordId }, actor.userId);
+    });
+  }
+
+  async delete(code: string, actor: Actor): Promise<Outcome<Written<VacationState>>> {
+    return this.onRecord(code, actor, (state, given) => decideDelete(code, state, given, actor.userId));
+  }
+
+  async approve(code: string, actor: Actor): Promise<Outcome<Written<VacationState>>> {
+    return this.onRecord(code, actor, (state, given) => decideApprove(code, state, given, actor.userId));
+  }
+
+  /** Live record of a code as its worker's stream says, without writing. */
+  async findRecord(code: string): Promise<VacationState | undefined> {
+    const owner = await this.ownerOf(code);
+    if (owner === undefined) return undefined;
+    const v = (await this.workerState(owner)).vacations.get(code);
+    return v && !v.deleted ? v : undefined;
+  }
+
+  private async onRecord(
+    code: string,
+    actor: Actor,
+    decide: (state: WorkerState, given: Given) => Decision<VacationState>,
+  ): Promise<Outcome<Written<VacationState>>> {
+    const owner = await this.ownerOf(code);
+    if (owner === undefined) return { ok: false, kind: 'record_not_found' };
+    return this.retrying(actor, async (given) => decide(await this.workerState(owner), given));
+  }
+
+  private async retrying<T>(actor: Actor, attempt: (given: Omit<Given, 'recordId'> & { recordId: number }) => Promise<Decision<T>>): Promise<Outcome<Written<T>>> {
+    for (let i = 0; i < this.maxAttempts; i++) {
+      const now = this.now();
+      const given = { recordId: 0, nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: this.randomHex8() };
+      const decision = await attempt(given);
+      if (!decision.ok) return decision;
+      try {
+        const position = await this.append(decision.writes, actor, now);
+        return { ok: true, value: { value: decision.value, position } };
+      } catch (err) {
+        if (!(err instanceof WrongExpectedRevisionError)) throw err;
+        this.deps.onConflict?.(err.stream);
+        // Spread the retries out so that a crowd of losers does not collide again at once.
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** i)));
+      }
+    }
+    return { ok: false, kind: 'busy' };
+  }
+
+  private async append(writes: PlannedWrite[], actor: Actor, now: Date): Promise<Position> {
+    const metadata: EventMetadata = {
+      userId: actor.userId,
+      userEmail: actor.userEmail,
+      apiKeyId: actor.apiKeyId,
+      apiKeyName: actor.apiKeyName,
+      requestId: actor.requestId,
+      correlationId: actor.correlationId ?? actor.requestId,
+      idempotencyKey: actor.idempotencyKey,
+      occurredAt: now.toISOString(),
+      businessDate: this.deps.today(),
+      source: actor.source ?? 'http',
+    };
+    const result = await this.deps.store.append(
+      writes.map((w) => ({
+        stream: w.stream,
+        expectedRevision: w.expectedRevision,
+        events: w.events.map((e) => encode(e, metadata, randomUUID())),
+      })),
+    );
+    return result.position;
+  }
+
+  private async fileOf(documentNumber: string): Promise<WorkerFile | null> {
+    const worker = await this.deps.reference.workerByDocument(documentNumber);
+    return worker ? this.deps.reference.workerFile(worker.id) : null;
+  }
+
+  async workerState(workerId: number): Promise<WorkerState> {
+    return foldWorker(decodeAll(await this.deps.store.readStream(workerStream(workerId))));
+  }
+
+  private async ownerOf(code: string): Promise<number | undefined> {
+    const [first] = await this.deps.store.readStream(pilaStream(code));
+    const d = first ? decode(first) : undefined;
+    return d?.event.type === 'PilaCodeAssigned' ? d.event.data.workerId : undefined;
+  }
+
+  private async occupancyFor(file: WorkerFile, request: VacationRequest): Promise<UnitOccupancy | undefined> {
+    if (request.compensated) return undefined;
+    const placement = place(request, file, this.deps.calendar);
+    if (!placement) return undefined;
+    const sg = placement.contract.subgerenciaId;
+    const months = monthsOf(request.startDate, placement.endDate);
+    const streams = await Promise.all(
+      months.map(async (month) => {
+        const events = await this.deps.store.readStream(unitStream(sg, month));
+        return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: decodeAll(events).map((e) => e.event) };
+      }),
+    );
+    return foldUnit(sg, streams);
+  }
+}
+
+function decodeAll(events: StoredEvent[]) {
+  return events.flatMap((s) => {
+    const d = decode(s);
+    return d ? [{ event: d.event, revision: s.revision }] : [];
+  });
+}

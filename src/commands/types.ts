@@ -1,0 +1,102 @@
+import type { Amortization } from '../events/types.ts';
+
+/** Reference data of one worker as the commands need it (read from the payroll master data). */
+export interface WorkerRef {
+  id: number;
+  documentNumber: string;
+}
+
+export interface ContractRef {
+  id: number;
+  companyContractId: number | null;
+  subgerenciaId: string;
+  startDate: string | null;
+  endDate: string | null;
+  settled: boolean;
+  additional: boolean;
+  baseSalary: number;
+  riskLevel: number | null;
+}
+
+export interface SheetRef {
+  periodStart: string;
+  periodEnd: string;
+  daysWorked: number;
+  basicCompensation: number;
+}
+
+export interface VacationParams {
+  annualDays: number;
+  annualDaysHighRisk: number;
+  minEnjoyedDays: number;
+  advanceAllowed: boolean;
+  maxAdvanceDays: number;
+  maxPeopleOnVacation: number | null;
+}
+
+export interface CompanyContractRef {
+  id: number;
+  vacationParams: VacationParams | null;
+}
+
+export interface WorkerFile {
+  worker: WorkerRef;
+  contracts: ContractRef[];
+  sheets: SheetRef[];
+  companyContracts: Map<number, CompanyContractRef>;
+}
+
+/** A vacation as a caller asks for it (calculate, add, edit). */
+export interface VacationRequest {
+  startDate: string;
+  days: number;
+  advance: boolean;
+  worksSaturday: boolean;
+  compensated: boolean;
+  socialSecurityInPayroll: boolean | null;
+}
+
+/** Who acts, and through what: becomes every event's metadata. */
+export interface Actor {
+  userId: number;
+  userEmail: string;
+  apiKeyId: string | null;
+  apiKeyName: string | null;
+  requestId: string | null;
+  correlationId: string | null;
+  idempotencyKey: string | null;
+  source?: 'http' | 'import' | 'cli';
+}
+
+/** The computed figures of a vacation, before any rule is applied. */
+export interface VacationFigures {
+  workerId: number;
+  documentNumber: string;
+  contractId: number;
+  companyContractId: number | null;
+  subgerenciaId: string;
+  startDate: string;
+  endDate: string;
+  days: number;
+  calendarDays: number;
+  salary: number;
+  totalValue: number;
+  advance: boolean;
+  worksSaturday: boolean;
+  compensated: boolean;
+  socialSecurityInPayroll: boolean | null;
+  amortizations: Amortization[];
+  /** Exact balances in 360ths of a day. */
+  availableUnits: number;
+  accruedUnits: number;
+}
+
+export type CommandFailure =
+  | { kind: 'worker_not_found' }
+  | { kind: 'record_not_found' }
+  | { kind: 'not_owner'; detail: string }
+  | { kind: 'rules'; errors: string[] }
+  | { kind: 'approved' }
+  | { kind: 'busy' };
+
+export type Outcome<T> = { ok: true; value: T } | ({ ok: false } & CommandFailure);

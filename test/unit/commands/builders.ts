@@ -1,0 +1,85 @@
+import { HolidayCalendar, addDays, monthOf } from '../../../src/domain/index.ts';
+import type { ContractRef, SheetRef, VacationParams, VacationRequest, WorkerFile } from '../../../src/commands/types.ts';
+import type { DomainEvent } from '../../../src/events/types.ts';
+import { foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
+import { foldUnit, type UnitOccupancy } from '../../../src/commands/occupancy.ts';
+import type { Given } from '../../../src/commands/decide.ts';
+
+export const calendar = new HolidayCalendar();
+
+export const params = (over: Partial<VacationParams> = {}): VacationParams => ({
+  annualDays: 15,
+  annualDaysHighRisk: 30,
+  minEnjoyedDays: 6,
+  advanceAllowed: true,
+  maxAdvanceDays: 5,
+  maxPeopleOnVacation: 2,
+  ...over,
+});
+
+export const contract = (over: Partial<ContractRef> = {}): ContractRef => ({
+  id: 10001,
+  companyContractId: 10,
+  subgerenciaId: 'SG-OPS',
+  startDate: '2024-02-01',
+  endDate: '2027-01-31',
+  settled: false,
+  additional: false,
+  baseSalary: 2_847_000,
+  riskLevel: 1,
+  ...over,
+});
+
+/** Fortnightly sheets of 15 days each from `from` through the month of `through`. */
+export function fortnights(from: string, through: string, salary = 2_847_000): SheetRef[] {
+  const sheets: SheetRef[] = [];
+  let month = monthOf(from);
+  while (month <= monthOf(through)) {
+    const first = `${month}-01`;
+    const next = addDays(first, 32).slice(0, 7) + '-01';
+    const last = addDays(next, -1);
+    sheets.push({ periodStart: first, periodEnd: `${month}-15`, daysWorked: 15, basicCompensation: Math.round(salary / 2) });
+    sheets.push({ periodStart: `${month}-16`, periodEnd: last, daysWorked: 15, basicCompensation: Math.round(salary / 2) });
+    month = next.slice(0, 7);
+  }
+  return sheets;
+}
+
+export function workerFile(over: { contracts?: ContractRef[]; sheets?: SheetRef[]; params?: VacationParams | null; companyContractId?: number } = {}): WorkerFile {
+  const contracts = over.contracts ?? [contract()];
+  return {
+    worker: { id: 1001, documentNumber: '1020307007' },
+    contracts,
+    sheets: over.sheets ?? fortnights('2024-02-01', '2026-10-31'),
+    companyContracts: new Map([[10, { id: 10, vacationParams: over.params === undefined ? params() : over.params }]]),
+  };
+}
+
+export const request = (over: Partial<VacationRequest> = {}): VacationRequest => ({
+  startDate: '2026-01-05',
+  days: 15,
+  advance: false,
+  worksSaturday: false,
+  compensated: false,
+  socialSecurityInPayroll: null,
+  ...over,
+});
+
+export const given = (recordId = 1, n = 0): Given => ({
+  recordId,
+  nowIso: '2026-11-21T12:00:00.000Z',
+  epochMillis: 1_795_000_000_000 + n,
+  randomHex8: (0xabc00000 + n).toString(16),
+});
+
+export function stateOf(events: DomainEvent[]): WorkerState {
+  return foldWorker(events.map((event, revision) => ({ event, revision })));
+}
+
+export function unitOf(subgerenciaId: string, bookings: { code: string; workerId: number; start: string; end: string }[]): UnitOccupancy {
+  const events: DomainEvent[] = bookings.map((b) => ({
+    type: 'SlotsBooked',
+    data: { codigoPila: b.code, workerId: b.workerId, subgerenciaId, startDate: b.start, endDate: b.end },
+  }));
+  return foldUnit(subgerenciaId, [{ month: '2026-01', revision: events.length - 1, events }]);
+}
