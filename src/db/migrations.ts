@@ -124,6 +124,39 @@ export const migrations: Migration[] = [
       CREATE SEQUENCE vacation_record_ids START 1;
     `,
   },
+  {
+    version: 5,
+    name: 'projection checkpoints',
+    sql: `
+      -- Position of the last event each read model has applied, written in the same transaction
+      -- as the read model's own rows so that the two never disagree.
+      CREATE TABLE projection_checkpoints (
+        name        text PRIMARY KEY,
+        commit_pos  bigint NOT NULL,
+        prepare_pos bigint NOT NULL,
+        updated_at  timestamptz NOT NULL DEFAULT now()
+      );
+    `,
+  },
+  {
+    version: 6,
+    name: 'idempotency keys',
+    sql: `
+      -- First answer to each Idempotency-Key, per API key, so that a retried write is not applied twice.
+      CREATE TABLE idempotency_keys (
+        api_key_id   uuid NOT NULL,
+        key          text NOT NULL,
+        route        text NOT NULL,
+        fingerprint  text NOT NULL,
+        status_code  integer,
+        body         jsonb,
+        created_at   timestamptz NOT NULL DEFAULT now(),
+        completed_at timestamptz,
+        PRIMARY KEY (api_key_id, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+    `,
+  },
 ];
 
 /** Serialises concurrent migrators (several instances starting at once). */

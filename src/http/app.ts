@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { apiKeyGuard } from './auth.ts';
+import type { AppDeps } from './context.ts';
+import { registerDocs } from './docs.ts';
+import { MESSAGES, errorFor } from './envelopes.ts';
+import { classifyError } from './errors.ts';
+import { registerRateLimit } from './rate-limit.ts';
+import { healthRoutes } from './routes/health.ts';
+import { lookupRoutes } from './routes/lookups.ts';
+import { readRoutes } from './routes/read.ts';
+import { vacationRoutes } from './routes/vacations.ts';
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,100}$/;
+
+function maskEmail(email: string | null): string | null {
+  if (!email) return null;
+  const at = email.indexOf('@');
+  return at > 0 ? `${email[0]}***${email.slice(at)}` : '***';
+}
+
+export interface AppOptions {
+  logger: FastifyServerOptions['loggerInstance'];
+}
+
+/** The HTTP interface: every route, in both `/api/...` and bare form, with one envelope per family. */
+export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger,
+    // One line per request is written in onResponse instead of fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.config.bodyLimitBytes,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
+    },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    forceCloseConnections: false,
+  });
+
+  app.decorateRequest('apiKey', null);
+  app.decorateRequest('responsibleEmail', null);
+  app.decorateRequest('responsibleUser', null);
+
+  await app.register(helmet, { contentSecurityPolicy: false, global: true });
+  await app.register(formbody, { bodyLimit: deps.config.bodyLimitBytes });
+  await app.register(multipart, {
+    attachFieldsToBody: 'keyValues',
+    limits: { files: 0, fields: 100, fieldSize: 16 * 1024, fieldNameSize: 200, parts: 101, headerPairs: 50 },
+  });
+  await registerDocs(app);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+  app.addHook('onRequest', apiKeyGuard(deps));
+  await registerRateLimit(app, deps);
+
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    const seconds = reply.elapsedTime / 1000;
+    deps.metrics?.observeRequest(route, req.method, reply.statusCode, seconds);
+    if (route.startsWith('/health') || route === '/metrics') return;
+    const failed = reply.statusCode >= 400;
+    req.log[reply.statusCode >= 500 ? 'error' : 'info'](
+      {
+        method: req.method,
+        route,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        apiKey: req.apiKey?.name ?? null,
+        // Failed attempts may carry someone else's address: it is masked there.
+        responsible: failed ? maskEmail(req.responsibleEmail) : req.responsibleEmail,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const kind = req.routeOptions.config?.envelope ?? 'lookup';
+    const c = classifyError(err);
+    if (c.status >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
+    else req.log.info({ reqId: req.id, code: (err as { code?: string }).code }, 'request rejected');
+    if (c.status === 503) reply.header('retry-after', '2');
+    return errorFor(kind, reply, c.status, c.message);
+  });
+
+  app.setNotFoundHandler((req, reply) => reply.code(404).send({ success: false, statusCode: 404, message: MESSAGES.routeNotFound }));
+
+  healthRoutes(app, deps);
+  for (const prefix of ['', '/api']) {
+    await app.register(
+      async (scope) => {
+        vacationRoutes(scope, deps);
+        lookupRoutes(scope, deps);
+        readRoutes(scope, deps);
+      },
+      { prefix },
+    );
+  }
+  return app;
+}

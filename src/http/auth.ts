@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { hasScope, parseAuthorizationHeader } from '../security/api-keys.ts';
+import type { AppDeps } from './context.ts';
+import { MESSAGES, contractForbidden, errorFor, lookupError, vacationError } from './envelopes.ts';
+
+/**
+ * First check of every endpoint: `X-Api-Key: Bearer <key>` must name a live key that carries
+ * the route's scope. The key itself never reaches a log.
+ */
+export function apiKeyGuard(deps: AppDeps) {
+  return async function guard(req: FastifyRequest, reply: FastifyReply) {
+    const cfg = req.routeOptions.config;
+    if (cfg.public || !cfg.envelope) return;
+    const header = req.headers['x-api-key'];
+    const key = parseAuthorizationHeader(Array.isArray(header) ? undefined : header);
+    const principal = key ? await deps.verifyApiKey(key) : null;
+    if (!principal) {
+      return reply.code(401).send({ success: false, statusCode: 401, message: MESSAGES.unauthorized });
+    }
+    req.apiKey = principal;
+    if (cfg.scope && !hasScope(principal, cfg.scope)) {
+      if (cfg.envelope === 'contract') return contractForbidden(reply);
+      if (cfg.envelope === 'vacation') return vacationError(reply, 403, MESSAGES.forbidden, { apiKey: 'La API key no tiene permiso para este recurso' });
+      return lookupError(reply, 403, MESSAGES.forbidden);
+    }
+  };
+}
+
+/** Answers any other method on a known path with the endpoint's 405, after the key check. */
+export function methodNotAllowed(allowed: 'POST' | 'GET') {
+  return async function (req: FastifyRequest, reply: FastifyReply) {
+    const kind = req.routeOptions.config.envelope ?? 'lookup';
+    const message = allowed === 'POST' ? MESSAGES.usePost : MESSAGES.useGet;
+    reply.header('allow', allowed);
+    // The vacation 405 body has no errors member, as the interface shows it.
+    return errorFor(kind === 'contract' ? 'lookup' : kind, reply, 405, message);
+  };
+}

@@ -1,0 +1,53 @@
+import type { VacationCommands } from '../commands/handler.ts';
+import type { Config } from '../config/config.ts';
+import type { Db } from '../db/types.ts';
+import type { ReferenceReader, User } from '../reference/repository.ts';
+import type { ApiKeyPrincipal } from '../security/api-keys.ts';
+import type { EventStore, Position } from '../store/types.ts';
+
+/** What the read endpoints and the audited queries need from the projections. */
+export interface ReadSide {
+  /** Read-your-writes: resolves once the read models include `position` (false on time-out). */
+  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+  availabilityOf(workerId: number): Promise<{ daysTaken: number; daysEnjoyed: number; daysCompensated: number; liveRecords: number }>;
+  vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<unknown[]>;
+  vacationByCode(code: string): Promise<unknown | null>;
+  auditOfWorker(workerId: number, opts: { limit: number }): Promise<unknown[]>;
+  auditOfCode(code: string): Promise<unknown[]>;
+}
+
+export interface HttpMetrics {
+  observeRequest(route: string, method: string, status: number, seconds: number): void;
+  commandOutcome(command: string, outcome: string): void;
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  store: EventStore;
+  reference: ReferenceReader & { invalidate?: () => void };
+  commands: VacationCommands;
+  readSide: ReadSide;
+  verifyApiKey(key: string): Promise<ApiKeyPrincipal | null>;
+  today(): string;
+  now?: () => Date;
+  metrics?: HttpMetrics;
+  /** Prometheus text for /metrics, when metrics are on. */
+  metricsText?: () => Promise<{ contentType: string; body: string }>;
+  /** Readiness of every dependency; throws with a reason when one is down. */
+  checkReady(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey: ApiKeyPrincipal | null;
+    /** Responsible user named by the request, once looked up; used in the request log line. */
+    responsibleEmail: string | null;
+    responsibleUser: User | null;
+  }
+  interface FastifyContextConfig {
+    envelope?: 'vacation' | 'lookup' | 'contract';
+    scope?: 'vacaciones' | 'contratos:verificar';
+    public?: boolean;
+  }
+}

@@ -1,0 +1,40 @@
+import { MESSAGES } from './envelopes.ts';
+
+const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+
+/** Whether an error means a dependency (database, event store) is unreachable rather than a bug. */
+export function isUnavailable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string; cause?: unknown };
+  if (e?.code && DB_DOWN_CODES.has(e.code)) return true;
+  if (/Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|UNAVAILABLE|DeadlineExceeded/i.test(e?.message ?? '')) return true;
+  return e?.cause ? isUnavailable(e.cause) : false;
+}
+
+/** Status and caller-facing message for an error thrown outside a handler's own answers. */
+export function classifyError(err: unknown): { status: number; message: string } {
+  const e = err as { code?: string; statusCode?: number; name?: string };
+  switch (e?.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return { status: 413, message: MESSAGES.tooLarge };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, message: MESSAGES.unsupportedType };
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+    case 'FST_PROTO_VIOLATION':
+      return { status: 400, message: MESSAGES.badBody };
+  }
+  if (e?.statusCode === 429) return { status: 429, message: MESSAGES.tooManyRequests };
+  if (isUnavailable(err)) return { status: 503, message: MESSAGES.unavailable };
+  if (typeof e?.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    if (e.statusCode === 413) return { status: 413, message: MESSAGES.tooLarge };
+    if (e.statusCode === 415) return { status: 415, message: MESSAGES.unsupportedType };
+    return { status: 400, message: MESSAGES.badBody };
+  }
+  return { status: 500, message: MESSAGES.internal };
+}

@@ -1,0 +1,59 @@
+
+/**
+ * Request parameters by name, matched case-insensitively (callers send `vaclaboraSabado`,
+ * `numerodocumento`). A name given twice is kept as a conflict rather than silently resolved.
+ */
+export class Fields {
+  private readonly values = new Map<string, string>();
+  private readonly repeated = new Set<string>();
+  private readonly invalid = new Set<string>();
+
+  constructor(...sources: unknown[]) {
+    for (const source of sources) {
+      if (!source || typeof source !== 'object') continue;
+      for (const [key, raw] of Object.entries(source as Record<string, unknown>)) {
+        const k = key.toLowerCase();
+        if (this.values.has(k) || this.invalid.has(k)) this.repeated.add(k);
+        if (Array.isArray(raw)) {
+          this.repeated.add(k);
+          continue;
+        }
+        if (raw === null || raw === undefined) continue;
+        if (typeof raw === 'string') this.values.set(k, raw.trim());
+        else if (typeof raw === 'number' || typeof raw === 'boolean') this.values.set(k, String(raw));
+        else this.invalid.add(k);
+      }
+    }
+  }
+
+  /** The trimmed value, or undefined when absent or empty. */
+  get(name: string): string | undefined {
+    const v = this.values.get(name.toLowerCase());
+    return v === '' ? undefined : v;
+  }
+
+  /** True when the name came more than once or as something other than a plain value. */
+  isAmbiguous(name: string): boolean {
+    const k = name.toLowerCase();
+    return this.repeated.has(k) || this.invalid.has(k);
+  }
+}
+
+
+export const flagText = (b: boolean | null): string | null => (b === null ? null : b ? '1' : '0');
+
+/** `YYYY-MM-DD HH:MM:SS` in Bogota, the local time payroll clerks read. */
+export function bogotaTimestamp(d: Date): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Bogota',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(d);
+  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '00';
+  return `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}:${p('second')}`;
+}

@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { recordQuery } from '../../commands/audit.ts';
+import type { Actor } from '../../commands/types.ts';
+import {
+  Days360,
+  accruedDays,
+  annualDaysFor,
+  consultContract,
+  contractStatus,
+  daysWorked,
+  ibcLastMonth,
+  takenDays,
+  toDecimal2,
+} from '../../domain/index.ts';
+import type { User, Worker } from '../../reference/repository.ts';
+import { methodNotAllowed } from '../auth.ts';
+import type { AppDeps } from '../context.ts';
+import { MESSAGES, lookupError } from '../envelopes.ts';
+import { Fields } from '../fields.ts';
+
+const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
+const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
+
+function actorOf(req: FastifyRequest, user: User): Actor {
+  return {
+    userId: user.id,
+    userEmail: user.email,
+    apiKeyId: req.apiKey?.id ?? null,
+    apiKeyName: req.apiKey?.name ?? null,
+    requestId: req.id,
+    correlationId: typeof req.headers['x-correlation-id'] === 'string' ? req.headers['x-correlation-id'].slice(0, 200) : req.id,
+    idempotencyKey: null,
+    source: 'http',
+  };
+}
+
+export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  /** Worker by document (and type, when given), then the administrator by e-mail, in that order. */
+  async function identify(req: FastifyRequest, reply: FastifyReply, fields: Fields, omit400Status: boolean) {
+    const doc = fields.isAmbiguous('numeroDocumento') ? undefined : fields.get('numeroDocumento');
+    if (!doc) return void lookupError(reply, 400, MESSAGES.documentRequired, { omitStatusCode: omit400Status });
+    const email = fields.isAmbiguous('emailResponsable') ? undefined : fields.get('emailResponsable');
+    if (!email) return void lookupError(reply, 400, MESSAGES.emailResponsableRequired, { omitStatusCode: omit400Status });
+    req.responsibleEmail = email;
+    const docType = fields.get('tipoDocumento');
+    const worker: Worker | null = await deps.reference.workerByDocument(doc);
+    if (!worker || (docType !== undefined && docType.toUpperCase() !== worker.documentType)) {
+      return void lookupError(reply, 404, MESSAGES.workerNotFound);
+    }
+    const user = await deps.reference.userByEmail(email);
+    if (!user?.isAdmin) return void lookupError(reply, 404, MESSAGES.adminNotFound);
+    req.responsibleUser = user;
+    return { worker, user, docType: docType ?? null };
+  }
+
+  app.get('/vacaciones/consultdatavacations', { config: consultCfg }, async (req, reply) => {
+    const who = await identify(req, reply, new Fields(req.query), false);
+    if (!who) return reply;
+    const { worker, user } = who;
+    const today = deps.today();
+    const contracts = await deps.reference.contractsOf(worker.id);
+    const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
+      recordQuery(deps.store, actorOf(req, user), {
+        type: 'VacationDataConsulted',
+        data: { workerId: worker.id, documentNumber: worker.documentNumber, outcome, companyContractId, consultedAt: now().toISOString() },
+      }, today, now());
+    const answer = async (status: number, body: Record<string, unknown>, companyContractId: number | null) => {
+      try {
+        await audit({ status, ...body }, companyContractId);
+      } catch (err) {
+        req.log.error({ err }, 'consult audit could not be written');
+        return lookupError(reply, 500, 'No fue posible registrar la auditoría de la consulta.');
+      }
+      return reply.code(status).send(body);
+    };
+
+    const contract = consultContract(contracts, today);
+    if (!contract) return answer(200, { success: true, activo: false, estado: 'sin contratos' }, null);
+    const fail = (message: string) => answer(422, { success: false, statusCode: 422, message }, contract.companyContractId);
+    if (!contract.startDate || !contract.endDate) return fail('El contrato no tiene fechas de inicio o fin configuradas correctamente.');
+    const company = contract.companyContractId === null ? null : await deps.reference.companyContract(contract.companyContractId);
+    if (!company) return fail('El contrato no tiene asociado un contrato empresa válido.');
+    if (contract.riskLevel === null) return fail('No se encuentra configurado el nivel de riesgo del contrato.');
+    const params = company.vacationParams;
+    if (!params) {
+      return answer(200, { success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' }, company.id);
+    }
+
+    let figures;
+    try {
+      const sheets = await deps.reference.payrollSheetsOf(worker.id);
+      const worked = daysWorked(sheets, contracts, today);
+      const annual = annualDaysFor(contract.riskLevel, params)!;
+      const taken = (await deps.readSide.availabilityOf(worker.id)).daysTaken;
+      const available = accruedDays(worked, annual).minus(takenDays(taken));
+      const latest = [...contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
+      figures = {
+        diasLaboradosNomina: worked,
+        vacacionesDisponibles: toDecimal2(available ?? Days360.ZERO),
+        ibcUltimoMes: ibcLastMonth(sheets, latest.baseSalary, today),
+        annual,
+      };
+    } catch (err) {
+      req.log.error({ err }, 'vacation days could not be computed');
+      return lookupError(reply, 500, 'No fue posible calcular los días de vacaciones.');
+    }
+    return answer(200, {
+      success: true,
+      asociadoId: worker.id,
+      diasLaboradosNomina: figures.diasLaboradosNomina,
+      vacacionesDisponibles: figures.vacacionesDisponibles,
+      ibcUltimoMes: figures.ibcUltimoMes,
+      parametrizacion: {
+        diasVacacionesAnuales: figures.annual,
+        diasMinimosDisfrutados: params.minEnjoyedDays,
+        vacacionesAnticipadas: params.advanceAllowed,
+        diasVacacionesAnticipadas: params.maxAdvanceDays,
+        numeroPersonasVacaciones: params.maxPeopleOnVacation,
+      },
+    }, company.id);
+  });
+
+  app.get('/contratos/verificarContratoActivo', { config: contractCfg }, async (req, reply) => {
+    const who = await identify(req, reply, new Fields(req.query), true);
+    if (!who) return reply;
+    const { worker, user, docType } = who;
+    const today = deps.today();
+    const status = contractStatus(await deps.reference.contractsOf(worker.id), today);
+    const body =
+      status.kind === 'none'
+        ? { success: true, activo: false, estado: 'sin contrato registrado' }
+        : status.kind === 'inactive'
+          ? { success: true, activo: false, estado: 'sin contrato' }
+          : {
+              success: true,
+              activo: true,
+              estado: 'activo',
+              contrato: { fechaInicio: status.contract.startDate, fechaFin: status.contract.endDate, esAdicional: status.contract.additional },
+            };
+    try {
+      await recordQuery(deps.store, actorOf(req, user), {
+        type: 'ContractStatusChecked',
+        data: { workerId: worker.id, documentNumber: worker.documentNumber, documentType: docType, estado: body.estado, activo: body.activo, checkedAt: now().toISOString() },
+      }, today, now());
+    } catch (err) {
+      req.log.error({ err }, 'contract check audit could not be written');
+      return lookupError(reply, 500, MESSAGES.internal, { omitStatusCode: true });
+    }
+    return reply.code(200).send(body);
+  });
+
+  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/vacaciones/consultdatavacations', config: consultCfg, handler: methodNotAllowed('GET') });
+  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/contratos/verificarContratoActivo', config: contractCfg, handler: methodNotAllowed('GET') });
+}

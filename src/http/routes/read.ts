@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import { methodNotAllowed } from '../auth.ts';
+import type { AppDeps } from '../context.ts';
+import { MESSAGES, lookupError } from '../envelopes.ts';
+import { Fields } from '../fields.ts';
+
+const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
+
+/**
+ * Read endpoints over the read models: a worker's vacations, one record, and audit history.
+ * Same key, scope and administrator check as the rest.
+ */
+export function readRoutes(app: FastifyInstance, deps: AppDeps) {
+  async function admin(fields: Fields, req: { responsibleEmail: string | null }) {
+    const email = fields.get('emailResponsable');
+    if (!email) return 'missing' as const;
+    req.responsibleEmail = email;
+    const user = await deps.reference.userByEmail(email);
+    return user?.isAdmin ? user : null;
+  }
+
+  app.get('/vacaciones', { config: cfg }, async (req, reply) => {
+    const fields = new Fields(req.query);
+    const doc = fields.get('numeroDocumento');
+    if (!doc) return lookupError(reply, 400, MESSAGES.documentRequired);
+    const user = await admin(fields, req);
+    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+    const worker = await deps.reference.workerByDocument(doc);
+    if (!worker) return lookupError(reply, 404, MESSAGES.workerNotFound);
+    if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
+    const includeDeleted = fields.get('incluirEliminadas') === '1';
+    const vacaciones = await deps.readSide.vacationsOfWorker(worker.id, { includeDeleted });
+    return { success: true, statusCode: 200, asociadoId: worker.id, vacaciones };
+  });
+
+  app.get('/vacaciones/registro/:codigoPila', { config: cfg }, async (req, reply) => {
+    const fields = new Fields(req.query);
+    const user = await admin(fields, req);
+    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+    if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
+    const code = (req.params as { codigoPila: string }).codigoPila;
+    const record = await deps.readSide.vacationByCode(code);
+    if (!record) return lookupError(reply, 404, MESSAGES.recordNotFound);
+    return { success: true, statusCode: 200, vacacion: record };
+  });
+
+  app.get('/vacaciones/auditoria', { config: cfg }, async (req, reply) => {
+    const fields = new Fields(req.query);
+    const user = await admin(fields, req);
+    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+    const code = fields.get('codigoPila');
+    const doc = fields.get('numeroDocumento');
+    if (!code && !doc) return lookupError(reply, 400, 'Indique numeroDocumento o codigoPila.');
+    if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
+    if (code) return { success: true, statusCode: 200, auditoria: await deps.readSide.auditOfCode(code) };
+    const worker = await deps.reference.workerByDocument(doc!);
+    if (!worker) return lookupError(reply, 404, MESSAGES.workerNotFound);
+    const limit = Math.min(Math.max(Number(fields.get('limite') ?? 200) || 200, 1), 1000);
+    return { success: true, statusCode: 200, asociadoId: worker.id, auditoria: await deps.readSide.auditOfWorker(worker.id, { limit }) };
+  });
+
+  for (const url of ['/vacaciones', '/vacaciones/registro/:codigoPila', '/vacaciones/auditoria']) {
+    app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url, config: cfg, handler: methodNotAllowed('GET') });
+  }
+}

@@ -1,0 +1,204 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
+import type { VacationRecord } from '../../events/types.ts';
+import { toDecimal2, Days360 } from '../../domain/index.ts';
+import type { User } from '../../reference/repository.ts';
+import { methodNotAllowed } from '../auth.ts';
+import type { AppDeps } from '../context.ts';
+import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
+import { Fields, bogotaTimestamp, flagText } from '../fields.ts';
+import { withIdempotency } from '../idempotency.ts';
+import { parseCodeInput, parseCreateInput, parseEditInput } from '../vacation-input.ts';
+
+const READ_YOUR_WRITES_MS = 2000;
+const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
+
+function recordBody(r: VacationRecord) {
+  return {
+    vacAsociado: r.workerId,
+    vacFechaInicio: r.startDate,
+    vacFechaFinal: r.endDate,
+    vacDiasVacaciones: r.businessDays,
+    vacDiasCalendario: r.calendarDays,
+    vacSalario: r.salary,
+    vacValorTotal: r.totalValue,
+    vacCodigoPila: r.codigoPila,
+  };
+}
+
+function calculationBody(f: VacationFigures) {
+  return {
+    vacAsociado: f.workerId,
+    vacFechaInicio: f.startDate,
+    vacFechaFinal: f.endDate,
+    vacDiasVacaciones: f.days,
+    vacDiasCalendario: f.calendarDays,
+    vacSalario: f.salary,
+    vacValorTotal: f.totalValue,
+    vacPagado: flagText(f.advance),
+    vacLaboraSabado: flagText(f.worksSaturday),
+    vacCompensado: flagText(f.compensated),
+    vacSeguridadEnNomina: flagText(f.socialSecurityInPayroll),
+    DiasDisponibles: toDecimal2(Days360.fromUnits(f.availableUnits)),
+    diasCausados: toDecimal2(Days360.fromUnits(f.accruedUnits)),
+  };
+}
+
+export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  async function responsible(req: FastifyRequest, email: string): Promise<User | null> {
+    req.responsibleEmail = email;
+    const user = await deps.reference.userByEmail(email);
+    req.responsibleUser = user?.isAdmin ? user : null;
+    return req.responsibleUser;
+  }
+
+  const userNotFound = (reply: FastifyReply) =>
+    vacationError(reply, 404, MESSAGES.userNotFound, { emailUserResponsable: 'No existe un usuario administrador con ese correo' });
+
+  function actorOf(req: FastifyRequest, user: User): Actor {
+    const h = (n: string) => {
+      const v = req.headers[n];
+      return typeof v === 'string' && v.length <= 200 ? v : null;
+    };
+    return {
+      userId: user.id,
+      userEmail: user.email,
+      apiKeyId: req.apiKey?.id ?? null,
+      apiKeyName: req.apiKey?.name ?? null,
+      requestId: req.id,
+      correlationId: h('x-correlation-id') ?? req.id,
+      idempotencyKey: h('idempotency-key'),
+      source: 'http',
+    };
+  }
+
+  function failure(reply: FastifyReply, f: CommandFailure, ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' }) {
+    deps.metrics?.commandOutcome(ctx.op, f.kind);
+    switch (f.kind) {
+      case 'worker_not_found':
+        return vacationError(reply, 404, MESSAGES.workerNotFound, { documentoAsociado: `No existe un trabajador con documento ${ctx.documentNumber}` });
+      case 'record_not_found':
+        return vacationError(reply, 404, MESSAGES.recordNotFound, { codigoPila: `No existe un registro de vacaciones vigente con código ${ctx.code}` });
+      case 'not_owner':
+        return vacationError(reply, 400, MESSAGES.inconsistent, { inconsistencia: f.detail });
+      case 'rules':
+        return vacationError(reply, 422, ctx.op === 'edit' ? MESSAGES.cannotEdit : MESSAGES.cannotProcess, f.errors);
+      case 'approved': {
+        const detalle = `El registro ${ctx.code} ya fue aprobado y no admite cambios`;
+        if (ctx.op === 'edit') return vacationError(reply, 422, MESSAGES.editApproved, { detalle });
+        if (ctx.op === 'delete') return vacationError(reply, 422, MESSAGES.deleteApproved, { detalle });
+        return vacationError(reply, 422, MESSAGES.alreadyApproved, { detalle });
+      }
+      case 'busy':
+        reply.header('retry-after', '1');
+        return vacationError(reply, 503, MESSAGES.busy, { detalle: 'Conflicto de concurrencia persistente' });
+    }
+  }
+
+  app.post('/vacaciones/calculate', { config: cfg }, async (req, reply) => {
+    const parsed = parseCreateInput(new Fields(req.body));
+    if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
+    const { documentNumber, email, request } = parsed.value;
+    if (!(await responsible(req, email))) return userNotFound(reply);
+    const r = await deps.commands.calculate(documentNumber, request);
+    if (!r.ok) return failure(reply, r, { documentNumber, op: 'create' });
+    return vacationSuccess(reply, 200, 'Cálculo de vacaciones realizado correctamente', calculationBody(r.value));
+  });
+
+  app.post('/vacaciones/add', { config: cfg }, async (req, reply) =>
+    withIdempotency(deps, req, reply, async () => {
+      const parsed = parseCreateInput(new Fields(req.body));
+      if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
+      const { documentNumber, email, request } = parsed.value;
+      const user = await responsible(req, email);
+      if (!user) return userNotFound(reply);
+      const r = await deps.commands.create(documentNumber, request, actorOf(req, user));
+      if (!r.ok) return failure(reply, r, { documentNumber, op: 'create' });
+      deps.metrics?.commandOutcome('create', 'ok');
+      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      const record = r.value.value.record;
+      return vacationSuccess(reply, 201, 'Vacaciones registradas correctamente', {
+        codigo_pila: record.codigoPila,
+        id: record.recordId,
+        vacaciones: recordBody(record),
+      });
+    }),
+  );
+
+  app.post('/vacaciones/edit', { config: cfg }, async (req, reply) =>
+    withIdempotency(deps, req, reply, async () => {
+      const parsed = parseEditInput(new Fields(req.body));
+      if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
+      const { code, documentNumber, email, request } = parsed.value;
+      const user = await responsible(req, email);
+      if (!user) return userNotFound(reply);
+      const r = await deps.commands.edit(code, documentNumber, request, actorOf(req, user));
+      if (!r.ok) return failure(reply, r, { documentNumber, code, op: 'edit' });
+      deps.metrics?.commandOutcome('edit', 'ok');
+      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      const record = r.value.value.record;
+      return vacationSuccess(reply, 200, 'Vacaciones editadas correctamente', {
+        id: record.recordId,
+        codigoPilaAnterior: code,
+        codigoPilaNuevo: record.codigoPila,
+        fechaEdicion: bogotaTimestamp(new Date(record.createdAt)),
+        vacaciones: recordBody(record),
+      });
+    }),
+  );
+
+  app.post('/vacaciones/delete', { config: cfg }, async (req, reply) =>
+    withIdempotency(deps, req, reply, async () => {
+      const parsed = parseCodeInput(new Fields(req.body));
+      if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
+      const { code, email } = parsed.value;
+      const user = await responsible(req, email);
+      if (!user) return userNotFound(reply);
+      if (!user.permissions.includes('vacaciones:eliminar')) {
+        return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: 'El usuario no tiene el permiso vacaciones:eliminar' });
+      }
+      let r;
+      try {
+        r = await deps.commands.delete(code, actorOf(req, user));
+      } catch (err) {
+        req.log.error({ err, codigoPila: code, action: 'ERROR_ELIMINACION' }, 'deletion failed');
+        return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
+      }
+      if (!r.ok) return failure(reply, r, { code, op: 'delete' });
+      deps.metrics?.commandOutcome('delete', 'ok');
+      const deletedAt = now();
+      req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.recordId, codigoPila: code }, 'vacation deleted');
+      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
+        idEliminado: r.value.value.recordId,
+        codigoPila: code,
+        fechaEliminacion: bogotaTimestamp(deletedAt),
+      });
+    }),
+  );
+
+  app.post('/vacaciones/approve', { config: cfg }, async (req, reply) =>
+    withIdempotency(deps, req, reply, async () => {
+      const parsed = parseCodeInput(new Fields(req.body));
+      if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
+      const { code, email } = parsed.value;
+      const user = await responsible(req, email);
+      if (!user) return userNotFound(reply);
+      const r = await deps.commands.approve(code, actorOf(req, user));
+      if (!r.ok) return failure(reply, r, { code, op: 'approve' });
+      deps.metrics?.commandOutcome('approve', 'ok');
+      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      return vacationSuccess(reply, 200, 'Vacaciones aprobadas correctamente', {
+        id: r.value.value.recordId,
+        codigoPila: code,
+        fechaAprobacion: bogotaTimestamp(now()),
+      });
+    }),
+  );
+
+  for (const path of ['/vacaciones/calculate', '/vacaciones/add', '/vacaciones/edit', '/vacaciones/delete', '/vacaciones/approve']) {
+    app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: path, config: cfg, handler: methodNotAllowed('POST') });
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { isValidDate } from '../domain/index.ts';
+
+/**
+ * Request schemas of every route. The same objects validate requests (vacation-input.ts maps
+ * their issues to the Spanish messages callers expect) and describe them in /openapi.json.
+ * Form values are text, so every field is a string with a pattern.
+ */
+
+const date = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine(isValidDate)
+  .meta({ format: 'date', description: 'Fecha YYYY-MM-DD', example: '2026-01-05' });
+const days = z
+  .string()
+  .regex(/^\d{1,3}$/)
+  .refine((s) => Number(s) >= 1 && Number(s) <= 360)
+  .meta({ description: 'Días hábiles de vacaciones, entero de 1 a 360', example: '15' });
+const flag = (description: string) => z.enum(['1', '0']).optional().meta({ description });
+const email = z.string().max(254).meta({ format: 'email', description: 'Correo del usuario administrador responsable', example: 'admin@empresa.co' });
+const strictEmail = email.regex(/^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/);
+const document = z.string().min(1).max(40).meta({ description: 'Número de documento del trabajador', example: '1020307007' });
+const code = z.string().min(1).max(200).meta({ description: 'Código de control PILA del registro', example: 'VAC_1795000000000_0a1b2c3d_4e5f6a7b' });
+
+const vacationFlags = {
+  vacPagado: flag('"1" vacaciones anticipadas, "0" no (por defecto)'),
+  vacCompensado: flag('"1" compensadas en dinero, "0" disfrutadas (por defecto)'),
+  vacSeguridadEnNomina: flag('"1" la seguridad social se toma en nómina, "0" no'),
+};
+
+export const calculateBody = z.object({
+  documentoAsociado: document,
+  vacFechaInicio: date,
+  vacDiasVacaciones: days,
+  emailUserResponsable: email,
+  vacLaboraSabado: flag('"1" el trabajador labora los sábados, "0" no (por defecto)'),
+  ...vacationFlags,
+});
+
+export const editBody = z.object({
+  codigoPila: code,
+  documentoAsociado: document,
+  vacFechaInicio: date,
+  vacDiasVacaciones: days,
+  emailUserResponsable: strictEmail,
+  vaclaboraSabado: flag('"1" el trabajador labora los sábados, "0" no (por defecto); con l minúscula en esta ruta'),
+  ...vacationFlags,
+});
+
+export const codeBody = z.object({ codigoPila: code, emailUserResponsable: strictEmail });
+
+export const consultQuery = z.object({
+  numeroDocumento: document,
+  emailResponsable: email,
+});
+
+export const contractQuery = z.object({
+  tipoDocumento: z.string().max(10).optional().meta({ description: 'Tipo de documento (CC, CE, TI, PA, PEP, PPT, NIT)' }),
+  numeroDocumento: document,
+  emailResponsable: email,
+});
+
+export const listQuery = z.object({
+  numeroDocumento: document,
+  emailResponsable: email,
+  incluirEliminadas: flag('"1" incluye registros eliminados'),
+});
+
+export const auditQuery = z.object({
+  numeroDocumento: document.optional(),
+  codigoPila: code.optional(),
+  emailResponsable: email,
+  limite: z.string().regex(/^\d{1,4}$/).optional().meta({ description: 'Máximo de entradas (1 a 1000)' }),
+});
+
+export const recordQuery = z.object({ emailResponsable: email });

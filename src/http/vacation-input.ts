@@ -1,0 +1,95 @@
+import type { z } from 'zod';
+import type { VacationRequest } from '../commands/types.ts';
+import { MESSAGES } from './envelopes.ts';
+import type { Fields } from './fields.ts';
+import { calculateBody, codeBody, editBody } from './schemas.ts';
+
+export interface Rejection {
+  status: number;
+  message: string;
+  errors: Record<string, string> | string[];
+}
+
+export interface VacationInput {
+  documentNumber: string;
+  email: string;
+  request: VacationRequest;
+}
+
+const required = (name: string) => `El campo ${name} es requerido`;
+const repeated = (name: string) => `El campo ${name} viene repetido o no es un valor simple`;
+const FORMAT: Record<string, string> = {
+  vacFechaInicio: 'vacFechaInicio debe ser una fecha válida con formato YYYY-MM-DD',
+  vacDiasVacaciones: 'vacDiasVacaciones debe ser un número entero entre 1 y 360',
+  emailUserResponsable: 'emailUserResponsable no tiene un formato de correo válido',
+};
+const invalid = (name: string) => FORMAT[name] ?? (name.toLowerCase().startsWith('vac') ? `${name} debe ser "1" o "0"` : `El campo ${name} no es válido`);
+
+type Parsed<S extends z.ZodObject> = { ok: true; value: z.infer<S> } | { ok: false; problems: Map<string, string> };
+
+/**
+ * Validates the request's fields against a route schema (names matched case-insensitively) and
+ * turns each issue into the message callers know, keyed by the schema's spelling of the field.
+ */
+export function validate<S extends z.ZodObject>(schema: S, fields: Fields): Parsed<S> {
+  const names = Object.keys(schema.shape);
+  const problems = new Map<string, string>();
+  const input: Record<string, string> = {};
+  for (const n of names) {
+    if (fields.isAmbiguous(n)) problems.set(n, repeated(n));
+    const v = fields.get(n);
+    if (v !== undefined) input[n] = v;
+  }
+  const r = schema.safeParse(input);
+  if (!r.success) {
+    for (const issue of r.error.issues) {
+      const n = String(issue.path[0]);
+      if (!problems.has(n)) problems.set(n, input[n] === undefined ? required(n) : invalid(n));
+    }
+  }
+  if (problems.size) {
+    // Report in the schema's field order, which is the order of the form.
+    return { ok: false, problems: new Map(names.filter((n) => problems.has(n)).map((n) => [n, problems.get(n)!])) };
+  }
+  return { ok: true, value: r.data! };
+}
+
+function requestOf(v: { vacFechaInicio: string; vacDiasVacaciones: string; vacPagado?: string; vacCompensado?: string; vacSeguridadEnNomina?: string }, saturday: string | undefined): VacationRequest {
+  return {
+    startDate: v.vacFechaInicio,
+    days: Number(v.vacDiasVacaciones),
+    advance: v.vacPagado === '1',
+    worksSaturday: saturday === '1',
+    compensated: v.vacCompensado === '1',
+    socialSecurityInPayroll: v.vacSeguridadEnNomina === undefined ? null : v.vacSeguridadEnNomina === '1',
+  };
+}
+
+/** calculate and add: a missing e-mail is its own error; the rest come as a list. */
+export function parseCreateInput(fields: Fields): { ok: true; value: VacationInput } | ({ ok: false } & Rejection) {
+  if (fields.get('emailUserResponsable') === undefined && !fields.isAmbiguous('emailUserResponsable')) {
+    return { ok: false, status: 400, message: MESSAGES.emailRequired, errors: { emailUserResponsable: required('emailUserResponsable') } };
+  }
+  const r = validate(calculateBody, fields);
+  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: [...r.problems.values()] };
+  const v = r.value;
+  return { ok: true, value: { documentNumber: v.documentoAsociado, email: v.emailUserResponsable, request: requestOf(v, v.vacLaboraSabado) } };
+}
+
+/** edit: errors keyed by field. */
+export function parseEditInput(fields: Fields): { ok: true; value: VacationInput & { code: string } } | ({ ok: false } & Rejection) {
+  const r = validate(editBody, fields);
+  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
+  const v = r.value;
+  return {
+    ok: true,
+    value: { code: v.codigoPila, documentNumber: v.documentoAsociado, email: v.emailUserResponsable, request: requestOf(v, v.vaclaboraSabado) },
+  };
+}
+
+/** delete and approve: the code and a well-formed e-mail. */
+export function parseCodeInput(fields: Fields): { ok: true; value: { code: string; email: string } } | ({ ok: false } & Rejection) {
+  const r = validate(codeBody, fields);
+  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
+  return { ok: true, value: { code: r.value.codigoPila, email: r.value.emailUserResponsable } };
+}

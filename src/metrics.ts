@@ -1,0 +1,78 @@
+import client from 'prom-client';
+import type { HttpMetrics } from './http/context.ts';
+import type { EventStore } from './store/types.ts';
+
+/** Prometheus figures of one service instance, on a registry of its own (tests build several). */
+export class Metrics implements HttpMetrics {
+  readonly registry = new client.Registry();
+  private readonly requests: client.Counter<'route' | 'method' | 'status'>;
+  private readonly latency: client.Histogram<'route' | 'method'>;
+  private readonly commands: client.Counter<'command' | 'outcome'>;
+  readonly appendLatency: client.Histogram<'store'>;
+  readonly conflicts: client.Counter<'stream_kind'>;
+
+  constructor(projectionLag?: () => Promise<{ name: string; lag: number }[]>) {
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'vacaciones_' });
+    this.requests = new client.Counter({ name: 'vacaciones_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
+    this.latency = new client.Histogram({
+      name: 'vacaciones_http_request_duration_seconds',
+      help: 'HTTP request latency by route',
+      labelNames: ['route', 'method'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [this.registry],
+    });
+    this.commands = new client.Counter({ name: 'vacaciones_commands_total', help: 'Commands by outcome (ok, rules, approved, record_not_found, busy, ...)', labelNames: ['command', 'outcome'], registers: [this.registry] });
+    this.appendLatency = new client.Histogram({
+      name: 'vacaciones_event_store_append_seconds',
+      help: 'Event store append latency',
+      labelNames: ['store'],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers: [this.registry],
+    });
+    this.conflicts = new client.Counter({ name: 'vacaciones_stream_conflicts_total', help: 'Appends that lost a race on a stream and were decided again', labelNames: ['stream_kind'], registers: [this.registry] });
+    if (projectionLag) {
+      new client.Gauge({
+        name: 'vacaciones_projection_lag_events',
+        help: 'Events not yet applied, per projector',
+        labelNames: ['projector'],
+        registers: [this.registry],
+        async collect() {
+          for (const p of await projectionLag()) this.set({ projector: p.name }, p.lag);
+        },
+      });
+    }
+  }
+
+  observeRequest(route: string, method: string, status: number, seconds: number): void {
+    this.requests.inc({ route, method, status: String(status) });
+    this.latency.observe({ route, method }, seconds);
+  }
+
+  commandOutcome(command: string, outcome: string): void {
+    this.commands.inc({ command, outcome });
+  }
+
+  async text(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+/** Wraps a store so that every append is timed. */
+export function timedStore(store: EventStore, metrics: Metrics): EventStore {
+  return new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop === 'append') {
+        return async (...args: Parameters<EventStore['append']>) => {
+          const end = metrics.appendLatency.startTimer({ store: target.name });
+          try {
+            return await target.append(...args);
+          } finally {
+            end();
+          }
+        };
+      }
+      const v = Reflect.get(target, prop, receiver);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}

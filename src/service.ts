@@ -1,0 +1,135 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { VacationCommands } from './commands/handler.ts';
+import type { Config } from './config/config.ts';
+import { ConfigError } from './config/config.ts';
+import { migrate } from './db/migrations.ts';
+import { openDb } from './db/open.ts';
+import type { Db } from './db/types.ts';
+import { HolidayCalendar, parseHolidayOverride, todayInBogota } from './domain/index.ts';
+import { buildApp } from './http/app.ts';
+import type { ReadSide } from './http/context.ts';
+import type { Logger } from './logger.ts';
+import { Metrics, timedStore } from './metrics.ts';
+import { ProjectionService, auditOfCode, auditOfWorker, availabilityOf, vacationByCode, vacationsOfWorker } from './projections/index.ts';
+import { CachedReferenceRepository } from './reference/cached-repository.ts';
+import { verifyApiKey } from './security/api-keys.ts';
+import { openEventStore } from './store/open.ts';
+import type { EventStore } from './store/types.ts';
+
+export interface Service {
+  app: FastifyInstance;
+  db: Db;
+  store: EventStore;
+  projections: ProjectionService | undefined;
+  /** Drains requests, stops projectors at a batch boundary, closes connections. */
+  close(): Promise<void>;
+}
+
+export interface ServiceOptions {
+  /** Run the projectors in this process (default true). */
+  projections?: boolean;
+}
+
+export function holidayCalendar(config: Pick<Config, 'holidaysFile'>): HolidayCalendar {
+  if (!config.holidaysFile) return new HolidayCalendar();
+  let text: string;
+  try {
+    text = readFileSync(config.holidaysFile, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`HOLIDAYS_FILE=${JSON.stringify(config.holidaysFile)} cannot be read: ${(err as Error).message}`);
+  }
+  try {
+    return new HolidayCalendar(parseHolidayOverride(text));
+  } catch (err) {
+    throw new ConfigError(`HOLIDAYS_FILE=${JSON.stringify(config.holidaysFile)} is not valid: ${(err as Error).message}`);
+  }
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
+export async function createService(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Service> {
+  const calendar = holidayCalendar(config);
+  const db = await openDb(config, 20);
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.close().catch(() => {});
+    throw err;
+  }
+  const rawStore = await openEventStore(config, db);
+  let projections: ProjectionService | undefined;
+  const metrics = new Metrics(async () => (projections ? (await projections.status()).map((s) => ({ name: s.name, lag: s.lag })) : []));
+  const store = timedStore(rawStore, metrics);
+  const reference = new CachedReferenceRepository(db);
+  const today = () => config.today ?? todayInBogota(new Date());
+  const commands = new VacationCommands({
+    store,
+    reference,
+    calendar,
+    today,
+    nextRecordId: async () => Number((await db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id`)).rows[0]!.id),
+    onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
+  });
+
+  if (opts.projections !== false) {
+    projections = new ProjectionService(db, rawStore, { logger: logger.child({ component: 'projections' }) });
+    await projections.start();
+  }
+  const readSide: ReadSide = {
+    async waitFor(position, timeoutMs) {
+      if (!projections) return false;
+      projections.poke();
+      return projections.waitFor(position, timeoutMs);
+    },
+    availabilityOf: (workerId) => availabilityOf(db, workerId),
+    vacationsOfWorker: (workerId, o) => vacationsOfWorker(db, workerId, o),
+    vacationByCode: async (code) => (await vacationByCode(db, code)) ?? null,
+    auditOfWorker: (workerId, o) => auditOfWorker(db, workerId, o),
+    auditOfCode: (code) => auditOfCode(db, code),
+  };
+
+  const app = await buildApp(
+    {
+      config,
+      db,
+      store,
+      reference,
+      commands,
+      readSide,
+      verifyApiKey: (key) => verifyApiKey(db, key),
+      today,
+      metrics,
+      metricsText: () => metrics.text(),
+      async checkReady() {
+        await withTimeout(db.query('SELECT 1'), 2000, 'the database');
+        await withTimeout(rawStore.ping(), 2000, 'the event store');
+      },
+    },
+    { logger },
+  );
+
+  let closed = false;
+  return {
+    app,
+    db,
+    store: rawStore,
+    projections,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await projections?.stop();
+      await rawStore.close();
+      await db.close();
+    },
+  };
+}
