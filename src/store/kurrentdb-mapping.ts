@@ -1,0 +1,188 @@
+/**
+ * Pure translations between the event store port and the KurrentDB client's shapes. Kept apart
+ * from the adapter so that they can be checked without a server.
+ */
+import {
+  ANY,
+  NO_STREAM,
+  STREAM_EXISTS,
+  WrongExpectedVersionError,
+  convertToCommandError,
+  type AppendStreamState,
+  type CurrentStreamState,
+  type RecordedEvent,
+} from '@kurrent/kurrentdb-client';
+import {
+  START,
+  WrongExpectedRevisionError,
+  comparePositions,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type StoredEvent,
+  type StreamWrite,
+} from './types.ts';
+
+/**
+ * Written with an expectation it can never meet, so probing never leaves an event behind; its
+ * events are skipped on read all the same in case something else ever writes there.
+ */
+export const PROBE_STREAM = 'vacaciones-capability-probe';
+
+// Multi-stream append accepts only string metadata values, while ours holds numbers and nulls:
+// the whole object travels as one JSON string, next to the event's schema version.
+export const VERSION_KEY = 'vacaciones.schemaVersion';
+export const METADATA_KEY = 'vacaciones.metadata';
+
+export function toStreamState(expected: ExpectedRevision): AppendStreamState {
+  switch (expected) {
+    case 'any':
+      return ANY;
+    case 'no_stream':
+      return NO_STREAM;
+    case 'stream_exists':
+      return STREAM_EXISTS;
+    default:
+      if (!Number.isSafeInteger(expected) || expected < 0) throw new Error(`not a stream revision: ${expected}`);
+      return BigInt(expected);
+  }
+}
+
+/** Negative states (deleted, tombstoned) have no revision to report: they read as absent. */
+export function toActualRevision(state: CurrentStreamState): number | 'no_stream' {
+  if (state === NO_STREAM || state < 0n) return 'no_stream';
+  return Number(state);
+}
+
+export function expectationHolds(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
+  switch (expected) {
+    case 'any':
+      return true;
+    case 'no_stream':
+      return actual === 'no_stream';
+    case 'stream_exists':
+      return actual !== 'no_stream';
+    default:
+      return actual === expected;
+  }
+}
+
+export function encodeMetadata(event: NewEvent): Record<string, string> {
+  return {
+    [VERSION_KEY]: String(event.version ?? 1),
+    [METADATA_KEY]: JSON.stringify(event.metadata ?? {}),
+  };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+}
+
+/**
+ * The server returns the append's properties as the event's metadata object, with its own
+ * `$`-prefixed entries (record timestamp, schema) added; those are not ours and are dropped.
+ * Events written by other tools carry plain JSON metadata and no version: version 1.
+ */
+export function decodeMetadata(raw: unknown): { version: number; metadata: Record<string, unknown> } {
+  if (!isPlainObject(raw)) return { version: 1, metadata: {} };
+  const v = Number(raw[VERSION_KEY]);
+  const version = Number.isSafeInteger(v) && v > 0 ? v : 1;
+  const encoded = raw[METADATA_KEY];
+  if (typeof encoded === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(encoded);
+      if (isPlainObject(parsed)) return { version, metadata: parsed };
+    } catch {
+      // falls through to the plain entries
+    }
+  }
+  const metadata: Record<string, unknown> = {};
+  for (const [k, value] of Object.entries(raw)) {
+    if (!k.startsWith('$') && k !== VERSION_KEY && k !== METADATA_KEY) metadata[k] = value;
+  }
+  return { version, metadata };
+}
+
+function decodeData(event: RecordedEvent): Record<string, unknown> | undefined {
+  if (isPlainObject(event.data)) return event.data;
+  // A JSON record whose content-type flag did not survive arrives as bytes; anything else is not ours.
+  if (event.data instanceof Uint8Array) {
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(event.data).toString('utf8'));
+      return isPlainObject(parsed) ? parsed : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** Only servers older than 22.6 omit positions on stream reads, and those are refused at connect. */
+export function toPosition(p: { commit: bigint; prepare: bigint } | undefined): Position {
+  return p ? { commit: p.commit, prepare: p.prepare } : START;
+}
+
+/** Our view of a recorded event; undefined for system, probe and non-JSON-object events. */
+export function toStored(event: RecordedEvent | undefined): StoredEvent | undefined {
+  if (!event) return undefined;
+  if (event.streamId.startsWith('$') || event.type.startsWith('$') || event.streamId === PROBE_STREAM) return undefined;
+  const data = decodeData(event);
+  if (!data) return undefined;
+  const { version, metadata } = decodeMetadata(event.metadata);
+  return {
+    id: event.id,
+    stream: event.streamId,
+    revision: Number(event.revision),
+    type: event.type,
+    version,
+    data,
+    metadata,
+    position: toPosition(event.position),
+    recordedAt: event.created.toISOString(),
+  };
+}
+
+/** `fromPosition` is inclusive; the port's `after` is not. */
+export function isAfter(position: Position, cursor: Position): boolean {
+  return comparePositions(position, cursor) > 0;
+}
+
+export function maxPosition(positions: Position[]): Position | undefined {
+  let max: Position | undefined;
+  for (const p of positions) if (!max || comparePositions(p, max) > 0) max = p;
+  return max;
+}
+
+/** Errors raised on the append session's socket reach us unconverted. */
+export function converted(err: unknown): unknown {
+  if (!(err instanceof Error)) return err;
+  try {
+    return convertToCommandError(err);
+  } catch {
+    return err;
+  }
+}
+
+/** The port's conflict for a client error, or undefined when the error is not a conflict. */
+export function toConflict(err: unknown, writes: StreamWrite[]): WrongExpectedRevisionError | undefined {
+  const e = converted(err);
+  if (!(e instanceof WrongExpectedVersionError)) return undefined;
+  const name = String(e.streamName ?? '');
+  const w =
+    writes.find((x) => x.stream === name) ??
+    writes.find((x) => x.stream.toLowerCase() === name.toLowerCase()) ??
+    writes.find((x) => x.expectedRevision !== 'any') ??
+    writes[0];
+  if (!w) return undefined;
+  return new WrongExpectedRevisionError(w.stream, w.expectedRevision, toActualRevision(e.actualState));
+}
+
+/** `kurrentdb://user:pass@host:2113?tls=false` → `host:2113`, never the credentials. */
+export function hostOf(connectionString: string): string {
+  const m = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?]*@)?([^/?]+)/i.exec(connectionString.trim());
+  return m ? m[1]! : '<unparsable connection string>';
+}
+
+export function unsupportedMessage(host: string): string {
+  return `KurrentDB at ${host} does not support multi-stream append: version 25.1 or newer is required`;
+}
