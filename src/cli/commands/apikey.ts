@@ -1,0 +1,70 @@
+import type { Command } from 'commander';
+import { ApiKeyError, createApiKey, listApiKeys, revokeApiKey } from '../../security/api-keys.ts';
+import { CliError, withDb, type CliIo } from '../context.ts';
+
+async function operatorErrors<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiKeyError) throw new CliError(err.message);
+    throw err;
+  }
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+}
+
+export function registerApiKey(program: Command, io: CliIo): void {
+  const apikey = program.command('apikey').description('manage the API keys of calling systems');
+
+  apikey
+    .command('create')
+    .description('create a key; it is printed once, on the last line, and never stored')
+    .requiredOption('--name <name>', 'unique name of the calling system (never reusable)')
+    .option('--scope <scope>', 'vacaciones or contratos:verificar; repeat for both (default: both)',
+      (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .action(async (opts: { name: string; scope: string[] }) => {
+      await withDb((db) =>
+        operatorErrors(async () => {
+          const k = await createApiKey(db, { name: opts.name, scopes: opts.scope });
+          io.out(`created API key "${k.name}" (id ${k.id}) with scopes: ${k.scopes.join(', ')}`);
+          io.out('store it now: it cannot be shown again');
+          // Alone on the last line so scripts can take it with `tail -n 1`.
+          io.out(k.key);
+        }),
+      );
+    });
+
+  apikey
+    .command('list')
+    .description('list keys (never the keys themselves)')
+    .action(async () => {
+      await withDb(async (db) => {
+        const keys = await listApiKeys(db);
+        if (keys.length === 0) {
+          io.out('no API keys');
+          return;
+        }
+        const rows = [['NAME', 'PREFIX', 'SCOPES', 'CREATED', 'REVOKED']];
+        for (const k of keys) {
+          rows.push([k.name, `vac_${k.prefix}...`, k.scopes.join(','), k.createdAt, k.revokedAt ?? '-']);
+        }
+        for (const line of table(rows)) io.out(line);
+      });
+    });
+
+  apikey
+    .command('revoke')
+    .description('revoke a key at once')
+    .argument('<name>', 'name of the key')
+    .action(async (name: string) => {
+      await withDb((db) =>
+        operatorErrors(async () => {
+          const r = await revokeApiKey(db, name);
+          io.out(r.alreadyRevoked ? `API key "${r.name}" was already revoked at ${r.revokedAt}` : `revoked API key "${r.name}"`);
+        }),
+      );
+    });
+}

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../db/types.ts';
+import {
+  amortize,
+  calendarDays,
+  endDate,
+  governingContract,
+  nextBusinessDay,
+  vacationValue,
+  type HolidayLookup,
+} from '../domain/index.ts';
+import { encode } from '../events/codec.ts';
+import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
+import type { EventMetadata, VacationImported } from '../events/types.ts';
+import type { HistoricHandler, HistoricVacation } from '../reference/import.ts';
+import { ReferenceRepository, type WorkerFile } from '../reference/repository.ts';
+import { PostgresEventStore } from '../store/postgres-store.ts';
+import type { EventStore, NewEvent, StreamWrite } from '../store/types.ts';
+import { monthsOf } from './occupancy.ts';
+
+/**
+ * The record a historic row stands for, valued with the contract that governed its start (or
+ * the worker's latest contract when none did, as records of the replaced system may predate
+ * the contracts it kept). Pure.
+ */
+export function historicRecord(row: HistoricVacation, file: WorkerFile, recordId: number, calendar: HolidayLookup, nowIso: string): VacationImported {
+  const contract =
+    governingContract(file.contracts, row.startDate) ??
+    [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0] ??
+    null;
+  const salary = contract?.baseSalary ?? 0;
+  const end = endDate(nextBusinessDay(row.startDate, row.worksSaturday, calendar), row.days, row.worksSaturday, calendar);
+  const total = vacationValue(salary, row.days);
+  return {
+    recordId,
+    codigoPila: row.pilaCode,
+    workerId: row.workerId,
+    documentNumber: file.worker.documentNumber,
+    contractId: contract?.id ?? null,
+    companyContractId: contract?.companyContractId ?? null,
+    subgerenciaId: contract?.subgerenciaId ?? null,
+    startDate: row.startDate,
+    endDate: end,
+    businessDays: row.days,
+    calendarDays: calendarDays(row.startDate, end),
+    salary,
+    totalValue: total,
+    advance: row.paid,
+    worksSaturday: row.worksSaturday,
+    compensated: row.compensated,
+    socialSecurityInPayroll: null,
+    amortizations: amortize({ start: row.startDate, end, worksSaturday: row.worksSaturday, total, calendar }),
+    replaces: null,
+    createdAt: nowIso,
+    approved: row.approved,
+  };
+}
+
+/** Events of one imported record: the record, its code, and its places in the subgerencia. */
+function writesFor(record: VacationImported, metadata: EventMetadata): StreamWrite[] {
+  const writes: StreamWrite[] = [
+    { stream: workerStream(record.workerId), expectedRevision: 'any', events: [encode({ type: 'VacationImported', data: record }, metadata, randomUUID())] },
+    {
+      stream: pilaStream(record.codigoPila),
+      expectedRevision: 'no_stream',
+      events: [encode({ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }, metadata, randomUUID())],
+    },
+  ];
+  if (!record.compensated && record.subgerenciaId) {
+    for (const month of monthsOf(record.startDate, record.endDate)) {
+      const data = { codigoPila: record.codigoPila, workerId: record.workerId, subgerenciaId: record.subgerenciaId, startDate: record.startDate, endDate: record.endDate };
+      writes.push({ stream: unitStream(record.subgerenciaId, month), expectedRevision: 'any', events: [encode({ type: 'SlotsBooked', data }, metadata, randomUUID())] });
+    }
+  }
+  return writes;
+}
+
+/** Several rows may touch one stream; an append names each stream once. */
+function mergeByStream(writes: StreamWrite[]): StreamWrite[] {
+  const by = new Map<string, StreamWrite>();
+  for (const w of writes) {
+    const prev = by.get(w.stream);
+    if (prev) prev.events.push(...w.events);
+    else by.set(w.stream, { ...w, events: [...w.events] });
+  }
+  return [...by.values()];
+}
+
+/**
+ * Historic vacations become VacationImported events, once: a code whose PILA stream exists is
+ * skipped, so re-importing a file changes nothing. On PostgreSQL the events are written in the
+ * import's own transaction (all or nothing with the reference rows).
+ */
+export function historicImporter(store: EventStore, calendar: HolidayLookup, now: () => Date = () => new Date()): HistoricHandler {
+  return async (tx: Queryable, rows: HistoricVacation[]) => {
+    if (rows.length === 0) return { imported: 0, skipped: 0 };
+    const streams = rows.map((r) => pilaStream(r.pilaCode));
+    const known = new Set(
+      store instanceof PostgresEventStore
+        ? (await tx.query<{ stream: string }>('SELECT stream FROM streams WHERE stream = ANY($1::text[])', [streams])).rows.map((r) => r.stream)
+        : (await Promise.all(streams.map(async (s) => ((await store.readStream(s)).length ? s : null)))).filter((s): s is string => s !== null),
+    );
+    const fresh = rows.filter((r) => !known.has(pilaStream(r.pilaCode)));
+    if (fresh.length === 0) return { imported: 0, skipped: rows.length };
+
+    const repo = new ReferenceRepository(tx);
+    const files = new Map<number, WorkerFile>();
+    for (const id of new Set(fresh.map((r) => r.workerId))) {
+      const f = await repo.workerFile(id);
+      if (f) files.set(id, f);
+    }
+    const ids = (await tx.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [fresh.length])).rows.map((r) => Number(r.id));
+    const t = now();
+    const metadata: EventMetadata = {
+      userId: null, userEmail: null, apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null,
+      occurredAt: t.toISOString(), source: 'import',
+    };
+    const writes = mergeByStream(fresh.map((row, i) => writesFor(historicRecord(row, files.get(row.workerId)!, ids[i]!, calendar, t.toISOString()), metadata)).flat());
+    const events: NewEvent[] = writes.flatMap((w) => w.events);
+    if (events.length) {
+      if (store instanceof PostgresEventStore) await store.appendIn(tx, writes);
+      else await store.append(writes);
+    }
+    return { imported: fresh.length, skipped: rows.length - fresh.length };
+  };
+}

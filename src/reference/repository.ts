@@ -1,0 +1,244 @@
+import type { Queryable } from '../db/types.ts';
+
+export interface Worker {
+  id: number;
+  documentType: string;
+  documentNumber: string;
+  firstNames: string;
+  lastNames: string;
+}
+
+export interface Contract {
+  id: number;
+  workerId: number;
+  companyContractId: number | null;
+  subgerenciaId: string;
+  startDate: string | null;
+  endDate: string | null;
+  settled: boolean;
+  additional: boolean;
+  baseSalary: number;
+  riskLevel: number | null;
+}
+
+export interface PayrollSheet {
+  contractId: number;
+  workerId: number;
+  periodStart: string;
+  periodEnd: string;
+  daysWorked: number;
+  basicCompensation: number;
+}
+
+export interface VacationParams {
+  annualDays: number;
+  annualDaysHighRisk: number;
+  minEnjoyedDays: number;
+  advanceAllowed: boolean;
+  maxAdvanceDays: number;
+  maxPeopleOnVacation: number | null;
+}
+
+export interface CompanyContract {
+  id: number;
+  name: string;
+  /** Null when the company contract has no vacation rules of its own. */
+  vacationParams: VacationParams | null;
+}
+
+export interface User {
+  id: number;
+  email: string;
+  name: string;
+  isAdmin: boolean;
+  permissions: string[];
+}
+
+/** Everything the vacation rules need about one worker. */
+export interface WorkerFile {
+  worker: Worker;
+  contracts: Contract[];
+  sheets: PayrollSheet[];
+  companyContracts: Map<number, CompanyContract>;
+}
+
+/** The read side of the reference data; implemented directly and behind a cache. */
+export interface ReferenceReader {
+  workerByDocument(documentNumber: string): Promise<Worker | null>;
+  workerById(id: number): Promise<Worker | null>;
+  userByEmail(email: string): Promise<User | null>;
+  contractsOf(workerId: number): Promise<Contract[]>;
+  payrollSheetsOf(workerId: number): Promise<PayrollSheet[]>;
+  companyContract(id: number): Promise<CompanyContract | null>;
+  companyContracts(ids: number[]): Promise<Map<number, CompanyContract>>;
+  workerFile(workerId: number): Promise<WorkerFile | null>;
+  version(): Promise<number>;
+}
+
+type Row = Record<string, unknown>;
+
+const num = (v: unknown): number => Number(v);
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+const WORKER_COLUMNS = 'id, document_type, document_number, first_names, last_names';
+const CONTRACT_COLUMNS =
+  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level';
+const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
+const COMPANY_COLUMNS =
+  'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
+  'max_advance_days, max_people_on_vacation';
+
+function toWorker(r: Row): Worker {
+  return {
+    id: num(r.id),
+    documentType: String(r.document_type),
+    documentNumber: String(r.document_number),
+    firstNames: String(r.first_names),
+    lastNames: String(r.last_names),
+  };
+}
+
+function toContract(r: Row): Contract {
+  return {
+    id: num(r.id),
+    workerId: num(r.worker_id),
+    companyContractId: numOrNull(r.company_contract_id),
+    subgerenciaId: String(r.subgerencia_id),
+    startDate: (r.start_date as string | null) ?? null,
+    endDate: (r.end_date as string | null) ?? null,
+    settled: Boolean(r.settled),
+    additional: Boolean(r.additional),
+    baseSalary: num(r.base_salary),
+    riskLevel: numOrNull(r.risk_level),
+  };
+}
+
+function toSheet(r: Row): PayrollSheet {
+  return {
+    contractId: num(r.contract_id),
+    workerId: num(r.worker_id),
+    periodStart: String(r.period_start),
+    periodEnd: String(r.period_end),
+    daysWorked: num(r.days_worked),
+    basicCompensation: num(r.basic_compensation),
+  };
+}
+
+function toCompanyContract(r: Row): CompanyContract {
+  return {
+    id: num(r.id),
+    name: String(r.name),
+    vacationParams: r.has_vacation_params
+      ? {
+          annualDays: num(r.annual_days),
+          annualDaysHighRisk: num(r.annual_days_high_risk),
+          minEnjoyedDays: num(r.min_enjoyed_days),
+          advanceAllowed: Boolean(r.advance_allowed),
+          maxAdvanceDays: num(r.max_advance_days),
+          maxPeopleOnVacation: numOrNull(r.max_people_on_vacation),
+        }
+      : null,
+  };
+}
+
+function toUser(r: Row): User {
+  return {
+    id: num(r.id),
+    email: String(r.email),
+    name: String(r.name),
+    isAdmin: Boolean(r.is_admin),
+    permissions: [...((r.permissions as string[] | null) ?? [])],
+  };
+}
+
+/** Reads the reference tables written by the import; every result uses the service's names. */
+export class ReferenceRepository implements ReferenceReader {
+  constructor(private readonly db: Queryable) {}
+
+  async workerByDocument(documentNumber: string): Promise<Worker | null> {
+    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE document_number = $1`, [
+      documentNumber.trim(),
+    ]);
+    return r.rows[0] ? toWorker(r.rows[0]) : null;
+  }
+
+  async workerById(id: number): Promise<Worker | null> {
+    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id = $1`, [id]);
+    return r.rows[0] ? toWorker(r.rows[0]) : null;
+  }
+
+  async userByEmail(email: string): Promise<User | null> {
+    // lower(email) is what the unique index covers, so this is an index lookup.
+    const r = await this.db.query<Row>(
+      'SELECT id, email, name, is_admin, permissions FROM ref_users WHERE lower(email) = lower($1)',
+      [email.trim()],
+    );
+    return r.rows[0] ? toUser(r.rows[0]) : null;
+  }
+
+  async contractsOf(workerId: number): Promise<Contract[]> {
+    const r = await this.db.query<Row>(
+      `SELECT ${CONTRACT_COLUMNS} FROM ref_contracts WHERE worker_id = $1 ORDER BY start_date NULLS FIRST, id`,
+      [workerId],
+    );
+    return r.rows.map(toContract);
+  }
+
+  async payrollSheetsOf(workerId: number): Promise<PayrollSheet[]> {
+    const r = await this.db.query<Row>(
+      `SELECT ${SHEET_COLUMNS} FROM ref_payroll_sheets WHERE worker_id = $1 ORDER BY period_start, contract_id`,
+      [workerId],
+    );
+    return r.rows.map(toSheet);
+  }
+
+  async companyContract(id: number): Promise<CompanyContract | null> {
+    const r = await this.db.query<Row>(`SELECT ${COMPANY_COLUMNS} FROM ref_company_contracts WHERE id = $1`, [id]);
+    return r.rows[0] ? toCompanyContract(r.rows[0]) : null;
+  }
+
+  async companyContracts(ids: number[]): Promise<Map<number, CompanyContract>> {
+    const out = new Map<number, CompanyContract>();
+    if (ids.length === 0) return out;
+    const r = await this.db.query<Row>(
+      `SELECT ${COMPANY_COLUMNS} FROM ref_company_contracts WHERE id = ANY($1::bigint[])`,
+      [[...new Set(ids)]],
+    );
+    for (const row of r.rows) {
+      const c = toCompanyContract(row);
+      out.set(c.id, c);
+    }
+    return out;
+  }
+
+  /** Worker, contracts, payroll and the contracts' company rules: three queries, run together. */
+  async workerFile(workerId: number): Promise<WorkerFile | null> {
+    const [worker, contracts, sheets] = await Promise.all([
+      this.workerById(workerId),
+      this.db.query<Row>(
+        `SELECT ${CONTRACT_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')},
+                ${COMPANY_COLUMNS.split(', ').map((c) => `cc.${c} AS cc_${c}`).join(', ')}
+         FROM ref_contracts c LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
+         WHERE c.worker_id = $1 ORDER BY c.start_date NULLS FIRST, c.id`,
+        [workerId],
+      ),
+      this.payrollSheetsOf(workerId),
+    ]);
+    if (!worker) return null;
+    const companyContracts = new Map<number, CompanyContract>();
+    for (const row of contracts.rows) {
+      if (row.cc_id === null || row.cc_id === undefined) continue;
+      const prefixed = Object.fromEntries(
+        Object.entries(row).filter(([k]) => k.startsWith('cc_')).map(([k, v]) => [k.slice(3), v]),
+      );
+      const cc = toCompanyContract(prefixed);
+      companyContracts.set(cc.id, cc);
+    }
+    return { worker, contracts: contracts.rows.map(toContract), sheets, companyContracts };
+  }
+
+  async version(): Promise<number> {
+    const r = await this.db.query<{ version: string }>('SELECT version FROM ref_version WHERE id = 1');
+    return Number(r.rows[0]?.version ?? 0);
+  }
+}

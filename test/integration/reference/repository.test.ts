@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Queryable } from '../../../src/db/types.ts';
+import { CachedReferenceRepository } from '../../../src/reference/cached-repository.ts';
+import { importReferenceData } from '../../../src/reference/import.ts';
+import { ReferenceRepository } from '../../../src/reference/repository.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
+import { loadFixture } from './helpers.ts';
+
+let t: TestDb;
+let repo: ReferenceRepository;
+beforeAll(async () => {
+  t = await freshDb();
+  await importReferenceData(t.db, loadFixture());
+  repo = new ReferenceRepository(t.db);
+});
+afterAll(async () => {
+  await t?.drop();
+});
+
+/** Counts the statements that reach the database, to tell cache hits from misses. */
+function counting(db: Queryable): Queryable & { count: number } {
+  const q = {
+    count: 0,
+    query: (sql: string, params?: unknown[]) => {
+      q.count++;
+      return db.query(sql, params);
+    },
+    exec: (sql: string) => db.exec(sql),
+  };
+  return q as Queryable & { count: number };
+}
+
+describe('ReferenceRepository', () => {
+  it('finds workers by document (trimmed) and by id', async () => {
+    const expected = {
+      id: 1001, documentType: 'CC', documentNumber: '1020307007', firstNames: 'María Fernanda', lastNames: 'Gómez Restrepo',
+    };
+    expect(await repo.workerByDocument(' 1020307007 ')).toEqual(expected);
+    expect(await repo.workerById(1001)).toEqual(expected);
+    expect(await repo.workerByDocument('0000000')).toBeNull();
+    expect(await repo.workerById(9999)).toBeNull();
+  });
+
+  it('finds users by e-mail ignoring case and surrounding spaces', async () => {
+    expect(await repo.userByEmail('  ADMIN@Empresa.CO ')).toEqual({
+      id: 1, email: 'admin@empresa.co', name: 'Administradora', isAdmin: true, permissions: ['vacaciones:eliminar'],
+    });
+    expect(await repo.userByEmail('empleado@empresa.co')).toMatchObject({ id: 3, isAdmin: false, permissions: [] });
+    expect(await repo.userByEmail('nadie@empresa.co')).toBeNull();
+  });
+
+  it('returns contracts with numbers as numbers and dates as strings', async () => {
+    const contracts = await repo.contractsOf(1010);
+    expect(contracts).toEqual([
+      { id: 10010, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2024-02-01',
+        endDate: '2027-01-31', settled: false, additional: false, baseSalary: 2650000, riskLevel: 1 },
+      { id: 10510, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2025-01-01',
+        endDate: '2026-12-31', settled: false, additional: true, baseSalary: 900000, riskLevel: 1 },
+    ]);
+    expect(await repo.contractsOf(1005)).toEqual([]);
+    expect((await repo.contractsOf(1007))[0]!.endDate).toBeNull();
+    expect((await repo.contractsOf(1008))[0]!.riskLevel).toBeNull();
+    expect((await repo.contractsOf(1009))[0]!.companyContractId).toBeNull();
+    expect((await repo.contractsOf(1004))[0]!.settled).toBe(true);
+  });
+
+  it('returns payroll sheets in period order', async () => {
+    const sheets = await repo.payrollSheetsOf(1004);
+    expect(sheets).toHaveLength(46);
+    expect(sheets[0]).toEqual({
+      contractId: 10004, workerId: 1004, periodStart: '2024-02-01', periodEnd: '2024-02-15',
+      daysWorked: 15, basicCompensation: 1050000,
+    });
+    expect(sheets.at(-1)!.periodEnd).toBe('2025-12-31');
+    expect(await repo.payrollSheetsOf(1005)).toEqual([]);
+  });
+
+  it('returns company contracts with or without vacation parameters', async () => {
+    expect(await repo.companyContract(10)).toEqual({
+      id: 10, name: 'Contrato cliente A',
+      vacationParams: { annualDays: 15, annualDaysHighRisk: 30, minEnjoyedDays: 6, advanceAllowed: true,
+        maxAdvanceDays: 5, maxPeopleOnVacation: 2 },
+    });
+    expect(await repo.companyContract(20)).toEqual({ id: 20, name: 'Contrato cliente B sin parametrización', vacationParams: null });
+    expect(await repo.companyContract(99)).toBeNull();
+    const many = await repo.companyContracts([10, 20, 99, 10]);
+    expect([...many.keys()].sort()).toEqual([10, 20]);
+    expect((await repo.companyContracts([])).size).toBe(0);
+  });
+
+  it('assembles a worker file in one call', async () => {
+    const file = (await repo.workerFile(1010))!;
+    expect(file.worker.id).toBe(1010);
+    expect(file.contracts.map((c) => c.id)).toEqual([10010, 10510]);
+    expect(file.sheets).toHaveLength(66 + 44);
+    expect([...file.companyContracts.keys()]).toEqual([10]);
+    expect(file.companyContracts.get(10)!.vacationParams!.annualDays).toBe(15);
+    expect((await repo.workerFile(1009))!.companyContracts.size).toBe(0);
+    expect((await repo.workerFile(1005))!).toMatchObject({ contracts: [], sheets: [] });
+    expect(await repo.workerFile(9999)).toBeNull();
+    expect(await repo.version()).toBe(1);
+  });
+});
+
+describe('CachedReferenceRepository', () => {
+  it('serves repeated lookups from memory and drops them when an import bumps the version', async () => {
+    const db = counting(t.db);
+    let now = 0;
+    const cached = new CachedReferenceRepository(db, { checkIntervalMs: 1000, now: () => now });
+    expect((await cached.workerByDocument('1020307014'))!.firstNames).toBe('Juan Carlos');
+    const afterFirst = db.count;
+    await cached.workerByDocument('1020307014');
+    await cached.workerByDocument('1020307014 ');
+    expect(db.count).toBe(afterFirst);
+
+    const f = loadFixture();
+    await importReferenceData(t.db, { asociados: [{ ...f.asociados[1], nombres: 'Juan Pablo' }] });
+    // Within the check interval the cache still answers, without asking the database.
+    now = 500;
+    expect((await cached.workerByDocument('1020307014'))!.firstNames).toBe('Juan Carlos');
+    expect(db.count).toBe(afterFirst);
+    now = 1500;
+    expect((await cached.workerByDocument('1020307014'))!.firstNames).toBe('Juan Pablo');
+    await importReferenceData(t.db, { asociados: [f.asociados[1]] });
+  });
+
+  it('drops at once when invalidated, as an in-process import does', async () => {
+    const cached = new CachedReferenceRepository(t.db, { checkIntervalMs: 3_600_000 });
+    expect((await cached.userByEmail('AUDITOR@empresa.co'))!.name).toBe('Auditor');
+    expect((await cached.workerFile(1003))!.contracts[0]!.baseSalary).toBe(1750905);
+    const f = loadFixture();
+    f.usuarios[1].nombre = 'Auditora';
+    f.contratos[2].salarioBase = 1800000;
+    await importReferenceData(t.db, { usuarios: [f.usuarios[1]], contratos: [f.contratos[2]] }, { cache: cached });
+    expect((await cached.userByEmail('auditor@empresa.co'))!.name).toBe('Auditora');
+    expect((await cached.workerFile(1003))!.contracts[0]!.baseSalary).toBe(1800000);
+    await importReferenceData(t.db, loadFixture(), { cache: cached });
+    expect((await cached.workerFile(1003))!.contracts[0]!.baseSalary).toBe(1750905);
+  });
+
+  it('keeps its size bounded', async () => {
+    const cached = new CachedReferenceRepository(t.db, { maxEntries: 3 });
+    for (const doc of ['1020307007', '1020307014', '1020307021', '1020307028', '1020307035']) {
+      await cached.workerByDocument(doc);
+      expect(cached.size).toBeLessThanOrEqual(3);
+    }
+    expect((await cached.workerByDocument('1020307035'))!.id).toBe(1005);
+  });
+});
