@@ -211,19 +211,20 @@ export class ReferenceRepository implements ReferenceReader {
     return out;
   }
 
-  /** Worker, contracts, payroll and the contracts' company rules: three queries, run together. */
+  /**
+   * Worker, contracts, payroll and the contracts' company rules: three queries, one after the
+   * other, because the Queryable may be a single connection inside a transaction (the import).
+   */
   async workerFile(workerId: number): Promise<WorkerFile | null> {
-    const [worker, contracts, sheets] = await Promise.all([
-      this.workerById(workerId),
-      this.db.query<Row>(
-        `SELECT ${CONTRACT_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')},
+    const worker = await this.workerById(workerId);
+    const contracts = await this.db.query<Row>(
+      `SELECT ${CONTRACT_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')},
                 ${COMPANY_COLUMNS.split(', ').map((c) => `cc.${c} AS cc_${c}`).join(', ')}
          FROM ref_contracts c LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
          WHERE c.worker_id = $1 ORDER BY c.start_date NULLS FIRST, c.id`,
-        [workerId],
-      ),
-      this.payrollSheetsOf(workerId),
-    ]);
+      [workerId],
+    );
+    const sheets = await this.payrollSheetsOf(workerId);
     if (!worker) return null;
     const companyContracts = new Map<number, CompanyContract>();
     for (const row of contracts.rows) {

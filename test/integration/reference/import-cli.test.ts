@@ -55,13 +55,15 @@ describe('vacaciones import', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('payrollSheets     inserted 576, updated 0, unchanged 0');
     expect(first.stdout.at(-1)).toBe(`imported ${FIXTURE}: reference data is now version 1`);
-    expect(first.stderr).toEqual([
-      'warning: 2 historic vacation rows were validated but not imported: no importer for historic vacations is configured',
-    ]);
+    expect(first.stdout).toContain('historic vacations: imported 2, skipped 0');
+    expect(first.stderr).toEqual([]);
     const again = await cli.run('import', FIXTURE);
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('payrollSheets     inserted 0, updated 0, unchanged 576');
+    expect(again.stdout).toContain('historic vacations: imported 0, skipped 2');
     expect(again.stdout.at(-1)).toBe(`imported ${FIXTURE}: nothing changed (version 1)`);
     expect((await cli.inspect((db) => tableCounts(db))).ref_payroll_sheets).toBe(576);
+    const events = await cli.inspect((db) => db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE type = 'VacationImported'`));
+    expect(Number(events.rows[0]!.n)).toBe(2);
   });
 });
