@@ -48,7 +48,7 @@ export class PostgresDb implements Db {
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     try {
       await client.query('BEGIN');
       const result = await fn(wrap(client));
@@ -63,7 +63,7 @@ export class PostgresDb implements Db {
   }
 
   async withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await this.checkout();
     let broken = false;
     try {
       return await fn(wrap(client));
@@ -74,6 +74,20 @@ export class PostgresDb implements Db {
       // A connection that held session state (advisory locks) is not handed back dirty.
       client.release(broken);
     }
+  }
+
+  /**
+   * A checked-out client whose server goes away emits 'error'; unheard, that would end the
+   * process. The query in flight fails on its own, which is where the failure is handled.
+   */
+  private async checkout(): Promise<pg.PoolClient> {
+    const client = await this.pool.connect();
+    const marked = client as pg.PoolClient & { vacErrorListener?: boolean };
+    if (!marked.vacErrorListener) {
+      client.on('error', () => {});
+      marked.vacErrorListener = true;
+    }
+    return client;
   }
 
   async close(): Promise<void> {

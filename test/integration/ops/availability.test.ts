@@ -1,0 +1,96 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/config.ts';
+import { createLogger } from '../../../src/logger.ts';
+import { importReferenceData } from '../../../src/reference/import.ts';
+import { createApiKey } from '../../../src/security/api-keys.ts';
+import { createService, type Service } from '../../../src/service.ts';
+import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
+import { TcpProxy } from '../../support/tcp-proxy.ts';
+
+const fixture = JSON.parse(readFileSync('test/fixtures/reference-data.json', 'utf8'));
+
+async function waitUntil(what: string, check: () => Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe.skipIf(!hasServer())(`a service whose database goes away and comes back${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`, () => {
+  let t: TestDb;
+  let proxy: TcpProxy;
+  let service: Service;
+  let base: string;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await freshDb();
+    await importReferenceData(t.db, fixture);
+    key = (await createApiKey(t.db, { name: 'ops' })).key;
+    const u = new URL(t.url!);
+    proxy = new TcpProxy(u.hostname, Number(u.port || 5432));
+    await proxy.open();
+    u.hostname = '127.0.0.1';
+    u.port = String(proxy.port);
+    const config = loadConfig({ DATABASE_URL: u.toString(), VACACIONES_TODAY: '2026-11-21', LOG_LEVEL: 'silent', PORT: '0' });
+    service = await createService(config, createLogger(config));
+    base = await service.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await service?.close().catch(() => {});
+    await proxy?.cut();
+    await t?.drop();
+  });
+
+  const calculate = () =>
+    fetch(`${base}/api/vacaciones/calculate`, {
+      method: 'POST',
+      headers: { 'x-api-key': `Bearer ${key}` },
+      body: new URLSearchParams({ documentoAsociado: '1020307007', vacFechaInicio: '2026-01-05', vacDiasVacaciones: '15', emailUserResponsable: 'admin@empresa.co' }),
+    });
+
+  it('is ready, fails readiness and answers 503 in the envelope while cut off, then recovers without a restart', async () => {
+    expect((await fetch(`${base}/health/ready`)).status).toBe(200);
+    expect((await calculate()).status).toBe(200);
+
+    await proxy.cut();
+    const ready = await fetch(`${base}/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'unavailable' });
+    // Liveness is about the process, not its dependencies.
+    expect((await fetch(`${base}/health`)).status).toBe(200);
+    const down = await calculate();
+    expect(down.status).toBe(503);
+    expect(await down.json()).toEqual({
+      success: false,
+      statusCode: 503,
+      message: 'Servicio no disponible temporalmente. Intente de nuevo en unos segundos.',
+    });
+
+    await proxy.open();
+    await waitUntil('readiness', async () => (await fetch(`${base}/health/ready`)).status === 200);
+    await waitUntil('a request to succeed', async () => (await calculate()).status === 200);
+  });
+
+  it('serves Prometheus metrics with request, command, append and projection figures', async () => {
+    const add = await fetch(`${base}/vacaciones/add`, {
+      method: 'POST',
+      headers: { 'x-api-key': `Bearer ${key}` },
+      body: new URLSearchParams({ documentoAsociado: '1020307014', vacFechaInicio: '2026-03-02', vacDiasVacaciones: '6', emailUserResponsable: 'admin@empresa.co' }),
+    });
+    expect(add.status).toBe(201);
+    const res = await fetch(`${base}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/vacaciones_http_requests_total\{route="\/vacaciones\/add",method="POST",status="201"\} 1/);
+    expect(text).toMatch(/vacaciones_http_request_duration_seconds_bucket\{le="0\.\d+",route="\/api\/vacaciones\/calculate",method="POST"\} \d+/);
+    expect(text).toMatch(/vacaciones_commands_total\{command="create",outcome="ok"\} 1/);
+    expect(text).toMatch(/vacaciones_event_store_append_seconds_count\{store="postgres"\} [1-9]/);
+    expect(text).toMatch(/vacaciones_projection_lag_events\{projector="vacations"\} \d+/);
+    expect(text).toMatch(/vacaciones_process_resident_memory_bytes \d+/);
+  });
+});
