@@ -1,0 +1,106 @@
+/**
+ * HTTP benchmarks of the real server on the local PostgreSQL with 5,000 generated workers:
+ * calculate, consult and add, plus a bare fastify hello-world as the ceiling of this machine.
+ * Needs DATABASE_URL (an admin connection: a database of its own is created and dropped).
+ *   node bin/run-ts.mjs bench/http.ts [--duration 10] [--connections 32]
+ */
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { importReferenceData } from '../src/reference/import.ts';
+import { createApiKey } from '../src/security/api-keys.ts';
+import { migrate } from '../src/db/migrations.ts';
+import { PostgresDb } from '../src/db/postgres.ts';
+import { documentOf, generateDataset } from '../test/support/dataset.ts';
+import { printTable, runScenario, startChild, type Figures } from './lib.ts';
+
+const WORKERS = 5000;
+const FIRST = 100_000;
+
+function arg(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: number }> {
+  const admin = process.env.DATABASE_URL;
+  if (!admin) throw new Error('DATABASE_URL is required (a PostgreSQL server)');
+  const duration = arg('duration', 10);
+  const connections = arg('connections', 32);
+  const name = `vac_bench_${randomBytes(3).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  const url = u.toString();
+  const rows: Figures[] = [];
+  let peakRssMb = NaN;
+  try {
+    const db = new PostgresDb({ connectionString: url });
+    await migrate(db);
+    const t0 = Date.now();
+    await importReferenceData(db, generateDataset({ workers: WORKERS, maxPeople: null, subgerencias: 50, firstWorkerId: FIRST }));
+    console.log(`dataset: ${WORKERS} workers imported in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    const key = (await createApiKey(db, { name: 'bench' })).key;
+    await db.close();
+
+    const hello = await startChild(
+      process.execPath,
+      ['-e', "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))"],
+      {},
+      /listening (http:\/\/\S+)/,
+    );
+    rows.push(await runScenario({ name: 'ceiling: bare fastify', url: hello.url, connections, durationSec: duration, request: () => ({ method: 'GET', path: '/' }) }));
+    await hello.stop();
+
+    const server = await startChild(
+      process.execPath,
+      [resolve('bin/vacaciones.mjs'), 'serve'],
+      { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-02-01', RATE_LIMIT_PER_MINUTE: '0' },
+      /"address":"(http:\/\/[^"]+)"/,
+    );
+    try {
+      const headers = { 'x-api-key': `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' };
+      const form = (doc: string, start: string, days: number) =>
+        new URLSearchParams({ documentoAsociado: doc, vacFechaInicio: start, vacDiasVacaciones: String(days), emailUserResponsable: 'admin@empresa.co' }).toString();
+      // Warm-up so the JIT and caches are in their steady state, as in production.
+      await runScenario({ name: 'warm-up', url: server.url, connections, durationSec: 3, request: (n) => ({ method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(FIRST + (n % WORKERS)), '2026-03-02', 10) }) });
+      rows.push(await runScenario({ name: 'calculate', url: server.url, connections, durationSec: duration, request: (n) => ({ method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(FIRST + (n % WORKERS)), '2026-03-02', 10) }) }));
+      rows.push(await runScenario({
+        name: 'consult',
+        url: server.url,
+        connections,
+        durationSec: duration,
+        request: (n) => ({ method: 'GET', path: `/api/vacaciones/consultdatavacations?numeroDocumento=${documentOf(FIRST + (n % WORKERS))}&emailResponsable=admin@empresa.co`, headers: { 'x-api-key': headers['x-api-key'] } }),
+      }));
+      // Each worker once per round; later rounds move a week on so nothing overlaps.
+      const add = await runScenario({
+        name: 'add (distinct workers)',
+        url: server.url,
+        connections,
+        durationSec: duration,
+        okStatus: 201,
+        request: (n) => {
+          const round = Math.floor(n / WORKERS);
+          const start = ['2026-03-02', '2026-03-09', '2026-03-16', '2026-04-06'][round % 4]!;
+          return { method: 'POST', path: '/api/vacaciones/add', headers, body: form(documentOf(FIRST + (n % WORKERS)), start, 6) };
+        },
+      });
+      add.note = `${(add.ok / duration).toFixed(0)} created/s`;
+      rows.push(add);
+      peakRssMb = server.peakRssMb();
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  }
+  return { rows, peakRssMb };
+}
+
+if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('bench/http.ts')) {
+  const { rows, peakRssMb } = await httpBenchmarks();
+  printTable(rows, { 'peak RSS of the service (MB)': peakRssMb });
+}

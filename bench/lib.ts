@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+
+export interface Figures {
+  name: string;
+  requestsPerSec: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  non2xx: number;
+  errors: number;
+  note?: string;
+}
+
+export interface Scenario {
+  name: string;
+  url: string;
+  connections: number;
+  durationSec: number;
+  /** Builds the n-th request. */
+  request: (n: number) => { method: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: string };
+  /** Status counted as success (default 2xx). */
+  okStatus?: number;
+}
+
+export async function runScenario(s: Scenario): Promise<Figures> {
+  let n = 0;
+  const result = await autocannon({
+    url: s.url,
+    connections: s.connections,
+    duration: s.durationSec,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => {
+          const r = s.request(n++);
+          return { ...req, method: r.method, path: r.path, headers: { ...(r.headers ?? {}) }, body: r.body };
+        },
+      },
+    ],
+  } as never);
+  const ok = Object.entries(result.statusCodeStats ?? {}).reduce((sum, [code, v]) => sum + (Number(code) === (s.okStatus ?? 200) || (!s.okStatus && code.startsWith('2')) ? (v as { count: number }).count : 0), 0);
+  return {
+    name: s.name,
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+export interface Child {
+  proc: ChildProcess;
+  url: string;
+  output: () => string;
+  /** Peak resident set size so far, from /proc (VmHWM), in MB. */
+  peakRssMb: () => number;
+  stop: () => Promise<void>;
+}
+
+/** Starts a process that prints its listening address, and waits for it. */
+export async function startChild(cmd: string, args: string[], env: Record<string, string>, addressRe: RegExp): Promise<Child> {
+  const proc = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`did not start:\n${out}`)), 60_000);
+    const onData = (d: Buffer) => {
+      // Keep the tail only: a server logging every request would otherwise grow this without end.
+      out = (out + d.toString()).slice(-20_000);
+      const m = addressRe.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
+    proc.once('exit', (code) => reject(new Error(`exited with ${code}:\n${out}`)));
+  });
+  return {
+    proc,
+    url,
+    output: () => out,
+    peakRssMb: () => {
+      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
+      return m ? Math.round(Number(m[1]) / 1024) : NaN;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        proc.once('exit', () => resolve());
+        proc.kill('SIGTERM');
+      }),
+  };
+}
+
+export function printTable(rows: Figures[], extra: Record<string, string | number> = {}): void {
+  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ok', 'non-2xx', 'errors', 'note'];
+  const lines = rows.map((r) => [r.name, r.requestsPerSec, r.p50, r.p99, r.ok, r.non2xx, r.errors, r.note ?? ''].map(String));
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  console.log(fmt(header));
+  for (const l of lines) console.log(fmt(l));
+  for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);
+}
