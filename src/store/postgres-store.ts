@@ -47,16 +47,25 @@ function toStored(r: EventRow): StoredEvent {
   };
 }
 
-function satisfies(expected: ExpectedRevision, actual: number | 'no_stream'): boolean {
+interface AppendRow {
+  out_stream: string;
+  out_revision: string;
+  out_position: string | null;
+  out_tx: string;
+  out_replayed: boolean;
+}
+
+function encodeExpected(expected: ExpectedRevision): number {
   switch (expected) {
-    case 'any':
-      return true;
     case 'no_stream':
-      return actual === 'no_stream';
+      return -1;
+    case 'any':
+      return -2;
     case 'stream_exists':
-      return actual !== 'no_stream';
+      return -3;
     default:
-      return actual === expected;
+      if (!Number.isSafeInteger(expected) || expected < 0) throw new RangeError(`expected revision ${expected} is not valid`);
+      return expected;
   }
 }
 
@@ -67,7 +76,8 @@ export class PostgresEventStore implements EventStore {
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
     try {
-      return await this.db.transaction((tx) => this.appendIn(tx, writes));
+      // One statement is its own transaction: no BEGIN/COMMIT round trips.
+      return await this.callAppend(this.db, writes);
     } catch (err) {
       // A concurrent append of the very same events (a retried request) won the race: answer
       // as the idempotent retry it is rather than as a conflict.
@@ -98,69 +108,54 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Appends inside an open transaction, so that callers (the reference-data import) can add
-   * events atomically with their own writes.
+   * events atomically with their own writes. The work is one call of vac_append (migration 7).
    */
   async appendIn(tx: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
-    const ids = writes.flatMap((w) => w.events.map((e) => e.id));
-    if (new Set(ids).size !== ids.length) throw new DuplicateEventIdError('an append names the same event id twice');
-    const existing = await this.storedIds(ids, tx);
-    if (ids.length > 0 && existing.length === ids.length) return idempotentResult(existing);
-    if (existing.length > 0) {
-      throw new DuplicateEventIdError(`${existing.length} of ${ids.length} event ids are already stored`);
-    }
+    return this.callAppend(tx, writes);
+  }
 
-    // Lock streams in name order so that two multi-stream appends cannot deadlock.
-    const current = new Map<string, number | 'no_stream'>();
-    for (const stream of [...new Set(writes.map((w) => w.stream))].sort()) {
-      const r = await tx.query<{ revision: string }>('SELECT revision::text FROM streams WHERE stream = $1 FOR UPDATE', [
-        stream,
-      ]);
-      current.set(stream, r.rows[0] ? Number(r.rows[0].revision) : 'no_stream');
+  private async callAppend(q: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
+    const events = writes.flatMap((w) => w.events);
+    if (new Set(events.map((e) => e.id)).size !== events.length) {
+      throw new DuplicateEventIdError('an append names the same event id twice');
     }
-
-    const revisions: AppendResult['revisions'] = [];
+    let rows: AppendRow[];
+    try {
+      rows = (
+        await q.query<AppendRow>('SELECT * FROM vac_append($1::text[], $2::bigint[], $3::int[], $4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::jsonb[])', [
+          writes.map((w) => w.stream),
+          writes.map((w) => encodeExpected(w.expectedRevision)),
+          writes.map((w) => w.events.length),
+          events.map((e) => e.id),
+          events.map((e) => e.type),
+          events.map((e) => e.version ?? 1),
+          events.map((e) => JSON.stringify(e.data)),
+          events.map((e) => JSON.stringify(e.metadata ?? {})),
+        ])
+      ).rows;
+    } catch (err) {
+      const e = err as { message?: string; detail?: string };
+      if (e.message === 'wrong_expected_revision') {
+        const d = JSON.parse(e.detail ?? '{}') as { stream: string; actual: number };
+        const w = writes.find((x) => x.stream === d.stream) ?? writes[0]!;
+        throw new WrongExpectedRevisionError(d.stream, w.expectedRevision, d.actual < 0 ? 'no_stream' : Number(d.actual));
+      }
+      if (e.message === 'duplicate_event_ids') throw new DuplicateEventIdError(`${e.detail} event ids are already stored`);
+      throw err;
+    }
+    if (rows[0]?.out_replayed) {
+      return idempotentResult(rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx })));
+    }
     let last: Position | undefined;
-    for (const w of writes) {
-      const actual = current.get(w.stream)!;
-      if (!satisfies(w.expectedRevision, actual)) {
-        throw new WrongExpectedRevisionError(w.stream, w.expectedRevision, actual);
-      }
-      const base = actual === 'no_stream' ? -1 : actual;
-      if (w.events.length === 0) {
-        revisions.push({ stream: w.stream, revision: base });
-        continue;
-      }
-      const next = base + w.events.length;
-      if (actual === 'no_stream') {
-        await tx.query('INSERT INTO streams (stream, revision) VALUES ($1, $2)', [w.stream, next]);
-      } else {
-        await tx.query('UPDATE streams SET revision = $2 WHERE stream = $1', [w.stream, next]);
-      }
-      current.set(w.stream, next);
-      const r = await tx.query<{ position: string; tx_id: string }>(
-        `INSERT INTO events (event_id, stream, revision, type, version, data, metadata)
-         SELECT e.id, $1, $2::bigint + e.ord, e.type, e.version, e.data, e.metadata
-         FROM unnest($3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[]) WITH ORDINALITY
-              AS e(id, type, version, data, metadata, ord)
-         ORDER BY e.ord
-         RETURNING position::text, tx_id::text`,
-        [
-          w.stream,
-          base,
-          w.events.map((e) => e.id),
-          w.events.map((e) => e.type),
-          w.events.map((e) => e.version ?? 1),
-          w.events.map((e) => JSON.stringify(e.data)),
-          w.events.map((e) => JSON.stringify(e.metadata ?? {})),
-        ],
-      );
-      for (const row of r.rows) {
-        const p = { commit: BigInt(row.tx_id), prepare: BigInt(row.position) };
-        if (!last || p.prepare > last.prepare) last = p;
-      }
-      revisions.push({ stream: w.stream, revision: next });
+    for (const r of rows) {
+      if (r.out_position === null) continue;
+      const p = { commit: BigInt(r.out_tx), prepare: BigInt(r.out_position) };
+      if (!last || p.prepare > last.prepare) last = p;
     }
-    return { revisions, position: last ?? (await this.headPosition()) };
+    return {
+      revisions: rows.map((r) => ({ stream: r.out_stream, revision: Number(r.out_revision) })),
+      position: last ?? (await this.headPosition()),
+    };
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
