@@ -13,7 +13,8 @@ import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { ProjectionService, auditOfCode, auditOfWorker, availabilityOf, vacationByCode, vacationsOfWorker } from './projections/index.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
-import { verifyApiKey } from './security/api-keys.ts';
+import { ApiKeyCache } from './security/api-key-cache.ts';
+import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
 import { openEventStore } from './store/open.ts';
 import type { EventStore } from './store/types.ts';
 
@@ -70,6 +71,19 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   const metrics = new Metrics(async () => (projections ? (await projections.status()).map((s) => ({ name: s.name, lag: s.lag })) : []));
   const store = timedStore(rawStore, metrics);
   const reference = new CachedReferenceRepository(db);
+  let apiKeys: ApiKeyCache | undefined;
+  let feed: ChangeFeed = localChangeFeed;
+  if (config.databaseUrl) {
+    feed = await PostgresChangeFeed.start(
+      config.databaseUrl,
+      (topic) => {
+        if (topic !== 'reference') apiKeys?.invalidate();
+        if (topic !== 'api_keys') reference.invalidate();
+      },
+      logger,
+    );
+  }
+  apiKeys = new ApiKeyCache(db, feed);
   const today = () => config.today ?? todayInBogota(new Date());
   const commands = new VacationCommands({
     store,
@@ -105,7 +119,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       reference,
       commands,
       readSide,
-      verifyApiKey: (key) => verifyApiKey(db, key),
+      verifyApiKey: (key) => apiKeys.verify(key),
       today,
       metrics,
       metricsText: () => metrics.text(),
@@ -128,6 +142,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       closed = true;
       await app.close();
       await projections?.stop();
+      await feed.close();
       await rawStore.close();
       await db.close();
     },

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
+import { announce } from '../db/change-feed.ts';
 import type { HistoricVacationRow } from './schema.ts';
 import { upsertRows, type UpsertTarget } from './upsert.ts';
 import { validateReferenceData, type ValidReferenceData } from './validate.ts';
@@ -187,6 +188,8 @@ export async function importReferenceData(db: Db, input: unknown, opts: ImportOp
     const v = changed
       ? await tx.query<{ version: string }>('UPDATE ref_version SET version = version + 1 WHERE id = 1 RETURNING version')
       : await tx.query<{ version: string }>('SELECT version FROM ref_version WHERE id = 1');
+    // Delivered on commit: running servers drop their cached reference data at once.
+    if (changed) await tx.query(announce('reference'));
     const warnings: string[] = [];
     let historic = { imported: 0, skipped: 0 };
     if (data.vacaciones.length > 0) {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { announce } from '../db/change-feed.ts';
 import type { Queryable } from '../db/types.ts';
 
 /**
@@ -134,6 +135,8 @@ export async function revokeApiKey(
   );
   const row = r.rows[0];
   if (!row) throw new ApiKeyError(`no API key named ${JSON.stringify(name.trim())}`);
+  // Running servers drop any cached verification of the key when they hear this.
+  await db.query(announce('api_keys'));
   return { name: name.trim(), revokedAt: isoTime(row.revoked_at), alreadyRevoked: row.already };
 }
 
