@@ -57,8 +57,7 @@ export class VacationCommands {
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    const state = await this.workerState(file.worker.id);
-    const occupancy = await this.occupancyFor(file, request);
+    const { state, occupancy } = await this.load(file, request);
     const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy });
     return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', errors: ev.errors };
   }
@@ -68,8 +67,7 @@ export class VacationCommands {
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const recordId = await this.deps.nextRecordId();
     return this.retrying(actor, async (given) => {
-      const state = await this.workerState(file.worker.id);
-      const occupancy = await this.occupancyFor(file, request);
+      const { state, occupancy } = await this.load(file, request);
       return decideCreate({ request, file, state, calendar: this.deps.calendar, occupancy }, state, { ...given, recordId });
     });
   }
@@ -84,9 +82,8 @@ export class VacationCommands {
     }
     const recordId = await this.deps.nextRecordId();
     return this.retrying(actor, async (given) => {
-      const state = await this.workerState(file.worker.id);
+      const { state, occupancy } = await this.load(file, request);
       if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
-      const occupancy = await this.occupancyFor(file, request);
       return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy }, state, { ...given, recordId }, actor.userId);
     });
   }
@@ -174,19 +171,32 @@ export class VacationCommands {
     return d?.event.type === 'PilaCodeAssigned' ? d.event.data.workerId : undefined;
   }
 
-  private async occupancyFor(file: WorkerFile, request: VacationRequest): Promise<UnitOccupancy | undefined> {
-    if (request.compensated) return undefined;
-    const placement = place(request, file, this.deps.calendar);
-    if (!placement) return undefined;
-    const sg = placement.contract.subgerenciaId;
-    const months = monthsOf(request.startDate, placement.endDate);
-    const streams = await Promise.all(
-      months.map(async (month) => {
-        const events = await this.deps.store.readStream(unitStream(sg, month));
+  /**
+   * The worker's stream and, for an enjoyed vacation, the month streams of the subgerencia its
+   * period touches: read together, in one round trip where the store allows.
+   */
+  private async load(file: WorkerFile, request: VacationRequest): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined }> {
+    const worker = workerStream(file.worker.id);
+    const placement = request.compensated ? undefined : place(request, file, this.deps.calendar);
+    const months = placement ? monthsOf(request.startDate, placement.endDate) : [];
+    const units = placement ? months.map((m) => unitStream(placement.contract.subgerenciaId, m)) : [];
+    const streams = await this.readStreams([worker, ...units]);
+    const state = foldWorker(decodeAll(streams.get(worker) ?? []));
+    if (!placement) return { state, occupancy: undefined };
+    const occupancy = foldUnit(
+      placement.contract.subgerenciaId,
+      months.map((month, i) => {
+        const events = streams.get(units[i]!) ?? [];
         return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: decodeAll(events).map((e) => e.event) };
       }),
     );
-    return foldUnit(sg, streams);
+    return { state, occupancy };
+  }
+
+  private async readStreams(streams: string[]): Promise<Map<string, StoredEvent[]>> {
+    const store = this.deps.store;
+    if (store.readStreams) return store.readStreams(streams);
+    return new Map(await Promise.all(streams.map(async (s) => [s, await store.readStream(s)] as const)));
   }
 }
 

@@ -166,6 +166,17 @@ export class PostgresEventStore implements EventStore {
     return r.rows.map(toStored);
   }
 
+  async readStreams(streams: string[]): Promise<Map<string, StoredEvent[]>> {
+    const out = new Map<string, StoredEvent[]>(streams.map((s) => [s, []]));
+    if (streams.length === 0) return out;
+    const r = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream = ANY($1::text[]) ORDER BY events.stream, events.revision`,
+      [streams],
+    );
+    for (const row of r.rows) out.get(row.stream)?.push(toStored(row));
+    return out;
+  }
+
   async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
     const r = await this.db.query<EventRow>(
       `SELECT ${COLUMNS} FROM events

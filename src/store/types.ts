@@ -60,6 +60,8 @@ export interface EventStore {
   append(writes: StreamWrite[]): Promise<AppendResult>;
   /** Whole stream in revision order; [] when it does not exist. */
   readStream(stream: string, opts?: { fromRevision?: number }): Promise<StoredEvent[]>;
+  /** Several whole streams at once (one round trip where the store allows); missing ones are []. */
+  readStreams?(streams: string[]): Promise<Map<string, StoredEvent[]>>;
   /** Committed events after `after`, never passing an event whose transaction is still open. */
   readAll(opts: ReadAllOptions): Promise<StoredEvent[]>;
   /** Position of the newest event readable now (START when empty). */
