@@ -4,7 +4,6 @@
  * midnight can shift a day, and years below 100 are not reinterpreted as 19xx.
  */
 
-const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 const DAYS_PER_ERA = 146097; // 400 Gregorian years
 const EPOCH_SHIFT = 719468; // day number of 0000-03-01 relative to 1970-01-01, negated
 const MIN_DAY_NUMBER = -719528; // 0000-01-01
@@ -23,12 +22,25 @@ function pad(n: number, width: number): string {
   return String(n).padStart(width, '0');
 }
 
+/** Digits of `s` from `from` to `to` (exclusive) as a number, or -1 when any is not a digit. */
+function digits(s: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return -1;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+// Hand-parsed rather than matched with a regular expression: every rule checks its dates, and
+// this sits on the hot path of every calculation.
 export function isValidDate(s: unknown): boolean {
-  if (typeof s !== 'string' || !DATE_PATTERN.test(s)) return false;
-  const year = Number(s.slice(0, 4));
-  const month = Number(s.slice(5, 7));
-  const day = Number(s.slice(8, 10));
-  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+  if (typeof s !== 'string' || s.length !== 10 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45) return false;
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 7);
+  const day = digits(s, 8, 10);
+  return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 /** Throws a RangeError naming the value, so bad input is never silently reinterpreted. */
@@ -40,10 +52,10 @@ export function assertValidDate(s: unknown, label = 'date'): asserts s is string
 
 export function toDayNumber(date: string): number {
   assertValidDate(date);
-  const day = Number(date.slice(8, 10));
-  const month = Number(date.slice(5, 7));
+  const day = digits(date, 8, 10);
+  const month = digits(date, 5, 7);
   // Counting years from March puts the leap day at the end of the year.
-  const year = Number(date.slice(0, 4)) - (month <= 2 ? 1 : 0);
+  const year = digits(date, 0, 4) - (month <= 2 ? 1 : 0);
   const era = Math.floor(year / 400);
   const yearOfEra = year - era * 400;
   const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
