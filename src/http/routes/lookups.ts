@@ -60,7 +60,9 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!who) return reply;
     const { worker, user } = who;
     const today = deps.today();
-    const contracts = await deps.reference.contractsOf(worker.id);
+    // The worker file is cached (and dropped on import), unlike the per-table reads.
+    const file = await deps.reference.workerFile(worker.id);
+    const contracts = file?.contracts ?? [];
     const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
       recordQuery(deps.store, actorOf(req, user), {
         type: 'VacationDataConsulted',
@@ -80,7 +82,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!contract) return answer(200, { success: true, activo: false, estado: 'sin contratos' }, null);
     const fail = (message: string) => answer(422, { success: false, statusCode: 422, message }, contract.companyContractId);
     if (!contract.startDate || !contract.endDate) return fail('El contrato no tiene fechas de inicio o fin configuradas correctamente.');
-    const company = contract.companyContractId === null ? null : await deps.reference.companyContract(contract.companyContractId);
+    const company = contract.companyContractId === null ? null : (file?.companyContracts.get(contract.companyContractId) ?? null);
     if (!company) return fail('El contrato no tiene asociado un contrato empresa válido.');
     if (contract.riskLevel === null) return fail('No se encuentra configurado el nivel de riesgo del contrato.');
     const params = company.vacationParams;
@@ -90,7 +92,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
 
     let figures;
     try {
-      const sheets = await deps.reference.payrollSheetsOf(worker.id);
+      const sheets = file?.sheets ?? [];
       const worked = daysWorked(sheets, contracts, today);
       const annual = annualDaysFor(contract.riskLevel, params)!;
       const taken = (await deps.readSide.availabilityOf(worker.id)).daysTaken;
@@ -127,7 +129,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!who) return reply;
     const { worker, user, docType } = who;
     const today = deps.today();
-    const status = contractStatus(await deps.reference.contractsOf(worker.id), today);
+    const status = contractStatus((await deps.reference.workerFile(worker.id))?.contracts ?? [], today);
     const body =
       status.kind === 'none'
         ? { success: true, activo: false, estado: 'sin contrato registrado' }
