@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
-import { PgliteDb } from './pglite.ts';
 import { PostgresDb } from './postgres.ts';
 import type { Db } from './types.ts';
 
@@ -12,5 +11,7 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, po
   }
   const dir = resolve(config.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
+  // Loaded only when used: the WASM build costs some 40 MB of memory a server never needs.
+  const { PgliteDb } = await import('./pglite.ts');
   return PgliteDb.open(dir);
 }
