@@ -1,43 +1,13 @@
 import type { Amortization } from '../events/types.ts';
+import type { CompanyContract, Contract, PayrollSheet, Worker } from '../reference/repository.ts';
 
-/** Reference data of one worker as the commands need it (read from the payroll master data). */
-export interface WorkerRef {
-  id: number;
-  documentNumber: string;
-}
+export type { VacationParams } from '../reference/repository.ts';
 
-export interface ContractRef {
-  id: number;
-  companyContractId: number | null;
-  subgerenciaId: string;
-  startDate: string | null;
-  endDate: string | null;
-  settled: boolean;
-  additional: boolean;
-  baseSalary: number;
-  riskLevel: number | null;
-}
-
-export interface SheetRef {
-  periodStart: string;
-  periodEnd: string;
-  daysWorked: number;
-  basicCompensation: number;
-}
-
-export interface VacationParams {
-  annualDays: number;
-  annualDaysHighRisk: number;
-  minEnjoyedDays: number;
-  advanceAllowed: boolean;
-  maxAdvanceDays: number;
-  maxPeopleOnVacation: number | null;
-}
-
-export interface CompanyContractRef {
-  id: number;
-  vacationParams: VacationParams | null;
-}
+/** The parts of the payroll master data the commands read; the repository's rows fit as they are. */
+export type WorkerRef = Pick<Worker, 'id' | 'documentNumber'>;
+export type ContractRef = Omit<Contract, 'workerId'>;
+export type SheetRef = Pick<PayrollSheet, 'periodStart' | 'periodEnd' | 'daysWorked' | 'basicCompensation'>;
+export type CompanyContractRef = Pick<CompanyContract, 'id' | 'vacationParams'>;
 
 export interface WorkerFile {
   worker: WorkerRef;
