@@ -4,6 +4,7 @@
  * Needs DATABASE_URL (an admin connection: a database of its own is created and dropped).
  *   node bin/run-ts.mjs bench/http.ts [--duration 10] [--connections 32]
  */
+import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -54,9 +55,11 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     rows.push(await runScenario({ name: 'ceiling: bare fastify', url: hello.url, connections, durationSec: duration, request: () => ({ method: 'GET', path: '/' }) }));
     await hello.stop();
 
+    // The compiled build, as `npm start` runs it in production.
+    execSync('npm run --silent build', { stdio: 'inherit' });
     const server = await startChild(
       process.execPath,
-      [resolve('bin/vacaciones.mjs'), 'serve'],
+      [resolve('dist/cli/run.js'), 'serve'],
       { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-02-01', RATE_LIMIT_PER_MINUTE: '0' },
       /"address":"(http:\/\/[^"]+)"/,
     );
