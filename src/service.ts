@@ -97,12 +97,20 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   if (opts.projections !== false) {
     projections = new ProjectionService(db, rawStore, { logger: logger.child({ component: 'projections' }) });
     await projections.start();
+    // Queries read the read models: let them catch up with the log before taking traffic
+    // (bounded, so that a long rebuild elsewhere cannot keep the service from starting).
+    const head = await rawStore.headPosition();
+    if (!(await projections.waitFor(head, 30_000))) {
+      logger.warn('read models are still catching up with the event log; serving anyway');
+    }
   }
   const readSide: ReadSide = {
     async waitFor(position, timeoutMs) {
       if (!projections) return false;
       projections.poke();
-      return projections.waitFor(position, timeoutMs);
+      const caughtUp = await projections.waitFor(position, timeoutMs);
+      if (!caughtUp) logger.warn({ timeoutMs }, 'read models did not include a write before answering it');
+      return caughtUp;
     },
     availabilityOf: (workerId) => availabilityOf(db, workerId),
     vacationsOfWorker: (workerId, o) => vacationsOfWorker(db, workerId, o),

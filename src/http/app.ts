@@ -14,6 +14,39 @@ import { lookupRoutes } from './routes/lookups.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
 
+interface MultipartEntry {
+  type: string;
+  value?: unknown;
+  valueTruncated?: boolean;
+  fieldnameTruncated?: boolean;
+}
+
+function tooLarge(): Error {
+  return Object.assign(new Error('multipart body over the size limit'), { statusCode: 413 });
+}
+
+/**
+ * Multipart fields as plain values, like the other body types. Busboy cuts a field at the size
+ * limit instead of failing, so a cut field, or fields adding up past the limit (a chunked body
+ * has no length to check up front), is refused as too large rather than read short.
+ */
+function multipartFields(body: unknown, limit: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  let total = 0;
+  for (const [name, raw] of Object.entries((body ?? {}) as Record<string, MultipartEntry | MultipartEntry[]>)) {
+    const entries = Array.isArray(raw) ? raw : [raw];
+    const values: unknown[] = [];
+    for (const e of entries) {
+      if (e.type !== 'field' || e.valueTruncated || e.fieldnameTruncated) throw tooLarge();
+      total += name.length + String(e.value ?? '').length;
+      values.push(e.value);
+    }
+    if (total > limit) throw tooLarge();
+    out[name] = values.length === 1 ? values[0] : values;
+  }
+  return out;
+}
+
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,100}$/;
 
 function maskEmail(email: string | null): string | null {
@@ -47,9 +80,17 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
 
   await app.register(helmet, { contentSecurityPolicy: false, global: true });
   await app.register(formbody, { bodyLimit: deps.config.bodyLimitBytes });
+  // Only the form types the interface takes: a text/plain body is refused (415), not read as a string.
+  app.removeContentTypeParser('text/plain');
   await app.register(multipart, {
-    attachFieldsToBody: 'keyValues',
-    limits: { files: 0, fields: 100, fieldSize: 16 * 1024, fieldNameSize: 200, parts: 101, headerPairs: 50 },
+    attachFieldsToBody: true,
+    limits: { files: 0, fields: 100, fieldSize: deps.config.bodyLimitBytes, fieldNameSize: 200, parts: 101, headerPairs: 50 },
+  });
+  app.addHook('onRequest', async (req) => {
+    if (req.isMultipart() && Number(req.headers['content-length'] ?? 0) > deps.config.bodyLimitBytes) throw tooLarge();
+  });
+  app.addHook('preValidation', async (req) => {
+    if (req.isMultipart()) req.body = multipartFields(req.body, deps.config.bodyLimitBytes);
   });
   await registerDocs(app);
 

@@ -29,7 +29,16 @@ const COLUMNS = `position::text, tx_id::text, event_id::text, stream, revision::
 
 // Only rows written by transactions older than every transaction still open are final: a later
 // append may commit before an earlier one, and a reader must not step over the earlier one.
-const VISIBLE = `tx_id < pg_snapshot_xmin(pg_current_snapshot())`;
+// The snapshot's open transactions span the whole server, so those that a backend of another
+// database is running are left out (they can never write here); an open transaction that cannot
+// be placed counts as ours, which only delays a reader until its next read.
+const BOUNDARY = `(SELECT coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot()))
+  FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+  WHERE NOT EXISTS (
+    SELECT 1 FROM pg_stat_activity a
+    WHERE a.datname IS DISTINCT FROM current_database() AND a.backend_xid IS NOT NULL
+      AND a.backend_xid::text = (x::text::numeric % 4294967296)::text))`;
+const VISIBLE = `tx_id < ${BOUNDARY}`;
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { inject } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { PgliteDb } from '../../../src/db/pglite.ts';
 import { migrate } from '../../../src/db/migrations.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
@@ -51,3 +51,23 @@ eventStoreContract('embedded PGlite', async () => {
   };
 });
 
+
+describe.skipIf(inject('pgAdminUrl') === '')('PostgreSQL readAll and other databases of the same server', () => {
+  it('is not held back by a transaction left open in another database', async () => {
+    const t = await freshDb();
+    const store = new PostgresEventStore(t.db);
+    const elsewhere = new pg.Client({ connectionString: inject('pgAdminUrl') });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query('BEGIN');
+      await elsewhere.query('SELECT pg_current_xact_id()'); // takes a transaction id, as a writer would
+      await store.append([{ stream: 'alone', expectedRevision: 'no_stream', events: [{ id: crypto.randomUUID(), type: 'Seen', data: {} }] }]);
+      const read = await store.readAll({ after: { commit: 0n, prepare: 0n }, limit: 10 });
+      expect(read.map((e) => e.type)).toEqual(['Seen']);
+    } finally {
+      await elsewhere.query('ROLLBACK');
+      await elsewhere.end();
+      await t.drop();
+    }
+  });
+});
