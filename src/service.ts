@@ -94,8 +94,10 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
   });
 
+  // Without runners here (--no-projections), the service still reads the checkpoints that the
+  // instances running them write, for read-your-writes and for /metrics.
+  projections = new ProjectionService(db, rawStore, { logger: logger.child({ component: 'projections' }) });
   if (opts.projections !== false) {
-    projections = new ProjectionService(db, rawStore, { logger: logger.child({ component: 'projections' }) });
     await projections.start();
     // Queries read the read models: let them catch up with the log before taking traffic
     // (bounded, so that a long rebuild elsewhere cannot keep the service from starting).
@@ -106,9 +108,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   }
   const readSide: ReadSide = {
     async waitFor(position, timeoutMs) {
-      if (!projections) return false;
-      projections.poke();
-      const caughtUp = await projections.waitFor(position, timeoutMs);
+      const caughtUp = await projections!.waitFor(position, timeoutMs);
       if (!caughtUp) logger.warn({ timeoutMs }, 'read models did not include a write before answering it');
       return caughtUp;
     },
@@ -149,7 +149,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       if (closed) return;
       closed = true;
       await app.close();
-      await projections?.stop();
+      if (opts.projections !== false) await projections?.stop();
       await feed.close();
       await rawStore.close();
       await db.close();

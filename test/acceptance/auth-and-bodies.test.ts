@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  CODE_RE,
+  W,
+  call,
+  client,
+  expectVacationError,
+  vacationForm,
+  type Answer,
+  type CallOptions,
+  type Client,
+} from '../support/http.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const UNAUTHORIZED = { success: false, statusCode: 401, message: 'API key inválida o ausente' };
+const CODE = 'VAC_1700000000000_00000000_00000000';
+
+/** Every endpoint behind a key, with a request it would otherwise accept or judge on its merits. */
+const ENDPOINTS: [string, string, CallOptions][] = [
+  ['POST', '/api/vacaciones/calculate', { form: vacationForm(W.maria, '2026-01-05', 15) }],
+  ['POST', '/api/vacaciones/add', { form: vacationForm(W.maria, '2026-01-05', 15) }],
+  ['POST', '/api/vacaciones/edit', { form: { codigoPila: CODE, ...vacationForm(W.maria, '2026-01-05', 15) } }],
+  ['POST', '/api/vacaciones/delete', { form: { codigoPila: CODE, emailUserResponsable: ADMIN } }],
+  ['POST', '/api/vacaciones/approve', { form: { codigoPila: CODE, emailUserResponsable: ADMIN } }],
+  ['GET', '/api/vacaciones/consultdatavacations', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } }],
+  ['GET', '/api/contratos/verificarContratoActivo', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } }],
+  ['GET', '/api/vacaciones', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } }],
+  ['GET', `/api/vacaciones/registro/${CODE}`, { query: { emailResponsable: ADMIN } }],
+  ['GET', '/api/vacaciones/auditoria', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } }],
+  ['POST', '/vacaciones/calculate', { form: vacationForm(W.maria, '2026-01-05', 15) }],
+  ['GET', '/contratos/verificarContratoActivo', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } }],
+];
+const VACATION_WRITES = ['calculate', 'add', 'edit', 'delete', 'approve'];
+const WORKED_EXAMPLE = {
+  vacAsociado: 1001,
+  vacFechaInicio: '2026-01-05',
+  vacFechaFinal: '2026-01-26',
+  vacDiasVacaciones: 15,
+  vacDiasCalendario: 22,
+  vacSalario: 2847000,
+  vacValorTotal: 1423500,
+};
+
+let srv: TestServer;
+let c: Client;
+
+beforeAll(async () => {
+  srv = await startTestServer({
+    keys: [
+      { name: 'acceptance' },
+      { name: 'solo-contratos', scopes: ['contratos:verificar'] },
+      { name: 'solo-vacaciones', scopes: ['vacaciones'] },
+      { name: 'revocable' },
+    ],
+  });
+  c = client(srv.url, srv.keys.acceptance!);
+});
+afterAll(async () => {
+  await srv?.stop();
+});
+
+const at = (o: CallOptions & { method: string }, path: string) => call(srv.url, path, o);
+
+describe('API key', () => {
+  const variants: [string, (key: string) => Partial<CallOptions>][] = [
+    ['no key', () => ({ key: null })],
+    ['a "Token" scheme', (key) => ({ rawKeyHeader: `Token ${key}` })],
+    ['the key without "Bearer"', (key) => ({ rawKeyHeader: key })],
+    ['an unknown key', () => ({ rawKeyHeader: 'Bearer vac_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })],
+  ];
+  describe.each(variants)('with %s', (_, header) => {
+    it.each(ENDPOINTS)('%s %s is 401', async (method, path, o) => {
+      const r = await at({ method, ...o, ...header(srv.keys.acceptance!) }, path);
+      expect({ status: r.status, body: r.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+    });
+  });
+
+  it.each(VACATION_WRITES)('a key with only contratos:verificar gets 403 "Acceso denegado" from %s', async (op) => {
+    const [, , o] = ENDPOINTS.find(([, p]) => p === `/api/vacaciones/${op}`)!;
+    const r = await at({ method: 'POST', ...o, key: srv.keys['solo-contratos']! }, `/api/vacaciones/${op}`);
+    expectVacationError(r, 403, 'Acceso denegado');
+  });
+
+  it('a key with only vacaciones gets the contract check\'s own 403', async () => {
+    const r = await call(srv.url, '/api/contratos/verificarContratoActivo', {
+      key: srv.keys['solo-vacaciones']!,
+      query: { numeroDocumento: W.maria, emailResponsable: ADMIN },
+    });
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ success: false, status: 403, error: { message: expect.stringMatching(/^Acceso denegado/) } });
+  });
+
+  it('each scope opens its own endpoints', async () => {
+    const consult = await call(srv.url, '/api/vacaciones/consultdatavacations', {
+      key: srv.keys['solo-vacaciones']!,
+      query: { numeroDocumento: W.maria, emailResponsable: ADMIN },
+    });
+    expect(consult.status, consult.text).toBe(200);
+    const check = await call(srv.url, '/api/contratos/verificarContratoActivo', {
+      key: srv.keys['solo-contratos']!,
+      query: { numeroDocumento: W.maria, emailResponsable: ADMIN },
+    });
+    expect(check.status, check.text).toBe(200);
+    expect(check.body).toMatchObject({ success: true, activo: true });
+  });
+
+  it('a key revoked through the CLI is refused at once', async (ctx) => {
+    if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
+    const k = client(srv.url, srv.keys.revocable!);
+    const q = { numeroDocumento: W.maria, emailResponsable: ADMIN };
+    expect((await k.get('/api/contratos/verificarContratoActivo', q)).status).toBe(200);
+    const r = await srv.cli(['apikey', 'revoke', 'revocable']);
+    expect(r.code, r.stderr).toBe(0);
+    const after = await k.get('/api/contratos/verificarContratoActivo', q);
+    expect({ status: after.status, body: after.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+    const write = await k.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15));
+    expect({ status: write.status, body: write.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+  });
+});
+
+describe('methods and routes', () => {
+  const posts = VACATION_WRITES.flatMap((op) => ['/api', ''].map((p) => `${p}/vacaciones/${op}`));
+  it.each(posts.flatMap((path) => ['GET', 'PUT', 'DELETE'].map((m) => [m, path])))('%s %s is 405 "Use POST" without errors', async (method, path) => {
+    const r = await c.call(path, { method });
+    expect({ status: r.status, body: r.body }).toEqual({
+      status: 405,
+      body: { success: false, statusCode: 405, message: 'Método no permitido. Use POST' },
+    });
+  });
+
+  it.each([
+    '/api/vacaciones/consultdatavacations',
+    '/vacaciones/consultdatavacations',
+    '/api/contratos/verificarContratoActivo',
+    '/contratos/verificarContratoActivo',
+    '/api/vacaciones',
+    '/api/vacaciones/auditoria',
+  ])('POST %s is 405 "Use GET"', async (path) => {
+    const r = await c.post(path, { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect({ status: r.status, body: r.body }).toEqual({
+      status: 405,
+      body: { success: false, statusCode: 405, message: 'Método no permitido. Use GET' },
+    });
+  });
+
+  it('an unknown route is a JSON 404', async () => {
+    const r = await c.get('/api/vacaciones/no-existe/otra');
+    expect(r.status).toBe(404);
+    expect(r.headers.get('content-type')).toMatch(/application\/json/);
+    expect(r.body).toEqual({ success: false, statusCode: 404, message: expect.any(String) });
+  });
+});
+
+describe('request bodies', () => {
+  const CALC = '/api/vacaciones/calculate';
+  const form = vacationForm(W.maria, '2026-01-05', 15);
+  const expectWorkedExample = (r: Answer) => {
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ success: true, statusCode: 200, data: WORKED_EXAMPLE });
+  };
+  const expectEnvelope = (r: Answer, status: number) => {
+    expect(r.status, r.text).toBe(status);
+    expect(r.body).toMatchObject({ success: false, statusCode: status, message: expect.any(String) });
+  };
+
+  it('URL-encoded, multipart and JSON bodies give the same answer', async () => {
+    expectWorkedExample(await c.call(CALC, { form }));
+    expectWorkedExample(await c.call(CALC, { multipart: form }));
+    expectWorkedExample(await c.call(CALC, { json: form }));
+  });
+
+  it('a multipart body with a file part is refused in the vacation envelope', async () => {
+    const fd = new FormData();
+    for (const [k, v] of Object.entries(form)) fd.append(k, v);
+    fd.append('adjunto', new Blob(['contenido'], { type: 'text/plain' }), 'soporte.txt');
+    const r = await c.call(CALC, { multipart: fd });
+    expect(r.status, r.text).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+    expectEnvelope(r, r.status);
+  });
+
+  it('an unsupported content type is 415 in the envelope', async () => {
+    expectEnvelope(await c.call(CALC, { method: 'POST', raw: { body: new URLSearchParams(form).toString(), contentType: 'text/plain' } }), 415);
+  });
+
+  it('a URL-encoded body over 64 KiB is 413 in the envelope', async () => {
+    expectEnvelope(await c.call(CALC, { form: { ...form, relleno: 'x'.repeat(70 * 1024) } }), 413);
+  });
+
+  it('a multipart body over 64 KiB is 413 in the envelope', async () => {
+    expectEnvelope(await c.call(CALC, { multipart: { ...form, relleno: 'x'.repeat(70 * 1024) } }), 413);
+  });
+
+  it('a JSON body over 64 KiB is 413 in the envelope', async () => {
+    expectEnvelope(await c.call(CALC, { json: { ...form, relleno: 'x'.repeat(70 * 1024) } }), 413);
+  });
+
+  it('malformed JSON is 400 in the envelope', async () => {
+    expectEnvelope(await c.call(CALC, { method: 'POST', raw: { body: '{"documentoAsociado": "1020307007",', contentType: 'application/json' } }), 400);
+  });
+
+  it('parameter names match in any case', async () => {
+    const r = await c.post(CALC, {
+      DOCUMENTOASOCIADO: W.maria,
+      VacFechaInicio: '2026-01-05',
+      vacdiasvacaciones: '15',
+      EMAILUSERRESPONSABLE: ADMIN,
+    });
+    expectWorkedExample(r);
+  });
+
+  it('add takes vaclaboraSabado (lower-case l) as vacLaboraSabado', async () => {
+    const r = await c.post('/api/vacaciones/add', vacationForm(W.maria, '2026-05-04', 6, { vaclaboraSabado: '1' }));
+    expect(r.status, r.text).toBe(201);
+    // Saturday 2026-05-09 is the sixth business day.
+    expect(r.body.data.vacaciones).toMatchObject({ vacFechaInicio: '2026-05-04', vacFechaFinal: '2026-05-09', vacDiasCalendario: 6 });
+  });
+});
+
+describe('Idempotency-Key', () => {
+  const codesOf = async (doc: string): Promise<string[]> => {
+    const r = await c.get('/api/vacaciones', { numeroDocumento: doc, emailResponsable: ADMIN });
+    expect(r.status, r.text).toBe(200);
+    return (r.body.vacaciones as Record<string, unknown>[]).map((v) => String(v.codigoPila));
+  };
+
+  it('a repeated add answers the first result again and stores one record', async () => {
+    const before = await codesOf(W.juan);
+    const body = vacationForm(W.juan, '2026-06-01', 6);
+    const headers = { 'Idempotency-Key': 'aceptacion-add-1' };
+    const first = await c.post('/api/vacaciones/add', body, { headers });
+    const second = await c.post('/api/vacaciones/add', body, { headers });
+    expect(first.status, first.text).toBe(201);
+    expect(second.status).toBe(first.status);
+    expect(second.body).toEqual(first.body);
+    expect(first.body.data.codigo_pila).toMatch(CODE_RE);
+    const after = await codesOf(W.juan);
+    expect(after.filter((code) => !before.includes(code))).toEqual([first.body.data.codigo_pila]);
+  });
+
+  it('the same key with another body is 422', async () => {
+    const before = await codesOf(W.juan);
+    const headers = { 'Idempotency-Key': 'aceptacion-add-2' };
+    const first = await c.post('/api/vacaciones/add', vacationForm(W.juan, '2026-07-06', 6), { headers });
+    expect(first.status, first.text).toBe(201);
+    const other = await c.post('/api/vacaciones/add', vacationForm(W.juan, '2026-08-03', 6), { headers });
+    expect(other.status, other.text).toBe(422);
+    expect(other.body).toMatchObject({ success: false, statusCode: 422, message: expect.any(String) });
+    const after = await codesOf(W.juan);
+    expect(after.filter((code) => !before.includes(code))).toEqual([first.body.data.codigo_pila]);
+  });
+
+  it('a retried delete answers the first 200 again', async () => {
+    const created = await c.post('/api/vacaciones/add', vacationForm(W.juan, '2026-10-05', 6));
+    expect(created.status, created.text).toBe(201);
+    const code = created.body.data.codigo_pila as string;
+    const headers = { 'Idempotency-Key': 'aceptacion-delete-1' };
+    const first = await c.post('/api/vacaciones/delete', { codigoPila: code, emailUserResponsable: ADMIN }, { headers });
+    const second = await c.post('/api/vacaciones/delete', { codigoPila: code, emailUserResponsable: ADMIN }, { headers });
+    expect(first.status, first.text).toBe(200);
+    expect(second.status).toBe(200);
+    expect(second.body).toEqual(first.body);
+    expect(first.body.data).toMatchObject({ idEliminado: created.body.data.id, codigoPila: code });
+  });
+});
+
+// Last in the file: it reads the log lines of every request above.
+describe('request log', () => {
+  interface Line {
+    msg?: string;
+    route?: string;
+    status?: number;
+    apiKey?: string | null;
+  }
+  const lines = (): Line[] =>
+    srv
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Line);
+
+  it('has one JSON line per request with route, status and the key name', async () => {
+    const r = await c.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-03-16', 6));
+    expect(r.status).toBe(200);
+    await expect
+      .poll(() => lines().filter((l) => l.msg === 'request' && l.route === '/api/vacaciones/calculate' && l.status === 200 && l.apiKey === 'acceptance').length)
+      .toBeGreaterThan(0);
+    const unauthorized = lines().find((l) => l.msg === 'request' && l.status === 401);
+    expect(unauthorized).toBeDefined();
+  });
+
+  it('never contains a key secret', () => {
+    const all = srv.logs() + srv.stderr();
+    for (const [name, secret] of Object.entries(srv.keys)) {
+      expect(secret.length, name).toBeGreaterThan(20);
+      expect(all.includes(secret), `secret of ${name} in the logs`).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, EMPLOYEE, W, client, expectLookupError, type Client } from '../support/http.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const CONSULT = '/api/vacaciones/consultdatavacations';
+const CHECK = '/api/contratos/verificarContratoActivo';
+const M = {
+  documentRequired: 'El número de documento es obligatorio.',
+  emailRequired: 'El correo del responsable es obligatorio.',
+  workerNotFound: 'Trabajador no encontrado.',
+  adminNotFound: 'Usuario administrador no encontrado para el correo proporcionado.',
+};
+
+let srv: TestServer;
+let c: Client;
+let historicDays1001 = 0;
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  c = client(srv.url, srv.keys.acceptance!);
+  historicDays1001 = /historic vacations: imported 2\b/.test(srv.importResult.stdout) ? 10 : 0;
+});
+afterAll(async () => {
+  await srv?.stop();
+});
+
+describe('GET /api/vacaciones/consultdatavacations', () => {
+  const consult = (doc: string, email = ADMIN, path = CONSULT) => c.get(path, { numeroDocumento: doc, emailResponsable: email });
+
+  it('gives the figures of 1020307007 on 2026-11-21: 990 days worked, 41.25 accrued, IBC 2,847,000', async () => {
+    const r = await consult(W.maria);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({
+      success: true,
+      asociadoId: 1001,
+      diasLaboradosNomina: 990,
+      vacacionesDisponibles: 41.25 - historicDays1001,
+      ibcUltimoMes: 2847000,
+      parametrizacion: {
+        diasVacacionesAnuales: 15,
+        diasMinimosDisfrutados: 6,
+        vacacionesAnticipadas: true,
+        diasVacacionesAnticipadas: 5,
+        numeroPersonasVacaciones: 2,
+      },
+    });
+  });
+
+  it('subtracts a new live record from the available days', async () => {
+    const add = await c.post('/api/vacaciones/add', {
+      documentoAsociado: W.maria,
+      vacFechaInicio: '2026-10-05',
+      vacDiasVacaciones: '6',
+      emailUserResponsable: ADMIN,
+    });
+    expect(add.status, add.text).toBe(201);
+    const r = await consult(W.maria);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.vacacionesDisponibles).toBe(41.25 - historicDays1001 - 6);
+  });
+
+  it('gives 30 days a year to the high-risk contract of 1020307014', async () => {
+    const r = await consult(W.juan);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ success: true, asociadoId: 1002, parametrizacion: { diasVacacionesAnuales: 30 } });
+  });
+
+  it('answers without the /api prefix and with parameter names in any case', async () => {
+    const bare = await consult(W.maria, ADMIN, '/vacaciones/consultdatavacations');
+    expect(bare.status, bare.text).toBe(200);
+    expect(bare.body).toMatchObject({ success: true, asociadoId: 1001 });
+    const lower = await c.get(CONSULT, { numerodocumento: W.juan, EMAILRESPONSABLE: ADMIN });
+    expect(lower.status, lower.text).toBe(200);
+    expect(lower.body).toMatchObject({ success: true, asociadoId: 1002 });
+  });
+
+  it.each([
+    ['no contracts', W.catalina],
+    ['only a settled contract', W.andres],
+  ])('a worker with %s is 200 "sin contratos"', async (_, doc) => {
+    const r = await consult(doc);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ success: true, activo: false, estado: 'sin contratos' });
+  });
+
+  it('a company contract without vacation rules is 200 "sin información de parametrización"', async () => {
+    const r = await consult(W.jorge);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' });
+  });
+
+  it.each([
+    ['no end date', W.paula, 'El contrato no tiene fechas de inicio o fin configuradas correctamente.'],
+    ['no company contract', W.diana, 'El contrato no tiene asociado un contrato empresa válido.'],
+    ['no risk level', W.santiago, 'No se encuentra configurado el nivel de riesgo del contrato.'],
+  ])('a contract with %s is 422', async (_, doc, message) => {
+    expectLookupError(await consult(doc), 422, message);
+  });
+
+  it('a missing document is 400; a missing e-mail is 400', async () => {
+    expectLookupError(await c.get(CONSULT, { emailResponsable: ADMIN }), 400, M.documentRequired);
+    expectLookupError(await c.get(CONSULT, { numeroDocumento: W.maria }), 400, M.emailRequired);
+  });
+
+  it('an unknown worker is 404; an unknown or non-administrator e-mail is 404', async () => {
+    expectLookupError(await consult('9999999999'), 404, M.workerNotFound);
+    expectLookupError(await consult(W.maria, 'nadie@empresa.co'), 404, M.adminNotFound);
+    expectLookupError(await consult(W.maria, EMPLOYEE), 404, M.adminNotFound);
+  });
+});
+
+describe('GET /api/contratos/verificarContratoActivo', () => {
+  const check = (q: Record<string, string>, path = CHECK) => c.get(path, { emailResponsable: ADMIN, ...q });
+
+  it('a worker in force is activo with the contract dates', async () => {
+    const r = await check({ numeroDocumento: W.maria });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({
+      success: true,
+      activo: true,
+      estado: 'activo',
+      contrato: { fechaInicio: '2024-02-01', fechaFin: '2027-01-31', esAdicional: false },
+    });
+  });
+
+  it('answers without the /api prefix and with a matching tipoDocumento', async () => {
+    const r = await check({ tipoDocumento: 'CC', numeroDocumento: W.maria }, '/contratos/verificarContratoActivo');
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ success: true, activo: true, estado: 'activo' });
+  });
+
+  it('a worker whose only contract is settled is "sin contrato", without a contrato member', async () => {
+    const r = await check({ numeroDocumento: W.andres });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ success: true, activo: false, estado: 'sin contrato' });
+  });
+
+  it('a worker without contracts is "sin contrato registrado"', async () => {
+    const r = await check({ numeroDocumento: W.catalina });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({ success: true, activo: false, estado: 'sin contrato registrado' });
+  });
+
+  it('a missing document is 400 without a statusCode member', async () => {
+    const r = await check({});
+    expect(r.status).toBe(400);
+    expect(r.body).toEqual({ success: false, message: M.documentRequired });
+  });
+
+  it('an unknown worker is 404 with statusCode', async () => {
+    expectLookupError(await check({ numeroDocumento: '9999999999' }), 404, M.workerNotFound);
+  });
+
+  it('a tipoDocumento that does not match the worker is 404 worker not found', async () => {
+    expectLookupError(await check({ tipoDocumento: 'CE', numeroDocumento: W.maria }), 404, M.workerNotFound);
+  });
+
+  it('an unknown administrator is 404', async () => {
+    expectLookupError(await check({ numeroDocumento: W.maria, emailResponsable: 'nadie@empresa.co' }), 404, M.adminNotFound);
+  });
+});

@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  CODE_RE,
+  EMPLOYEE,
+  W,
+  client,
+  expectErrorList,
+  expectKeyedErrors,
+  expectVacationError,
+  vacationForm,
+  type Client,
+} from '../support/http.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+
+const M = {
+  missing: 'Datos requeridos faltantes',
+  emailRequired: 'Email del usuario responsable es requerido',
+  userNotFound: 'Usuario responsable no encontrado',
+  workerNotFound: 'Trabajador no encontrado.',
+  rules: 'No se pueden procesar las vacaciones',
+};
+
+let srv: TestServer;
+let c: Client;
+/** Days of worker 1001 already taken by the historic records of the fixture, once imported. */
+let historicDays1001 = 0;
+
+beforeAll(async () => {
+  srv = await startTestServer();
+  c = client(srv.url, srv.keys.acceptance!);
+  historicDays1001 = /historic vacations: imported 2\b/.test(srv.importResult.stdout) ? 10 : 0;
+});
+afterAll(async () => {
+  await srv?.stop();
+});
+
+async function add(form: Record<string, string>) {
+  const r = await c.post('/api/vacaciones/add', form);
+  expect(r.status, r.text).toBe(201);
+  return r.body.data as { codigo_pila: string; id: number; vacaciones: Record<string, unknown> };
+}
+
+describe('POST /api/vacaciones/calculate', () => {
+  // First in the file, so the only records of worker 1001 are the fixture's.
+  it('computes 2026-01-05 + 15 days for 1020307007: end 2026-01-26, 22 calendar days, 1,423,500', async () => {
+    const r = await c.post(
+      '/api/vacaciones/calculate',
+      vacationForm(W.maria, '2026-01-05', 15, { vacPagado: '0', vacLaboraSabado: '0', vacCompensado: '0', vacSeguridadEnNomina: '1' }),
+    );
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toEqual({
+      success: true,
+      statusCode: 200,
+      message: expect.any(String),
+      data: {
+        vacAsociado: 1001,
+        vacFechaInicio: '2026-01-05',
+        vacFechaFinal: '2026-01-26',
+        vacDiasVacaciones: 15,
+        vacDiasCalendario: 22,
+        vacSalario: 2847000,
+        vacValorTotal: 1423500,
+        vacPagado: '0',
+        vacLaboraSabado: '0',
+        vacCompensado: '0',
+        vacSeguridadEnNomina: '1',
+        // 690 days worked by 2026-01-05 accrue 690 × 15 / 360 = 28.75.
+        DiasDisponibles: 28.75 - historicDays1001,
+        diasCausados: 28.75,
+      },
+    });
+  });
+
+  it('counts Saturdays as business days when vacLaboraSabado=1: end 2026-01-22, 18 calendar days', async () => {
+    const r = await c.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15, { vacLaboraSabado: '1' }));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toMatchObject({
+      vacFechaFinal: '2026-01-22',
+      vacDiasCalendario: 18,
+      vacValorTotal: 1423500,
+      vacLaboraSabado: '1',
+    });
+  });
+
+  it('computes 2026-03-16 + 6 days across the 2026-03-23 holiday: end 2026-03-24, 9 days, 569,400', async () => {
+    const r = await c.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-03-16', 6));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ success: true, statusCode: 200, message: expect.any(String) });
+    expect(r.body.data).toMatchObject({
+      vacAsociado: 1001,
+      vacFechaInicio: '2026-03-16',
+      vacFechaFinal: '2026-03-24',
+      vacDiasVacaciones: 6,
+      vacDiasCalendario: 9,
+      vacSalario: 2847000,
+      vacValorTotal: 569400,
+    });
+    for (const k of ['vacPagado', 'vacLaboraSabado', 'vacCompensado', 'vacSeguridadEnNomina', 'DiasDisponibles', 'diasCausados']) {
+      expect(r.body.data).toHaveProperty(k);
+    }
+  });
+
+  it('answers the same without the /api prefix and stores nothing', async () => {
+    const before = await c.get('/api/vacaciones', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    const r = await c.post('/vacaciones/calculate', vacationForm(W.maria, '2026-03-16', 6));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toMatchObject({ vacFechaFinal: '2026-03-24', vacValorTotal: 569400 });
+    const after = await c.get('/api/vacaciones', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect(after.body.vacaciones).toHaveLength(before.body.vacaciones.length);
+  });
+});
+
+describe('POST /api/vacaciones/add', () => {
+  it('registers a vacation: 201 with the PILA code, the numeric id and the figures, readable at once', async () => {
+    const r = await c.post('/api/vacaciones/add', vacationForm(W.maria, '2026-02-02', 6));
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toEqual({
+      success: true,
+      statusCode: 201,
+      message: expect.any(String),
+      data: {
+        codigo_pila: expect.stringMatching(CODE_RE),
+        id: expect.any(Number),
+        vacaciones: {
+          vacAsociado: 1001,
+          vacFechaInicio: '2026-02-02',
+          vacFechaFinal: '2026-02-09',
+          vacDiasVacaciones: 6,
+          vacDiasCalendario: 8,
+          vacSalario: 2847000,
+          vacValorTotal: 569400,
+          vacCodigoPila: r.body.data.codigo_pila,
+        },
+      },
+    });
+    const list = await c.get('/api/vacaciones', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect(list.status).toBe(200);
+    expect(JSON.stringify(list.body.vacaciones)).toContain(r.body.data.codigo_pila);
+  });
+
+  it('answers the same without the /api prefix', async () => {
+    const data = await (async () => {
+      const r = await c.post('/vacaciones/add', vacationForm(W.maria, '2026-03-02', 6));
+      expect(r.status, r.text).toBe(201);
+      return r.body.data;
+    })();
+    expect(data.codigo_pila).toMatch(CODE_RE);
+    expect(data.vacaciones).toMatchObject({ vacFechaInicio: '2026-03-02', vacFechaFinal: '2026-03-09' });
+  });
+});
+
+describe.each(['calculate', 'add'])('POST /api/vacaciones/%s: validation', (op) => {
+  const path = `/api/vacaciones/${op}`;
+
+  it('a missing e-mail is 400 "Email del usuario responsable es requerido" keyed emailUserResponsable', async () => {
+    const { emailUserResponsable: _, ...form } = vacationForm(W.maria, '2026-05-04', 6);
+    const errors = expectVacationError(await c.post(path, form), 400, M.emailRequired);
+    expectKeyedErrors(errors, ['emailUserResponsable']);
+  });
+
+  it('other missing fields are 400 "Datos requeridos faltantes" with one message per field', async () => {
+    const r = await c.post(path, { vacFechaInicio: '2026-05-04', emailUserResponsable: ADMIN });
+    expectErrorList(expectVacationError(r, 400, M.missing), 2);
+  });
+
+  it.each([
+    ['vacFechaInicio', '2026-02-30'],
+    ['vacFechaInicio', '05/01/2026'],
+    ['vacDiasVacaciones', 'abc'],
+    ['vacDiasVacaciones', '0'],
+    ['vacDiasVacaciones', '361'],
+    ['vacDiasVacaciones', '1.5'],
+    ['vacPagado', '2'],
+    ['vacLaboraSabado', 'si'],
+    ['vacCompensado', 'true'],
+    ['vacSeguridadEnNomina', '3'],
+  ])('%s=%s is 400 "Datos requeridos faltantes" with one message', async (field, value) => {
+    const r = await c.post(path, { ...vacationForm(W.maria, '2026-05-04', 6), [field]: value });
+    expectErrorList(expectVacationError(r, 400, M.missing), 1);
+  });
+
+  it.each([
+    ['an unknown user', 'nadie@empresa.co'],
+    ['a user who is not an administrator', EMPLOYEE],
+  ])('%s is 404 "Usuario responsable no encontrado" keyed emailUserResponsable', async (_, email) => {
+    const r = await c.post(path, vacationForm(W.maria, '2026-05-04', 6, { emailUserResponsable: email }));
+    expectKeyedErrors(expectVacationError(r, 404, M.userNotFound), ['emailUserResponsable']);
+  });
+
+  it('an unknown worker is 404 "Trabajador no encontrado." keyed documentoAsociado', async () => {
+    const r = await c.post(path, vacationForm('9999999999', '2026-05-04', 6));
+    expectKeyedErrors(expectVacationError(r, 404, M.workerNotFound), ['documentoAsociado']);
+  });
+});
+
+describe.each(['calculate', 'add'])('POST /api/vacaciones/%s: business rules (422)', (op) => {
+  const path = `/api/vacaciones/${op}`;
+  const rulesOf = async (form: Record<string, string>) => expectErrorList(expectVacationError(await c.post(path, form), 422, M.rules));
+
+  it('fewer days than the minimum enjoyed', async () => {
+    expect(await rulesOf(vacationForm(W.maria, '2026-05-04', 4))).toContain('Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados');
+  });
+
+  it('a start on a holiday', async () => {
+    expect(await rulesOf(vacationForm(W.maria, '2026-01-12', 6))).toContain('La fecha de inicio 2026-01-12 no es un día hábil para el trabajador');
+  });
+
+  it('lists every failing rule: 4 days starting on a holiday', async () => {
+    const errors = await rulesOf(vacationForm(W.maria, '2026-01-12', 4));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        'Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados',
+        'La fecha de inicio 2026-01-12 no es un día hábil para el trabajador',
+      ]),
+    );
+  });
+
+  it('more days than available', async () => {
+    const errors = await rulesOf(vacationForm(W.maria, '2026-05-04', 40));
+    expect(errors.some((e) => /\(40\)/.test(e) && /disponibles/.test(e)), errors.join(' | ')).toBe(true);
+  });
+
+  it('a contract without risk level', async () => {
+    expect(await rulesOf(vacationForm(W.santiago, '2026-05-04', 6))).toContain('No se encuentra configurado el nivel de riesgo del contrato.');
+  });
+
+  it('a start date with no contract in force', async () => {
+    expect(await rulesOf(vacationForm(W.maria, '2028-03-01', 6))).toContain('El trabajador no tiene un contrato vigente en la fecha de inicio');
+  });
+});
+
+describe('overlaps and places per subgerencia', () => {
+  it('dates that overlap a live vacation of the same worker are refused by calculate and add', async () => {
+    await add(vacationForm(W.camilo, '2026-04-06', 6));
+    for (const op of ['calculate', 'add']) {
+      const r = await c.post(`/api/vacaciones/${op}`, vacationForm(W.camilo, '2026-04-08', 6));
+      const errors = expectErrorList(expectVacationError(r, 422, M.rules));
+      expect(errors.some((e) => e.includes('se cruzan')), `${op}: ${errors.join(' | ')}`).toBe(true);
+    }
+  });
+
+  it('with two other SG-OPS workers away, a third one is refused: "Se alcanzó el máximo de 2 personas"', async () => {
+    await add(vacationForm(W.juan, '2026-09-07', 6, { vacCompensado: '0' }));
+    await add(vacationForm(W.camilo, '2026-09-08', 6, { vacCompensado: '0' }));
+    for (const op of ['calculate', 'add']) {
+      const r = await c.post(`/api/vacaciones/${op}`, vacationForm(W.maria, '2026-09-09', 6, { vacCompensado: '0' }));
+      const errors = expectErrorList(expectVacationError(r, 422, M.rules));
+      expect(errors.some((e) => e.includes('Se alcanzó el máximo de 2 personas')), `${op}: ${errors.join(' | ')}`).toBe(true);
+    }
+    const list = await c.get('/api/vacaciones', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect(list.body.vacaciones.map((v: { startDate?: string }) => JSON.stringify(v)).join()).not.toContain('2026-09-09');
+  });
+});
