@@ -97,7 +97,7 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
     const streams = rows.map((r) => pilaStream(r.pilaCode));
     const known = new Set(
       store instanceof PostgresEventStore
-        ? (await tx.query<{ stream: string }>('SELECT stream FROM streams WHERE stream = ANY($1::text[])', [streams])).rows.map((r) => r.stream)
+        ? (await tx.query<{ stream: string }>('SELECT stream FROM streams WHERE stream = ANY($1::text[]) AND revision >= 0', [streams])).rows.map((r) => r.stream)
         : (await Promise.all(streams.map(async (s) => ((await store.readStream(s)).length ? s : null)))).filter((s): s is string => s !== null),
     );
     const fresh = rows.filter((r) => !known.has(pilaStream(r.pilaCode)));

@@ -95,13 +95,6 @@ export class PostgresEventStore implements EventStore {
         const stored = await this.storedIds(ids);
         if (ids.length > 0 && stored.length === ids.length) return idempotentResult(stored);
       }
-      if (isUniqueViolation(err)) {
-        // Two appends created the same stream at once; the loser sees it as a revision conflict.
-        const detail = /\(stream\)=\((.*)\)/.exec((err as { detail?: string }).detail ?? '');
-        const stream = detail?.[1] ?? writes[0]!.stream;
-        const w = writes.find((x) => x.stream === stream) ?? writes[0]!;
-        throw new WrongExpectedRevisionError(stream, w.expectedRevision, 'no_stream');
-      }
       throw err;
     }
   }

@@ -117,6 +117,21 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       expect(await t.store.readStream(stream)).toHaveLength(1);
     });
 
+    it('lets appends that create the same new streams in opposite orders all succeed with "any"', async () => {
+      const a = s('cross-a');
+      const b = s('cross-b');
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          t.store.append(
+            (i % 2 ? [a, b] : [b, a]).map((stream) => ({ stream, expectedRevision: 'any' as const, events: [ev(`W${i}`)] })),
+          ),
+        ),
+      );
+      expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      expect(await t.store.readStream(a)).toHaveLength(8);
+      expect((await t.store.readStream(b)).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    });
+
     it('writes nothing at all when one expectation of a multi-stream append fails', async () => {
       const a = s('multi-a');
       const b = s('multi-b');
