@@ -1,7 +1,17 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../context.ts';
+import { registerApiKey } from './apikey.ts';
+import { registerImport } from './import.ts';
 import { registerMigrate } from './migrate.ts';
+import { registerProjections } from './projections.ts';
+import { registerReplay } from './replay.ts';
+import { registerServe } from './serve.ts';
 
 export function registerCommands(program: Command, io: CliIo): void {
+  registerServe(program, io);
   registerMigrate(program, io);
+  registerImport(program, io);
+  registerApiKey(program, io);
+  registerProjections(program, io);
+  registerReplay(program, io);
 }

@@ -1,0 +1,135 @@
+import type { DecodedEvent } from '../../events/codec.ts';
+import type { DomainEvent } from '../../events/types.ts';
+import { insertRows, timestamp, type Columns } from '../sql.ts';
+import type { Projector } from '../types.ts';
+
+export const AUDIT_TABLE = 'rm_audit';
+
+export type AuditAction =
+  | 'CREACION'
+  | 'EDICION'
+  | 'IMPORTACION'
+  | 'ELIMINACION'
+  | 'EDICION_BAJA'
+  | 'APROBACION'
+  | 'CONSULTA_DATOS'
+  | 'VERIFICACION_CONTRATO';
+
+const COLUMNS: Columns = {
+  event_id: 'uuid',
+  commit_pos: 'bigint',
+  prepare_pos: 'bigint',
+  worker_id: 'bigint',
+  codigo_pila: 'text',
+  action: 'text',
+  user_id: 'bigint',
+  user_email: 'text',
+  api_key_name: 'text',
+  request_id: 'text',
+  correlation_id: 'text',
+  occurred_at: 'timestamptz',
+  details: 'jsonb',
+};
+
+interface Entry {
+  action: AuditAction;
+  codigoPila: string | null;
+  details: Record<string, unknown>;
+}
+
+/**
+ * What the audit trail shows of each event: the facts a reviewer asks about (dates, days, flags,
+ * values, codes, the answer given) without the amortization plan or the deleted record's copy.
+ */
+function entry(e: DomainEvent): Entry | undefined {
+  switch (e.type) {
+    case 'VacationCreated': {
+      const { amortizations, ...rest } = e.data;
+      return { action: e.data.replaces ? 'EDICION' : 'CREACION', codigoPila: e.data.codigoPila, details: { ...rest, periods: amortizations.length } };
+    }
+    case 'VacationImported': {
+      const { amortizations, ...rest } = e.data;
+      return { action: 'IMPORTACION', codigoPila: e.data.codigoPila, details: { ...rest, periods: amortizations.length } };
+    }
+    case 'VacationDeleted': {
+      const { snapshot: s, ...rest } = e.data;
+      return {
+        action: e.data.reason === 'edit' ? 'EDICION_BAJA' : 'ELIMINACION',
+        codigoPila: e.data.codigoPila,
+        details: {
+          ...rest,
+          recordId: s.recordId,
+          startDate: s.startDate,
+          endDate: s.endDate,
+          businessDays: s.businessDays,
+          calendarDays: s.calendarDays,
+          totalValue: s.totalValue,
+          compensated: s.compensated,
+          approved: s.approved,
+        },
+      };
+    }
+    case 'VacationApproved':
+      return { action: 'APROBACION', codigoPila: e.data.codigoPila, details: e.data };
+    case 'VacationDataConsulted':
+      return { action: 'CONSULTA_DATOS', codigoPila: null, details: e.data };
+    case 'ContractStatusChecked':
+      return { action: 'VERIFICACION_CONTRATO', codigoPila: null, details: e.data };
+    default:
+      return undefined;
+  }
+}
+
+/** Who did what to which worker and record, one row per event, never updated. */
+export const auditProjector: Projector = {
+  name: 'audit',
+  tables: [AUDIT_TABLE],
+  ddl(suffix) {
+    const t = `${AUDIT_TABLE}${suffix}`;
+    return `
+      CREATE TABLE IF NOT EXISTS ${t} (
+        event_id       uuid NOT NULL,
+        commit_pos     bigint NOT NULL,
+        prepare_pos    bigint NOT NULL,
+        worker_id      bigint NOT NULL,
+        codigo_pila    text,
+        action         text NOT NULL,
+        user_id        bigint,
+        user_email     text,
+        api_key_name   text,
+        request_id     text,
+        correlation_id text,
+        occurred_at    timestamptz,
+        details        jsonb NOT NULL,
+        CONSTRAINT ${t}_pkey PRIMARY KEY (event_id)
+      );
+      CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id, commit_pos, prepare_pos);
+      CREATE INDEX IF NOT EXISTS ${t}_code ON ${t} (codigo_pila, commit_pos, prepare_pos) WHERE codigo_pila IS NOT NULL;
+    `;
+  },
+  async apply(q, events, suffix) {
+    const rows: Record<string, unknown>[] = [];
+    const seen = new Set<string>();
+    for (const { event, metadata, stored } of events) {
+      const e = entry(event);
+      if (!e || seen.has(stored.id)) continue;
+      seen.add(stored.id);
+      rows.push({
+        event_id: stored.id,
+        commit_pos: stored.position.commit.toString(),
+        prepare_pos: stored.position.prepare.toString(),
+        worker_id: (event.data as { workerId: number }).workerId,
+        codigo_pila: e.codigoPila,
+        action: e.action,
+        user_id: metadata.userId ?? null,
+        user_email: metadata.userEmail ?? null,
+        api_key_name: metadata.apiKeyName ?? null,
+        request_id: metadata.requestId ?? null,
+        correlation_id: metadata.correlationId ?? null,
+        occurred_at: timestamp(metadata.occurredAt) ?? timestamp(stored.recordedAt),
+        details: e.details,
+      });
+    }
+    await insertRows(q, `${AUDIT_TABLE}${suffix}`, COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
+  },
+};

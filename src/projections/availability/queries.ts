@@ -1,0 +1,26 @@
+import type { Queryable } from '../../db/types.ts';
+import { toNumber } from '../sql.ts';
+import { AVAILABILITY_TABLE } from './projector.ts';
+
+export interface AvailabilityView {
+  daysTaken: number;
+  daysEnjoyed: number;
+  daysCompensated: number;
+  liveRecords: number;
+}
+
+/** Business days taken by a worker's live records; zeros for a worker without any. */
+export async function availabilityOf(q: Queryable, workerId: number): Promise<AvailabilityView> {
+  const r = await q.query<Record<string, unknown>>(
+    `SELECT days_taken, days_enjoyed, days_compensated, live_records FROM ${AVAILABILITY_TABLE} WHERE worker_id = $1`,
+    [workerId],
+  );
+  const row = r.rows[0];
+  if (!row) return { daysTaken: 0, daysEnjoyed: 0, daysCompensated: 0, liveRecords: 0 };
+  return {
+    daysTaken: toNumber(row.days_taken),
+    daysEnjoyed: toNumber(row.days_enjoyed),
+    daysCompensated: toNumber(row.days_compensated),
+    liveRecords: toNumber(row.live_records),
+  };
+}

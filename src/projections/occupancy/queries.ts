@@ -1,0 +1,29 @@
+import type { Queryable } from '../../db/types.ts';
+import { toNumber } from '../sql.ts';
+import { OCCUPANCY_TABLE } from './projector.ts';
+
+export interface DayCount {
+  day: string;
+  count: number;
+}
+
+/** People away on enjoyed vacation in a subgerencia, for every day from `from` to `to` inclusive. */
+export async function occupancyCounts(q: Queryable, subgerenciaId: string, from: string, to: string): Promise<DayCount[]> {
+  const r = await q.query<{ day: string; count: unknown }>(
+    `SELECT to_char(d, 'YYYY-MM-DD') AS day, count(o.codigo_pila) AS count
+     FROM generate_series($2::date, $3::date, interval '1 day') AS d
+     LEFT JOIN ${OCCUPANCY_TABLE} o ON o.subgerencia_id = $1 AND o.day = d::date
+     GROUP BY d ORDER BY d`,
+    [subgerenciaId, from, to],
+  );
+  return r.rows.map((row) => ({ day: row.day, count: toNumber(row.count) }));
+}
+
+/** Codes of the records keeping people away from a subgerencia on one day. */
+export async function occupantsOn(q: Queryable, subgerenciaId: string, day: string): Promise<{ codigoPila: string; workerId: number }[]> {
+  const r = await q.query<{ codigo_pila: string; worker_id: unknown }>(
+    `SELECT codigo_pila, worker_id FROM ${OCCUPANCY_TABLE} WHERE subgerencia_id = $1 AND day = $2::date ORDER BY codigo_pila`,
+    [subgerenciaId, day],
+  );
+  return r.rows.map((row) => ({ codigoPila: row.codigo_pila, workerId: toNumber(row.worker_id) }));
+}

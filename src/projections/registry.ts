@@ -1,0 +1,32 @@
+import { auditProjector } from './audit/projector.ts';
+import { availabilityProjector } from './availability/projector.ts';
+import { amortizationsProjector } from './amortizations/projector.ts';
+import { contractLinksProjector } from './contract-links/projector.ts';
+import { occupancyProjector } from './occupancy/projector.ts';
+import type { Projector } from './types.ts';
+import { vacationsProjector } from './vacations/projector.ts';
+
+export const allProjectors: readonly Projector[] = [
+  vacationsProjector,
+  amortizationsProjector,
+  contractLinksProjector,
+  availabilityProjector,
+  occupancyProjector,
+  auditProjector,
+];
+
+export const projectorNames = (): string[] => allProjectors.map((p) => p.name);
+
+/** The named projectors (all when none are named); an unknown name throws, listing the valid ones. */
+export function selectProjectors(names?: readonly string[]): Projector[] {
+  if (!names || names.length === 0) return [...allProjectors];
+  const unknown = names.filter((n) => !allProjectors.some((p) => p.name === n));
+  if (unknown.length > 0) {
+    throw new UnknownProjectorError(`unknown projection ${unknown.join(', ')}: valid names are ${projectorNames().join(', ')}`);
+  }
+  return allProjectors.filter((p) => names.includes(p.name));
+}
+
+export class UnknownProjectorError extends Error {
+  override name = 'UnknownProjectorError';
+}

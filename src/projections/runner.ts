@@ -1,0 +1,187 @@
+import type { Db } from '../db/types.ts';
+import { decode, type DecodedEvent } from '../events/codec.ts';
+import { comparePositions, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
+import { lockCheckpoint, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { runnerKey, type LockKey, type LockSession } from './locks.ts';
+import type { ProjectionHooks, ProjectionLogger, Projector } from './types.ts';
+
+export type RunnerState = 'stopped' | 'standby' | 'running';
+
+export interface RunnerOptions {
+  batchSize: number;
+  /** Wait after an empty read, cut short by poke(). */
+  idleMs: number;
+  /** How often a runner without the lock tries to take it. */
+  standbyRetryMs: number;
+  maxBackoffMs: number;
+  logger: ProjectionLogger;
+  hooks?: ProjectionHooks;
+  onCommit?: (name: string, position: Position) => void;
+}
+
+/** How long an idle runner goes without asking whether a rebuild is queued for its lock. */
+const IDLE_YIELD_CHECK_MS = 500;
+
+export const decodeAll = (stored: readonly StoredEvent[]): DecodedEvent[] =>
+  stored.map(decode).filter((e): e is DecodedEvent => e !== undefined);
+
+/**
+ * Applies one projector's events in batches, each batch and its checkpoint in one transaction.
+ * Only the holder of the projector's advisory lock applies; it gives the lock up between batches
+ * when a rebuild queues for it, and takes it back on its next standby retry.
+ */
+export class ProjectionRunner {
+  private current: RunnerState = 'stopped';
+  /** The committed checkpoint, as far as this runner knows; reloaded whenever in doubt. */
+  private known: Position | undefined;
+  private stopping = false;
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private poked = false;
+  private lastYieldCheck = 0;
+  private readonly key: LockKey;
+
+  constructor(
+    readonly projector: Projector,
+    private readonly db: Db,
+    private readonly store: EventStore,
+    private readonly locks: LockSession,
+    private readonly opts: RunnerOptions,
+  ) {
+    this.key = runnerKey(projector.name);
+  }
+
+  get state(): RunnerState {
+    return this.current;
+  }
+
+  /** The checkpoint while this runner is the active one; undefined otherwise. */
+  get checkpoint(): Position | undefined {
+    return this.current === 'running' ? this.known : undefined;
+  }
+
+  start(): void {
+    if (this.loop) return;
+    this.stopping = false;
+    this.current = 'standby';
+    this.loop = this.run();
+  }
+
+  /** Returns once the batch in flight, if any, has committed or rolled back. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+  }
+
+  poke(): void {
+    this.poked = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let wait = this.opts.standbyRetryMs;
+      try {
+        if (await this.locks.tryLock(this.key)) {
+          try {
+            this.current = 'running';
+            this.known = undefined;
+            await this.drive();
+          } finally {
+            this.current = 'standby';
+            await this.locks.unlock(this.key).catch(() => {});
+          }
+        }
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        wait = this.backoff(failures);
+        this.opts.logger.error({ err, projection: this.projector.name }, 'projection lost its lock session; retrying');
+      }
+      this.current = 'standby';
+      await this.pause(wait, false);
+    }
+    this.current = 'stopped';
+  }
+
+  /** Runs batches while holding the lock; returns on stop or to let a rebuild swap. */
+  private async drive(): Promise<void> {
+    let failures = 0;
+    let busy = true;
+    while (!this.stopping) {
+      if (await this.rebuildQueued(busy)) {
+        this.opts.logger.info({ projection: this.projector.name }, 'projection yields to a rebuild');
+        return;
+      }
+      try {
+        busy = (await this.step()) > 0;
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        this.known = undefined;
+        this.opts.logger.error({ err, projection: this.projector.name, failures }, 'projection batch failed; rolled back, will retry');
+        await this.pause(this.backoff(failures), false);
+        continue;
+      }
+      if (!busy) await this.pause(this.opts.idleMs, true);
+    }
+  }
+
+  /** One batch; returns how many events were read (0: caught up). */
+  private async step(): Promise<number> {
+    const name = this.projector.name;
+    const after = this.known ?? (await readCheckpoint(this.db, name));
+    this.known = after;
+    const stored = await this.store.readAll({ after, limit: this.opts.batchSize });
+    if (stored.length === 0) return 0;
+    const events = decodeAll(stored);
+    const last = stored[stored.length - 1]!.position;
+    const committed = await this.db.transaction(async (tx) => {
+      const current = await lockCheckpoint(tx, name);
+      // Someone else moved it (a swapped-in rebuild, a runner that took over): this batch is stale.
+      if (comparePositions(current, after) !== 0) return current;
+      await this.projector.apply(tx, events, '');
+      await this.opts.hooks?.beforeCommit?.(name, events);
+      await writeCheckpoint(tx, name, last);
+      return last;
+    });
+    this.known = committed;
+    if (committed === last) this.opts.onCommit?.(name, last);
+    else this.opts.logger.warn({ projection: name }, 'projection checkpoint moved under the runner; reloaded');
+    return stored.length;
+  }
+
+  private async rebuildQueued(busy: boolean): Promise<boolean> {
+    if (!this.locks.exclusive) return false;
+    const now = Date.now();
+    if (!busy && now - this.lastYieldCheck < IDLE_YIELD_CHECK_MS) return false;
+    this.lastYieldCheck = now;
+    return this.locks.hasWaiters(this.key);
+  }
+
+  private backoff(failures: number): number {
+    return Math.min(this.opts.maxBackoffMs, 100 * 2 ** Math.min(failures - 1, 10));
+  }
+
+  /** Sleeps; stop() always wakes it, poke() only when `pokeable`. */
+  private pause(ms: number, pokeable: boolean): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    if (pokeable && this.poked) {
+      this.poked = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.poked = false;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wake = pokeable ? done : () => (this.stopping ? done() : undefined);
+    });
+  }
+}

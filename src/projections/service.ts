@@ -1,0 +1,139 @@
+import type { Db } from '../db/types.ts';
+import { comparePositions, type EventStore, type Position } from '../store/types.ts';
+import { readCheckpoints } from './checkpoints.ts';
+import { LockSession } from './locks.ts';
+import { allProjectors } from './registry.ts';
+import { ProjectionRunner, type RunnerState } from './runner.ts';
+import { ensureProjectionTables } from './tables.ts';
+import { consoleLogger, type ProjectionHooks, type ProjectionLogger, type Projector } from './types.ts';
+
+export interface ProjectionServiceOptions {
+  projectors?: readonly Projector[];
+  logger?: ProjectionLogger;
+  /** Events per batch (default 1000). */
+  batchSize?: number;
+  /** Wait after an empty read unless poked (default 100 ms). */
+  idleMs?: number;
+  /** How often a standby runner tries to take over (default 1000 ms). */
+  standbyRetryMs?: number;
+  /** Longest wait between retries of a failing batch (default 5000 ms). */
+  maxBackoffMs?: number;
+  hooks?: ProjectionHooks;
+}
+
+export interface ProjectorStatus {
+  name: string;
+  checkpoint: Position;
+  /** Events after the checkpoint. */
+  lag: number;
+  /** This process's runner: 'running' applies; 'standby' waits for another process's runner or a rebuild. */
+  state: RunnerState;
+}
+
+/** How often waitFor looks at the checkpoints when the active runner is in another process. */
+const WAIT_POLL_MS = 50;
+
+/** Runs every projector of the read side, one runner each, sharing one lock connection. */
+export class ProjectionService {
+  readonly projectors: readonly Projector[];
+  private readonly locks: LockSession;
+  private readonly runners: ProjectionRunner[];
+  private readonly commitListeners = new Set<() => void>();
+  private started = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly store: EventStore,
+    opts: ProjectionServiceOptions = {},
+  ) {
+    this.projectors = opts.projectors ?? allProjectors;
+    this.locks = new LockSession(db);
+    const runnerOpts = {
+      batchSize: opts.batchSize ?? 1000,
+      idleMs: opts.idleMs ?? 100,
+      standbyRetryMs: opts.standbyRetryMs ?? 1000,
+      maxBackoffMs: opts.maxBackoffMs ?? 5000,
+      logger: opts.logger ?? consoleLogger,
+      hooks: opts.hooks,
+      onCommit: () => {
+        for (const l of [...this.commitListeners]) l();
+      },
+    };
+    this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, store, this.locks, runnerOpts));
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    await ensureProjectionTables(this.db, this.projectors);
+    for (const r of this.runners) r.start();
+    this.started = true;
+  }
+
+  /** Stops at batch boundaries: resolves once no batch is in flight and the locks are released. */
+  async stop(): Promise<void> {
+    await Promise.all(this.runners.map((r) => r.stop()));
+    await this.locks.close();
+    this.started = false;
+  }
+
+  /** New events were appended: idle runners read now instead of at their next poll. */
+  poke(): void {
+    for (const r of this.runners) r.poke();
+  }
+
+  /**
+   * Read-your-writes: true once every projector's checkpoint is at or past `position`, false when
+   * `timeoutMs` passes first. Never throws.
+   */
+  async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    this.poke();
+    for (;;) {
+      const local = this.runners.every((r) => r.checkpoint !== undefined);
+      if (local && this.runners.every((r) => comparePositions(r.checkpoint!, position) >= 0)) return true;
+      if (!local && (await this.reachedInDb(position))) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      // Re-checked now and then even when local: a runner may have handed its lock to a rebuild.
+      await this.nextCommit(Math.min(left, local ? 250 : WAIT_POLL_MS));
+    }
+  }
+
+  async status(): Promise<ProjectorStatus[]> {
+    const checkpoints = await readCheckpoints(
+      this.db,
+      this.projectors.map((p) => p.name),
+    );
+    return Promise.all(
+      this.runners.map(async (r) => {
+        const checkpoint = checkpoints.get(r.projector.name)!;
+        return { name: r.projector.name, checkpoint, lag: await this.store.countAfter(checkpoint), state: r.state };
+      }),
+    );
+  }
+
+  private async reachedInDb(position: Position): Promise<boolean> {
+    try {
+      const checkpoints = await readCheckpoints(
+        this.db,
+        this.projectors.map((p) => p.name),
+      );
+      return [...checkpoints.values()].every((c) => comparePositions(c, position) >= 0);
+    } catch {
+      // A failed look is a "not yet": the deadline decides.
+      return false;
+    }
+  }
+
+  private nextCommit(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.commitListeners.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.commitListeners.add(done);
+    });
+  }
+}

@@ -1,0 +1,190 @@
+import type { Queryable } from '../../db/types.ts';
+import type { DecodedEvent } from '../../events/codec.ts';
+import type { VacationRecord } from '../../events/types.ts';
+import { insertRows, timestamp, updateAllBut, type Columns } from '../sql.ts';
+import type { Projector } from '../types.ts';
+
+export const VACATIONS_TABLE = 'rm_vacations';
+
+const COLUMNS: Columns = {
+  record_id: 'bigint',
+  codigo_pila: 'text',
+  worker_id: 'bigint',
+  document_number: 'text',
+  contract_id: 'bigint',
+  company_contract_id: 'bigint',
+  subgerencia_id: 'text',
+  start_date: 'date',
+  end_date: 'date',
+  business_days: 'integer',
+  calendar_days: 'integer',
+  salary: 'bigint',
+  total_value: 'bigint',
+  advance: 'boolean',
+  works_saturday: 'boolean',
+  compensated: 'boolean',
+  social_security_in_payroll: 'boolean',
+  approved: 'boolean',
+  approved_at: 'timestamptz',
+  approved_by: 'bigint',
+  status: 'text',
+  deleted_reason: 'text',
+  deleted_at: 'timestamptz',
+  deleted_by: 'bigint',
+  replaces: 'text',
+  replaced_by: 'text',
+  created_at: 'timestamptz',
+};
+
+type Row = Record<keyof typeof COLUMNS, unknown>;
+
+interface Approval {
+  approved_at: string | null;
+  approved_by: number;
+}
+interface Deletion {
+  deleted_reason: string;
+  deleted_at: string | null;
+  deleted_by: number;
+  replaced_by: string | null;
+}
+
+/** What a batch does to one code: a whole row when the batch created it, else changes to an existing row. */
+type Change = { row: Row } | { approval?: Approval; deletion?: Deletion };
+
+function recordRow(r: VacationRecord, approved: boolean): Row {
+  return {
+    record_id: r.recordId,
+    codigo_pila: r.codigoPila,
+    worker_id: r.workerId,
+    document_number: r.documentNumber,
+    contract_id: r.contractId,
+    company_contract_id: r.companyContractId,
+    subgerencia_id: r.subgerenciaId,
+    start_date: r.startDate,
+    end_date: r.endDate,
+    business_days: r.businessDays,
+    calendar_days: r.calendarDays,
+    salary: r.salary,
+    total_value: r.totalValue,
+    advance: r.advance,
+    works_saturday: r.worksSaturday,
+    compensated: r.compensated,
+    social_security_in_payroll: r.socialSecurityInPayroll,
+    approved,
+    approved_at: null,
+    approved_by: null,
+    status: 'live',
+    deleted_reason: null,
+    deleted_at: null,
+    deleted_by: null,
+    replaces: r.replaces,
+    replaced_by: null,
+    created_at: timestamp(r.createdAt),
+  };
+}
+
+function fold(events: readonly DecodedEvent[]): Map<string, Change> {
+  const changes = new Map<string, Change>();
+  for (const { event } of events) {
+    switch (event.type) {
+      case 'VacationCreated':
+        changes.set(event.data.codigoPila, { row: recordRow(event.data, false) });
+        break;
+      case 'VacationImported':
+        changes.set(event.data.codigoPila, { row: recordRow(event.data, event.data.approved) });
+        break;
+      case 'VacationApproved': {
+        const approval = { approved_at: timestamp(event.data.approvedAt), approved_by: event.data.approvedByUserId };
+        const c = changes.get(event.data.codigoPila) ?? {};
+        if ('row' in c) Object.assign(c.row, { approved: true, ...approval });
+        else changes.set(event.data.codigoPila, { ...c, approval });
+        break;
+      }
+      case 'VacationDeleted': {
+        const deletion = {
+          deleted_reason: event.data.reason,
+          deleted_at: timestamp(event.data.deletedAt),
+          deleted_by: event.data.deletedByUserId,
+          replaced_by: event.data.replacedBy,
+        };
+        const c = changes.get(event.data.codigoPila) ?? {};
+        if ('row' in c) Object.assign(c.row, { status: 'deleted', ...deletion });
+        else changes.set(event.data.codigoPila, { ...c, deletion });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return changes;
+}
+
+export const vacationsProjector: Projector = {
+  name: 'vacations',
+  tables: [VACATIONS_TABLE],
+  ddl(suffix) {
+    const t = `${VACATIONS_TABLE}${suffix}`;
+    return `
+      CREATE TABLE IF NOT EXISTS ${t} (
+        record_id                  bigint NOT NULL,
+        codigo_pila                text NOT NULL,
+        worker_id                  bigint NOT NULL,
+        document_number            text NOT NULL,
+        contract_id                bigint,
+        company_contract_id        bigint,
+        subgerencia_id             text,
+        start_date                 date NOT NULL,
+        end_date                   date NOT NULL,
+        business_days              integer NOT NULL,
+        calendar_days              integer NOT NULL,
+        salary                     bigint NOT NULL,
+        total_value                bigint NOT NULL,
+        advance                    boolean NOT NULL,
+        works_saturday             boolean NOT NULL,
+        compensated                boolean NOT NULL,
+        social_security_in_payroll boolean,
+        approved                   boolean NOT NULL,
+        approved_at                timestamptz,
+        approved_by                bigint,
+        status                     text NOT NULL CHECK (status IN ('live', 'deleted')),
+        deleted_reason             text,
+        deleted_at                 timestamptz,
+        deleted_by                 bigint,
+        replaces                   text,
+        replaced_by                text,
+        created_at                 timestamptz,
+        CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
+      );
+      CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id);
+      CREATE INDEX IF NOT EXISTS ${t}_record ON ${t} (record_id);
+    `;
+  },
+  async apply(q: Queryable, events, suffix) {
+    const t = `${VACATIONS_TABLE}${suffix}`;
+    const rows: Row[] = [];
+    const updates: Record<string, unknown>[] = [];
+    for (const [code, c] of fold(events)) {
+      if ('row' in c) rows.push(c.row);
+      else updates.push({ codigo_pila: code, approve: !!c.approval, remove: !!c.deletion, ...c.approval, ...c.deletion });
+    }
+    await insertRows(q, t, COLUMNS, rows, `ON CONFLICT (codigo_pila) DO UPDATE SET ${updateAllBut(COLUMNS, ['codigo_pila'])}`);
+    if (updates.length === 0) return;
+    await q.query(
+      `UPDATE ${t} v SET
+         approved       = v.approved OR u.approve,
+         approved_at    = CASE WHEN u.approve THEN u.approved_at ELSE v.approved_at END,
+         approved_by    = CASE WHEN u.approve THEN u.approved_by ELSE v.approved_by END,
+         status         = CASE WHEN u.remove THEN 'deleted' ELSE v.status END,
+         deleted_reason = CASE WHEN u.remove THEN u.deleted_reason ELSE v.deleted_reason END,
+         deleted_at     = CASE WHEN u.remove THEN u.deleted_at ELSE v.deleted_at END,
+         deleted_by     = CASE WHEN u.remove THEN u.deleted_by ELSE v.deleted_by END,
+         replaced_by    = CASE WHEN u.remove THEN u.replaced_by ELSE v.replaced_by END
+       FROM jsonb_to_recordset($1::jsonb) AS u(codigo_pila text, approve boolean, remove boolean,
+         approved_at timestamptz, approved_by bigint, deleted_reason text, deleted_at timestamptz,
+         deleted_by bigint, replaced_by text)
+       WHERE v.codigo_pila = u.codigo_pila`,
+      [JSON.stringify(updates)],
+    );
+  },
+};

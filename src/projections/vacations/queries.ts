@@ -1,0 +1,136 @@
+import type { Queryable } from '../../db/types.ts';
+import { AMORTIZATIONS_TABLE } from '../amortizations/projector.ts';
+import { isoSql, toNumber, toNumberOrNull } from '../sql.ts';
+import { VACATIONS_TABLE } from './projector.ts';
+
+export interface AmortizationView {
+  periodo: string;
+  diasHabiles: number;
+  diasCalendario: number;
+  valor: number;
+}
+
+export interface VacationView {
+  recordId: number;
+  codigoPila: string;
+  workerId: number;
+  documentNumber: string;
+  contractId: number | null;
+  companyContractId: number | null;
+  subgerenciaId: string | null;
+  startDate: string;
+  endDate: string;
+  businessDays: number;
+  calendarDays: number;
+  salary: number;
+  totalValue: number;
+  advance: boolean;
+  worksSaturday: boolean;
+  compensated: boolean;
+  socialSecurityInPayroll: boolean | null;
+  approved: boolean;
+  approvedAt: string | null;
+  approvedBy: number | null;
+  status: 'live' | 'deleted';
+  deletedReason: 'delete' | 'edit' | null;
+  deletedAt: string | null;
+  deletedBy: number | null;
+  replaces: string | null;
+  replacedBy: string | null;
+  createdAt: string | null;
+  amortizations: AmortizationView[];
+}
+
+const SELECT = `SELECT record_id, codigo_pila, worker_id, document_number, contract_id, company_contract_id,
+  subgerencia_id, start_date, end_date, business_days, calendar_days, salary, total_value, advance,
+  works_saturday, compensated, social_security_in_payroll, approved, ${isoSql('approved_at')} AS approved_at,
+  approved_by, status, deleted_reason, ${isoSql('deleted_at')} AS deleted_at, deleted_by, replaces, replaced_by,
+  ${isoSql('created_at')} AS created_at
+  FROM ${VACATIONS_TABLE}`;
+
+type Row = Record<string, unknown>;
+
+function toView(r: Row, amortizations: AmortizationView[]): VacationView {
+  return {
+    recordId: toNumber(r.record_id),
+    codigoPila: r.codigo_pila as string,
+    workerId: toNumber(r.worker_id),
+    documentNumber: r.document_number as string,
+    contractId: toNumberOrNull(r.contract_id),
+    companyContractId: toNumberOrNull(r.company_contract_id),
+    subgerenciaId: (r.subgerencia_id as string | null) ?? null,
+    startDate: r.start_date as string,
+    endDate: r.end_date as string,
+    businessDays: toNumber(r.business_days),
+    calendarDays: toNumber(r.calendar_days),
+    salary: toNumber(r.salary),
+    totalValue: toNumber(r.total_value),
+    advance: r.advance as boolean,
+    worksSaturday: r.works_saturday as boolean,
+    compensated: r.compensated as boolean,
+    socialSecurityInPayroll: (r.social_security_in_payroll as boolean | null) ?? null,
+    approved: r.approved as boolean,
+    approvedAt: (r.approved_at as string | null) ?? null,
+    approvedBy: toNumberOrNull(r.approved_by),
+    status: r.status as VacationView['status'],
+    deletedReason: (r.deleted_reason as VacationView['deletedReason']) ?? null,
+    deletedAt: (r.deleted_at as string | null) ?? null,
+    deletedBy: toNumberOrNull(r.deleted_by),
+    replaces: (r.replaces as string | null) ?? null,
+    replacedBy: (r.replaced_by as string | null) ?? null,
+    createdAt: (r.created_at as string | null) ?? null,
+    amortizations,
+  };
+}
+
+async function amortizationsOf(q: Queryable, codes: string[]): Promise<Map<string, AmortizationView[]>> {
+  const out = new Map<string, AmortizationView[]>();
+  if (codes.length === 0) return out;
+  const r = await q.query<Row>(
+    `SELECT codigo_pila, periodo, dias_habiles, dias_calendario, valor FROM ${AMORTIZATIONS_TABLE}
+     WHERE codigo_pila = ANY($1::text[]) ORDER BY codigo_pila, periodo`,
+    [codes],
+  );
+  for (const a of r.rows) {
+    const list = out.get(a.codigo_pila as string) ?? [];
+    list.push({
+      periodo: a.periodo as string,
+      diasHabiles: toNumber(a.dias_habiles),
+      diasCalendario: toNumber(a.dias_calendario),
+      valor: toNumber(a.valor),
+    });
+    out.set(a.codigo_pila as string, list);
+  }
+  return out;
+}
+
+async function withAmortizations(q: Queryable, rows: Row[]): Promise<VacationView[]> {
+  const byCode = await amortizationsOf(q, rows.map((r) => r.codigo_pila as string));
+  return rows.map((r) => toView(r, byCode.get(r.codigo_pila as string) ?? []));
+}
+
+/** The record with that PILA code, live or deleted. */
+export async function vacationByCode(q: Queryable, code: string): Promise<VacationView | undefined> {
+  const r = await q.query<Row>(`${SELECT} WHERE codigo_pila = $1`, [code]);
+  return (await withAmortizations(q, r.rows))[0];
+}
+
+/** The record with that numeric id (the spec's `id`). */
+export async function vacationByRecordId(q: Queryable, recordId: number): Promise<VacationView | undefined> {
+  const r = await q.query<Row>(`${SELECT} WHERE record_id = $1`, [recordId]);
+  return (await withAmortizations(q, r.rows))[0];
+}
+
+/** A worker's records, oldest start first; deleted ones only when asked for. */
+export async function vacationsOfWorker(
+  q: Queryable,
+  workerId: number,
+  opts: { includeDeleted?: boolean } = {},
+): Promise<VacationView[]> {
+  const r = await q.query<Row>(
+    `${SELECT} WHERE worker_id = $1 ${opts.includeDeleted ? '' : `AND status = 'live'`}
+     ORDER BY start_date, record_id`,
+    [workerId],
+  );
+  return withAmortizations(q, r.rows);
+}

@@ -1,0 +1,115 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ProjectionService,
+  RebuildBusyError,
+  UnknownProjectorError,
+  allProjectors,
+  readCheckpoints,
+  rebuild,
+  silentLogger,
+  type RebuildProgress,
+} from '../../../src/projections/index.ts';
+import { LockSession, rebuildKey } from '../../../src/projections/locks.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { comparePositions } from '../../../src/store/types.ts';
+import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
+import { appendScenario } from '../../support/event-builders.ts';
+import { counts, dumpTables, untilReadable } from './support.ts';
+
+describe('rebuild', () => {
+  let t: TestDb;
+  let store: PostgresEventStore;
+  let service: ProjectionService | undefined;
+
+  beforeAll(async () => {
+    t = await freshDb();
+    store = new PostgresEventStore(t.db);
+  });
+  afterEach(async () => {
+    await service?.stop();
+    service = undefined;
+    await t.db.exec(`TRUNCATE events, streams, projection_checkpoints`);
+    for (const p of allProjectors) for (const table of p.tables) await t.db.exec(`DROP TABLE IF EXISTS ${table}`);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  const startService = async () => {
+    // Small batches live, large ones in the rebuild: both paths must give the same rows.
+    service = new ProjectionService(t.db, store, { logger: silentLogger, batchSize: 3, idleMs: 10, standbyRetryMs: 50 });
+    await service.start();
+    return service;
+  };
+
+  it('builds tables identical to the ones the runners keep, and swaps them in under the live names', async () => {
+    const head = await appendScenario(store, 40, 21);
+    const s = await startService();
+    expect(await s.waitFor(head, 10_000)).toBe(true);
+    await s.stop();
+    const live = await dumpTables(t.db);
+
+    const progress: RebuildProgress[] = [];
+    const result = await rebuild(t.db, store, undefined, { batchSize: 50, onProgress: (p) => progress.push(p) });
+    expect(result.projectors).toEqual(allProjectors.map((p) => p.name));
+    expect(result.events).toBe(await store.countAfter({ commit: 0n, prepare: 0n }));
+    expect(comparePositions(result.position, head)).toBe(0);
+    expect(progress.at(-1)).toMatchObject({ phase: 'replay', done: result.events, total: result.events });
+
+    const rebuilt = await dumpTables(t.db);
+    expect(counts(rebuilt)).toEqual(counts(live));
+    expect(rebuilt).toEqual(live);
+    for (const c of (await readCheckpoints(t.db, result.projectors)).values()) expect(comparePositions(c, head)).toBe(0);
+
+    // Nothing of the build is left over, and the next rebuild can use the same names again.
+    const leftovers = await t.db.query<{ name: string }>(
+      `SELECT relname AS name FROM pg_class WHERE relname LIKE 'rm\\_%' AND relname LIKE '%rebuild%'
+       UNION ALL SELECT conname FROM pg_constraint WHERE conname LIKE '%rebuild%'`,
+    );
+    expect(leftovers.rows).toEqual([]);
+    const indexes = await t.db.query<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'rm_vacations' ORDER BY 1`,
+    );
+    expect(indexes.rows.map((r) => r.indexname)).toEqual(['rm_vacations_pkey', 'rm_vacations_record', 'rm_vacations_worker']);
+    await rebuild(t.db, store, ['vacations']);
+    expect(await dumpTables(t.db)).toEqual(live);
+  });
+
+  it('runs while the service serves and events keep arriving; the service carries on from the swapped tables', async () => {
+    await appendScenario(store, 30, 22);
+    const s = await startService();
+    const during = rebuild(t.db, store, undefined, { batchSize: 20 });
+    const writes = appendScenario(store, 20, 23, 1000);
+    const [result, head] = await Promise.all([during, writes]);
+    expect(result.events).toBeGreaterThan(0);
+    expect(await s.waitFor(head, 10_000)).toBe(true);
+    expect((await s.status()).every((x) => x.lag === 0)).toBe(true);
+    const live = await dumpTables(t.db);
+    await s.stop();
+    await rebuild(t.db, store);
+    expect(await dumpTables(t.db)).toEqual(live);
+  });
+
+  it('rebuilds only the named read models and refuses unknown names', async () => {
+    const head = await appendScenario(store, 5, 24);
+    await untilReadable(store, head);
+    const r = await rebuild(t.db, store, ['occupancy', 'audit']);
+    expect(r.projectors).toEqual(['occupancy', 'audit']);
+    const checkpoints = await readCheckpoints(t.db, ['occupancy', 'audit', 'vacations']);
+    expect(comparePositions(checkpoints.get('occupancy')!, head)).toBe(0);
+    expect(comparePositions(checkpoints.get('vacations')!, { commit: 0n, prepare: 0n })).toBe(0);
+    await expect(rebuild(t.db, store, ['vacations', 'nope'])).rejects.toThrow(UnknownProjectorError);
+    await expect(rebuild(t.db, store, ['nope'])).rejects.toThrow(/valid names are vacations, amortizations/);
+  });
+
+  it.skipIf(!hasServer())(`refuses to run twice at once${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`, async () => {
+    const other = new LockSession(t.db);
+    try {
+      expect(await other.tryLock(rebuildKey('audit'))).toBe(true);
+      await expect(rebuild(t.db, store, ['audit'])).rejects.toThrow(RebuildBusyError);
+    } finally {
+      await other.close();
+    }
+    await rebuild(t.db, store, ['audit']);
+  });
+});

@@ -1,0 +1,175 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ProjectionService,
+  allProjectors,
+  ensureProjectionTables,
+  readCheckpoints,
+  rebuild,
+  silentLogger,
+  type ProjectionLogger,
+} from '../../../src/projections/index.ts';
+import { decodeAll } from '../../../src/projections/runner.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { START, comparePositions, type Position, type StoredEvent } from '../../../src/store/types.ts';
+import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
+import { appendScenario } from '../../support/event-builders.ts';
+import { counts, dumpTables, untilReadable } from './support.ts';
+
+async function readEverything(store: PostgresEventStore): Promise<StoredEvent[]> {
+  const out: StoredEvent[] = [];
+  for (let after: Position = START; ; ) {
+    const page = await store.readAll({ after, limit: 1000 });
+    if (page.length === 0) return out;
+    out.push(...page);
+    after = page[page.length - 1]!.position;
+  }
+}
+
+/** A fresh database per test: each one starts from an empty store. */
+describe('projection runner', () => {
+  let t: TestDb;
+  let store: PostgresEventStore;
+  const services: ProjectionService[] = [];
+
+  const service = (opts: ConstructorParameters<typeof ProjectionService>[2] = {}) => {
+    const s = new ProjectionService(t.db, store, { logger: silentLogger, idleMs: 10, standbyRetryMs: 100, ...opts });
+    services.push(s);
+    return s;
+  };
+
+  beforeAll(async () => {
+    t = await freshDb();
+    store = new PostgresEventStore(t.db);
+  });
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((s) => s.stop()));
+    await t.db.exec(`TRUNCATE events, streams, projection_checkpoints`);
+    for (const p of allProjectors) for (const table of p.tables) await t.db.exec(`DROP TABLE IF EXISTS ${table}`);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('leaves the tables unchanged when the same batch is applied twice', async () => {
+    await untilReadable(store, await appendScenario(store, 30, 11));
+    await ensureProjectionTables(t.db);
+    const events = decodeAll(await readEverything(store));
+    for (let i = 0; i < events.length; i += 7) {
+      const batch = events.slice(i, i + 7);
+      const apply = () => t.db.transaction(async (tx) => {
+        for (const p of allProjectors) await p.apply(tx, batch, '');
+      });
+      await apply();
+      const once = await dumpTables(t.db);
+      await apply();
+      expect(await dumpTables(t.db)).toEqual(once);
+    }
+  });
+
+  it('rolls a failing batch back, retries it, and ends where a rebuild does', async () => {
+    const head = await appendScenario(store, 40, 12);
+    const errors: unknown[] = [];
+    const logger: ProjectionLogger = { ...silentLogger, error: (obj) => errors.push(obj) };
+    const failed = new Set<string>();
+    let batches = 0;
+    const s = service({
+      batchSize: 10,
+      maxBackoffMs: 20,
+      logger,
+      hooks: {
+        beforeCommit(name) {
+          // One crash mid-batch per projector, after their rows are written but before the checkpoint.
+          if (++batches > 12 && !failed.has(name)) {
+            failed.add(name);
+            throw new Error(`injected fault in ${name}`);
+          }
+        },
+      },
+    });
+    await s.start();
+    expect(await s.waitFor(head, 15_000)).toBe(true);
+    expect(failed.size).toBe(allProjectors.length);
+    expect(errors.length).toBeGreaterThanOrEqual(allProjectors.length);
+    expect((await s.status()).every((x) => x.lag === 0 && x.state === 'running')).toBe(true);
+    await s.stop();
+
+    const live = await dumpTables(t.db);
+    await rebuild(t.db, store);
+    const rebuilt = await dumpTables(t.db);
+    expect(counts(live)).toEqual(counts(rebuilt));
+    expect(live).toEqual(rebuilt);
+  });
+
+  it('stopped mid-way and restarted, it carries on from its checkpoint and ends where a rebuild does', async () => {
+    const events = await appendScenario(store, 40, 13);
+    await untilReadable(store, events);
+    const all = await readEverything(store);
+    const middle = all[Math.floor(all.length / 3)]!.position;
+    const first = service({ batchSize: 5 });
+    await first.start();
+    expect(await first.waitFor(middle, 10_000)).toBe(true);
+    await first.stop();
+    const stoppedAt = await readCheckpoints(t.db, ['vacations']);
+    expect(comparePositions(stoppedAt.get('vacations')!, events)).toBeLessThan(0);
+
+    const second = service({ batchSize: 5 });
+    await second.start();
+    expect(await second.waitFor(events, 10_000)).toBe(true);
+    await second.stop();
+    const live = await dumpTables(t.db);
+    await rebuild(t.db, store);
+    expect(await dumpTables(t.db)).toEqual(live);
+  });
+
+  it('waitFor answers true once every projector passed the position, false on timeout', async () => {
+    const s = service();
+    const before = await appendScenario(store, 2, 14);
+    // Not started yet: nothing moves.
+    expect(await s.waitFor(before, 150)).toBe(false);
+    await s.start();
+    expect(await s.waitFor(before, 10_000)).toBe(true);
+    const later = await appendScenario(store, 1, 15, 100);
+    expect(await s.waitFor(later, 10_000)).toBe(true);
+    const checkpoints = await readCheckpoints(t.db, allProjectors.map((p) => p.name));
+    for (const c of checkpoints.values()) expect(comparePositions(c, later)).toBeGreaterThanOrEqual(0);
+    expect(await s.waitFor({ commit: later.commit + 1000n, prepare: 0n }, 150)).toBe(false);
+  });
+
+  const twoServices = `two services started at once: one active runner per projector, no batch applied twice${
+    hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`
+  }`;
+  it.skipIf(!hasServer())(twoServices, async () => {
+    const applied = new Map<string, string[]>();
+    const hooks = {
+      beforeCommit(name: string, events: readonly { stored: StoredEvent }[]) {
+        const list = applied.get(name) ?? [];
+        list.push(...events.map((e) => e.stored.id));
+        applied.set(name, list);
+      },
+    };
+    const a = service({ batchSize: 5, hooks });
+    const b = service({ batchSize: 5, hooks });
+    await Promise.all([a.start(), b.start()]);
+    const head = await appendScenario(store, 30, 16);
+    expect(await a.waitFor(head, 10_000)).toBe(true);
+    expect(await b.waitFor(head, 10_000)).toBe(true);
+    const [sa, sb] = await Promise.all([a.status(), b.status()]);
+    for (let i = 0; i < sa.length; i++) {
+      expect([sa[i]!.state, sb[i]!.state].sort()).toEqual(['running', 'standby']);
+    }
+    const total = (await readEverything(store)).length;
+    for (const p of allProjectors) {
+      const ids = applied.get(p.name) ?? [];
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBe(total);
+    }
+
+    // The standby one takes over when the active one stops.
+    const active = sa[0]!.state === 'running' ? a : b;
+    const other = active === a ? b : a;
+    await active.stop();
+    const more = await appendScenario(store, 3, 17, 500);
+    expect(await other.waitFor(more, 10_000)).toBe(true);
+    expect((await other.status()).every((x) => x.state === 'running')).toBe(true);
+  });
+});
