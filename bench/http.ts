@@ -103,7 +103,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
   return { rows, peakRssMb };
 }
 
-if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith('bench/http.ts')) {
+if (process.argv[1]?.endsWith('bench/http.ts')) {
   const { rows, peakRssMb } = await httpBenchmarks();
   printTable(rows, { 'peak RSS of the service (MB)': peakRssMb });
 }
