@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { BatchedAppender } from './commands/batched-appender.ts';
 import { VacationCommands } from './commands/handler.ts';
 import type { Config } from './config/config.ts';
 import { ConfigError } from './config/config.ts';
@@ -47,6 +48,28 @@ export function holidayCalendar(config: Pick<Config, 'holidaysFile'>): HolidayCa
   }
 }
 
+/**
+ * Record ids taken from the sequence fifty at a time, so that a create does not spend a round
+ * trip on its id. Ids stay unique; an instance that stops leaves a gap, which is harmless.
+ */
+function idsInBlocks(fetch: (n: number) => Promise<number[]>, size = 50): () => Promise<number> {
+  const ready: number[] = [];
+  let pending: Promise<void> | undefined;
+  return async () => {
+    while (ready.length === 0) {
+      pending ??= fetch(size)
+        .then((ids) => {
+          ready.push(...ids);
+        })
+        .finally(() => {
+          pending = undefined;
+        });
+      await pending;
+    }
+    return ready.shift()!;
+  };
+}
+
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -90,7 +113,9 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     reference,
     calendar,
     today,
-    nextRecordId: async () => Number((await db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id`)).rows[0]!.id),
+    nextRecordId: idsInBlocks(async (n) =>
+      (await db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [n])).rows.map((r) => Number(r.id)),
+    ),
     onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
   });
 
@@ -106,6 +131,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       logger.warn('read models are still catching up with the event log; serving anyway');
     }
   }
+  const audits = new BatchedAppender(store);
   const readSide: ReadSide = {
     async waitFor(position, timeoutMs) {
       const caughtUp = await projections!.waitFor(position, timeoutMs);
@@ -126,6 +152,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       store,
       reference,
       commands,
+      audits,
       readSide,
       verifyApiKey: (key) => apiKeys.verify(key),
       today,
@@ -149,6 +176,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       if (closed) return;
       closed = true;
       await app.close();
+      await audits.drain();
       if (opts.projections !== false) await projections?.stop();
       await feed.close();
       await rawStore.close();

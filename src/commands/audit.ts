@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { encode } from '../events/codec.ts';
 import { auditStream } from '../events/streams.ts';
 import type { ContractStatusChecked, EventMetadata, VacationDataConsulted } from '../events/types.ts';
-import type { EventStore, Position } from '../store/types.ts';
+import type { Position, StreamWrite } from '../store/types.ts';
 import type { Actor } from './types.ts';
 
 /**
@@ -10,7 +10,7 @@ import type { Actor } from './types.ts';
  * is apart from the worker's vacation stream so that reads never contend with writes.
  */
 export async function recordQuery(
-  store: EventStore,
+  store: { append(writes: StreamWrite[]): Promise<{ position: Position } | Position> },
   actor: Actor,
   event: { type: 'VacationDataConsulted'; data: VacationDataConsulted } | { type: 'ContractStatusChecked'; data: ContractStatusChecked },
   businessDate: string,
@@ -29,5 +29,5 @@ export async function recordQuery(
     source: actor.source ?? 'http',
   };
   const r = await store.append([{ stream: auditStream(event.data.workerId), expectedRevision: 'any', events: [encode(event, metadata, randomUUID())] }]);
-  return r.position;
+  return 'position' in r ? r.position : r;
 }

@@ -3,7 +3,7 @@ import type { Config } from '../config/config.ts';
 import type { Db } from '../db/types.ts';
 import type { ReferenceReader, User } from '../reference/repository.ts';
 import type { ApiKeyPrincipal } from '../security/api-keys.ts';
-import type { EventStore, Position } from '../store/types.ts';
+import type { EventStore, Position, StreamWrite } from '../store/types.ts';
 
 /** What the read endpoints and the audited queries need from the projections. */
 export interface ReadSide {
@@ -27,6 +27,8 @@ export interface AppDeps {
   store: EventStore;
   reference: ReferenceReader & { invalidate?: () => void };
   commands: VacationCommands;
+  /** Where audited queries record themselves (gathered into shared appends). */
+  audits: { append(writes: StreamWrite[]): Promise<Position> };
   readSide: ReadSide;
   verifyApiKey(key: string): Promise<ApiKeyPrincipal | null>;
   today(): string;

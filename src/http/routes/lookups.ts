@@ -64,7 +64,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     const file = await deps.reference.workerFile(worker.id);
     const contracts = file?.contracts ?? [];
     const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
-      recordQuery(deps.store, actorOf(req, user), {
+      recordQuery(deps.audits, actorOf(req, user), {
         type: 'VacationDataConsulted',
         data: { workerId: worker.id, documentNumber: worker.documentNumber, outcome, companyContractId, consultedAt: now().toISOString() },
       }, today, now());
@@ -142,7 +142,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
               contrato: { fechaInicio: status.contract.startDate, fechaFin: status.contract.endDate, esAdicional: status.contract.additional },
             };
     try {
-      await recordQuery(deps.store, actorOf(req, user), {
+      await recordQuery(deps.audits, actorOf(req, user), {
         type: 'ContractStatusChecked',
         data: { workerId: worker.id, documentNumber: worker.documentNumber, documentType: docType, estado: body.estado, activo: body.activo, checkedAt: now().toISOString() },
       }, today, now());

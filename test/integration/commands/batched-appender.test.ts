@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchedAppender } from '../../../src/commands/batched-appender.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import type { EventStore, StreamWrite } from '../../../src/store/types.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
+
+const write = (stream: string, n: number): StreamWrite => ({ stream, expectedRevision: 'any', events: [{ id: randomUUID(), type: 'Audited', data: { n } }] });
+
+describe('batched appends of audit records', () => {
+  let t: TestDb;
+  let store: PostgresEventStore;
+  let appends = 0;
+  let counting: EventStore;
+
+  beforeAll(async () => {
+    t = await freshDb();
+    store = new PostgresEventStore(t.db);
+    counting = new Proxy(store, {
+      get: (target, prop) => (prop === 'append' ? (w: StreamWrite[]) => (appends++, target.append(w)) : Reflect.get(target, prop, target)),
+    });
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('stores every record of a burst, in the order asked, with far fewer appends', async () => {
+    const batched = new BatchedAppender(counting, 5);
+    appends = 0;
+    const positions = await Promise.all(Array.from({ length: 60 }, (_, n) => batched.append([write(`audit-worker-${n % 3}`, n)])));
+    expect(positions).toHaveLength(60);
+    expect(appends).toBeLessThan(10);
+    for (let w = 0; w < 3; w++) {
+      const stored = await store.readStream(`audit-worker-${w}`);
+      expect(stored.map((e) => e.data.n)).toEqual(Array.from({ length: 20 }, (_, k) => k * 3 + w));
+    }
+  });
+
+  it('tells every caller of a failed batch that its record was not stored', async () => {
+    const batched = new BatchedAppender(counting, 5);
+    const bad: StreamWrite = { stream: 'audit-worker-9', expectedRevision: 'any', events: [{ id: 'not-a-uuid', type: 'Audited', data: {} }] };
+    const results = await Promise.allSettled([batched.append([write('audit-worker-9', 1)]), batched.append([bad])]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(await store.readStream('audit-worker-9')).toEqual([]);
+  });
+
+  it('refuses writes that carry an expected revision', () => {
+    const batched = new BatchedAppender(counting);
+    expect(() => batched.append([{ ...write('x', 1), expectedRevision: 0 }])).toThrow(/no expected revision/);
+  });
+});
