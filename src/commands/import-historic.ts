@@ -91,6 +91,14 @@ function mergeByStream(writes: StreamWrite[]): StreamWrite[] {
  * skipped, so re-importing a file changes nothing. On PostgreSQL the events are written in the
  * import's own transaction (all or nothing with the reference rows).
  */
+/** What an import passes to importReferenceData so that historic rows become events in its transaction. */
+export function historicImportOptions(store: EventStore, calendar: HolidayLookup): { historic: HistoricHandler; beforeWrites?: (tx: Queryable) => Promise<void> } {
+  return {
+    historic: historicImporter(store, calendar),
+    beforeWrites: store instanceof PostgresEventStore ? (tx) => store.claimAppend(tx) : undefined,
+  };
+}
+
 export function historicImporter(store: EventStore, calendar: HolidayLookup, now: () => Date = () => new Date()): HistoricHandler {
   return async (tx: Queryable, rows: HistoricVacation[]) => {
     if (rows.length === 0) return { imported: 0, skipped: 0 };

@@ -29,6 +29,8 @@ export type HistoricHandler = (
 
 export interface ImportOptions {
   historic?: HistoricHandler;
+  /** Runs first in the import's transaction, before any write (the event store marks it as appending). */
+  beforeWrites?: (tx: Queryable) => Promise<void>;
   /** Told to drop its entries at once when the import changed anything. */
   cache?: { invalidate(): void };
 }
@@ -178,6 +180,7 @@ export async function importReferenceData(db: Db, input: unknown, opts: ImportOp
   const data = await validateReferenceData(db, input);
   const rows = tableRows(data);
   const report = await db.transaction(async (tx) => {
+    if (data.vacaciones.length > 0) await opts.beforeWrites?.(tx);
     const tables = {} as Record<ReferenceTable, TableCounts>;
     // Dependency order: a contract's worker and subgerencia exist before the contract.
     for (const name of REFERENCE_TABLES) {

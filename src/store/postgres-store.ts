@@ -27,17 +27,24 @@ interface EventRow {
 const COLUMNS = `position::text, tx_id::text, event_id::text, stream, revision::text, type, version, data, metadata,
   to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
 
-// Only rows written by transactions older than every transaction still open are final: a later
-// append may commit before an earlier one, and a reader must not step over the earlier one.
-// The snapshot's open transactions span the whole server, so those that a backend of another
-// database is running are left out (they can never write here); an open transaction that cannot
-// be placed counts as ours, which only delays a reader until its next read.
-const BOUNDARY = `(SELECT coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot()))
+// Only rows written by transactions older than every appending transaction still open are
+// final: a later append may commit before an earlier one, and a reader must not step over the
+// earlier one. Appending transactions hold advisory lock (7264, 2) from before their first write
+// until they end (vac_append), and every transaction holds a lock on its own id, so one read of
+// pg_locks tells which of the snapshot's open transactions may still append here. Those it
+// cannot place (ended since the snapshot) count as appenders, which only delays a reader.
+const BOUNDARY = `(WITH held AS MATERIALIZED (
+    SELECT l.pid, l.locktype, l.transactionid::text AS xid, l.database, l.classid, l.objid, l.objsubid
+    FROM pg_locks l WHERE l.granted AND l.locktype IN ('transactionid', 'advisory')
+  ), settled AS (
+    SELECT t.xid FROM held t
+    WHERE t.locktype = 'transactionid' AND NOT EXISTS (
+      SELECT 1 FROM held a
+      WHERE a.pid = t.pid AND a.locktype = 'advisory' AND a.classid = 7264 AND a.objid = 2 AND a.objsubid = 2
+        AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())))
+  SELECT coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot()))
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x
-  WHERE NOT EXISTS (
-    SELECT 1 FROM pg_stat_activity a
-    WHERE a.datname IS DISTINCT FROM current_database() AND a.backend_xid IS NOT NULL
-      AND a.backend_xid::text = (x::text::numeric % 4294967296)::text))`;
+  WHERE (x::text::numeric % 4294967296)::text NOT IN (SELECT xid FROM settled))`;
 const VISIBLE = `tx_id < ${BOUNDARY}`;
 
 const UNIQUE_VIOLATION = '23505';
@@ -109,8 +116,16 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
+   * Marks a transaction as appending before its first write; a transaction that writes other
+   * rows before calling appendIn (the reference-data import) must call this first.
+   */
+  async claimAppend(tx: Queryable): Promise<void> {
+    await tx.query('SELECT vac_claim_append()');
+  }
+
+  /**
    * Appends inside an open transaction, so that callers (the reference-data import) can add
-   * events atomically with their own writes. The work is one call of vac_append (migration 7).
+   * events atomically with their own writes. The work is one call of vac_append.
    */
   async appendIn(tx: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
     return this.callAppend(tx, writes);

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { REFERENCE_TABLES, ImportValidationError, importReferenceData } from '../../reference/import.ts';
-import { historicImporter } from '../../commands/import-historic.ts';
+import { historicImportOptions } from '../../commands/import-historic.ts';
 import { holidayCalendar } from '../../service.ts';
 import { openEventStore } from '../../store/open.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
@@ -31,7 +31,7 @@ export function registerImport(program: Command, io: CliIo): void {
         const store = await openEventStore(config, db);
         let report;
         try {
-          report = await importReferenceData(db, input, { historic: historicImporter(store, holidayCalendar(config)) });
+          report = await importReferenceData(db, input, historicImportOptions(store, holidayCalendar(config)));
         } catch (err) {
           if (!(err instanceof ImportValidationError)) throw err;
           // The one-line CliError only summarises; the lines that say what to fix go first.

@@ -71,3 +71,47 @@ describe.skipIf(inject('pgAdminUrl') === '')('PostgreSQL readAll and other datab
     }
   });
 });
+
+describe.skipIf(inject('pgAdminUrl') === '')('PostgreSQL readAll and transactions that do not append', () => {
+  it('is not held back by an open transaction of the same database that writes other tables', async () => {
+    const t = await freshDb();
+    const store = new PostgresEventStore(t.db);
+    const other = new pg.Client({ connectionString: t.url! });
+    await other.connect();
+    try {
+      await other.query('CREATE TABLE side (n int)');
+      await other.query('BEGIN');
+      await other.query('INSERT INTO side VALUES (1)'); // a read model's batch, say: it has an id, it never appends
+      await store.append([{ stream: 'beside', expectedRevision: 'no_stream', events: [{ id: crypto.randomUUID(), type: 'Seen', data: {} }] }]);
+      const read = await store.readAll({ after: { commit: 0n, prepare: 0n }, limit: 10 });
+      expect(read.map((e) => e.type)).toEqual(['Seen']);
+    } finally {
+      await other.query('ROLLBACK');
+      await other.end();
+      await t.drop();
+    }
+  });
+
+  it('refuses an append from a transaction that wrote before claiming the append lock, and takes it after the claim', async () => {
+    const t = await freshDb();
+    const store = new PostgresEventStore(t.db);
+    try {
+      await t.db.exec('CREATE TABLE side (n int)');
+      const event = () => [{ stream: 'late', expectedRevision: 'any' as const, events: [{ id: crypto.randomUUID(), type: 'Late', data: {} }] }];
+      await expect(
+        t.db.transaction(async (tx) => {
+          await tx.query('INSERT INTO side VALUES (1)');
+          await store.appendIn(tx, event());
+        }),
+      ).rejects.toThrow(/append_lock_late/);
+      await t.db.transaction(async (tx) => {
+        await store.claimAppend(tx);
+        await tx.query('INSERT INTO side VALUES (1)');
+        await store.appendIn(tx, event());
+      });
+      expect(await store.readStream('late')).toHaveLength(1);
+    } finally {
+      await t.drop();
+    }
+  });
+});
