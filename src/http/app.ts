@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
-import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { apiKeyGuard } from './auth.ts';
 import type { AppDeps } from './context.ts';
 import { registerDocs } from './docs.ts';
@@ -70,7 +70,23 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
     },
-    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true },
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
+    // Errors the router raises before any route is chosen: answered in the lookup envelope.
+    frameworkErrors: (err, _req, rawReply) => {
+      const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const reply = rawReply as FastifyReply;
+      return reply.code(status).send({ success: false, statusCode: status, message: status === 414 ? MESSAGES.uriTooLong : MESSAGES.badUrl });
+    },
+    // Requests Node's HTTP parser refuses (oversized headers or URL, garbage) never reach fastify.
+    clientErrorHandler: (err, socket) => {
+      if (!socket.writable) return;
+      const status = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify({ success: false, statusCode: status, message: status === 431 ? MESSAGES.headersTooLarge : MESSAGES.badRequest });
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
     forceCloseConnections: false,
   });
 

@@ -35,6 +35,10 @@ export const MESSAGES = {
   badBody: 'El cuerpo de la solicitud no se pudo leer',
   tooManyRequests: 'Demasiadas solicitudes. Intente de nuevo más tarde.',
   routeNotFound: 'Ruta no encontrada',
+  uriTooLong: 'La ruta solicitada es demasiado larga',
+  badUrl: 'La ruta solicitada no es válida',
+  headersTooLarge: 'Los encabezados o la URL de la solicitud son demasiado grandes',
+  badRequest: 'Solicitud HTTP no válida',
 } as const;
 
 /** `{success: false, statusCode, message, errors}` of calculate, add, edit, delete, approve. */

@@ -27,7 +27,12 @@ export function classifyError(err: unknown): { status: number; message: string }
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
     case 'FST_PROTO_VIOLATION':
+    case 'FST_ERR_BAD_URL':
       return { status: 400, message: MESSAGES.badBody };
+  }
+  // busboy's complaints about a malformed multipart body come without a code.
+  if (/^Multipart: |^Unexpected end of form|^Malformed part header/.test((err as Error)?.message ?? '')) {
+    return { status: 400, message: MESSAGES.badBody };
   }
   if (e?.statusCode === 429) return { status: 429, message: MESSAGES.tooManyRequests };
   if (isUnavailable(err)) return { status: 503, message: MESSAGES.unavailable };

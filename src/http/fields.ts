@@ -19,7 +19,12 @@ export class Fields {
           continue;
         }
         if (raw === null || raw === undefined) continue;
-        if (typeof raw === 'string') this.values.set(k, raw.trim());
+        // A NUL character can never be stored (PostgreSQL text refuses it): such a value is not
+        // a value the interface accepts.
+        if (typeof raw === 'string') {
+          if (raw.includes('\u0000')) this.invalid.add(k);
+          else this.values.set(k, raw.trim());
+        }
         else if (typeof raw === 'number' || typeof raw === 'boolean') this.values.set(k, String(raw));
         else this.invalid.add(k);
       }
@@ -32,7 +37,7 @@ export class Fields {
     return v === '' ? undefined : v;
   }
 
-  /** True when the name came more than once or as something other than a plain value. */
+  /** True when the name came more than once, as something other than a plain value, or with a NUL. */
   isAmbiguous(name: string): boolean {
     const k = name.toLowerCase();
     return this.repeated.has(k) || this.invalid.has(k);

@@ -17,7 +17,7 @@ export interface VacationInput {
 }
 
 const required = (name: string) => `El campo ${name} es requerido`;
-const repeated = (name: string) => `El campo ${name} viene repetido o no es un valor simple`;
+const repeated = (name: string) => `El campo ${name} viene repetido, no es un valor simple o tiene caracteres no permitidos`;
 const FORMAT: Record<string, string> = {
   vacFechaInicio: 'vacFechaInicio debe ser una fecha válida con formato YYYY-MM-DD',
   vacDiasVacaciones: 'vacDiasVacaciones debe ser un número entero entre 1 y 360',

@@ -39,7 +39,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
     if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
     if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
     const code = (req.params as { codigoPila: string }).codigoPila;
-    const record = await deps.readSide.vacationByCode(code);
+    const record = code.includes('\u0000') ? null : await deps.readSide.vacationByCode(code);
     if (!record) return lookupError(reply, 404, MESSAGES.recordNotFound);
     return { success: true, statusCode: 200, vacacion: record };
   });
