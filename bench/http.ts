@@ -86,7 +86,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
         okStatus: 201,
         request: (n) => {
           const round = Math.floor(n / WORKERS);
-          const start = ['2026-03-02', '2026-03-09', '2026-03-16', '2026-04-06'][round % 4]!;
+          const start = ['2026-03-02', '2026-03-16', '2026-04-06', '2026-04-20'][round % 4]!;
           return { method: 'POST', path: '/api/vacaciones/add', headers, body: form(documentOf(FIRST + (n % WORKERS)), start, 6) };
         },
       });

@@ -19,8 +19,10 @@ export interface RunnerOptions {
   onCommit?: (name: string, position: Position) => void;
 }
 
-/** How long an idle runner goes without asking whether a rebuild is queued for its lock. */
-const IDLE_YIELD_CHECK_MS = 500;
+/** How long a runner goes without asking whether a rebuild is queued for its lock. */
+const YIELD_CHECK_MS = 500;
+/** How far the stored checkpoint may trail one advanced in memory over batches of no interest. */
+const CHECKPOINT_WRITE_MS = 1000;
 
 export const decodeAll = (stored: readonly StoredEvent[]): DecodedEvent[] =>
   stored.map(decode).filter((e): e is DecodedEvent => e !== undefined);
@@ -32,8 +34,11 @@ export const decodeAll = (stored: readonly StoredEvent[]): DecodedEvent[] =>
  */
 export class ProjectionRunner {
   private current: RunnerState = 'stopped';
-  /** The committed checkpoint, as far as this runner knows; reloaded whenever in doubt. */
+  /** How far this runner has read; reloaded whenever in doubt. */
   private known: Position | undefined;
+  /** The checkpoint as stored, as far as this runner knows: trails `known` over skipped batches. */
+  private stored: Position | undefined;
+  private storedAt = 0;
   private stopping = false;
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -89,7 +94,11 @@ export class ProjectionRunner {
           try {
             this.current = 'running';
             this.known = undefined;
-            await this.drive();
+            try {
+              await this.drive();
+            } finally {
+              await this.storeCheckpoint().catch(() => {});
+            }
           } finally {
             this.current = 'standby';
             await this.locks.unlock(this.key).catch(() => {});
@@ -112,7 +121,7 @@ export class ProjectionRunner {
     let failures = 0;
     let busy = true;
     while (!this.stopping) {
-      if (await this.rebuildQueued(busy)) {
+      if (await this.rebuildQueued()) {
         this.opts.logger.info({ projection: this.projector.name }, 'projection yields to a rebuild');
         return;
       }
@@ -133,31 +142,60 @@ export class ProjectionRunner {
   /** One batch; returns how many events were read (0: caught up). */
   private async step(): Promise<number> {
     const name = this.projector.name;
-    const after = this.known ?? (await readCheckpoint(this.db, name));
-    this.known = after;
+    if (this.known === undefined) {
+      this.known = this.stored = await readCheckpoint(this.db, name);
+      this.storedAt = Date.now();
+    }
+    const after = this.known;
     const stored = await this.store.readAll({ after, limit: this.opts.batchSize });
-    if (stored.length === 0) return 0;
+    if (stored.length === 0) {
+      if (Date.now() - this.storedAt >= CHECKPOINT_WRITE_MS) await this.storeCheckpoint();
+      return 0;
+    }
     const events = decodeAll(stored);
     const last = stored[stored.length - 1]!.position;
-    const committed = await this.db.transaction(async (tx) => {
-      const current = await lockCheckpoint(tx, name);
-      // Someone else moved it (a swapped-in rebuild, a runner that took over): this batch is stale.
-      if (comparePositions(current, after) !== 0) return current;
-      await this.projector.apply(tx, events, '');
-      await this.opts.hooks?.beforeCommit?.(name, events);
-      await writeCheckpoint(tx, name, last);
-      return last;
-    });
-    this.known = committed;
-    if (committed === last) this.opts.onCommit?.(name, last);
-    else this.opts.logger.warn({ projection: name }, 'projection checkpoint moved under the runner; reloaded');
+    const relevant = events.some((e) => this.projector.handles.has(e.event.type));
+    if (!relevant && Date.now() - this.storedAt < CHECKPOINT_WRITE_MS) {
+      this.known = last;
+      this.opts.onCommit?.(name, last);
+      return stored.length;
+    }
+    await this.commit(relevant ? events : [], last);
     return stored.length;
   }
 
-  private async rebuildQueued(busy: boolean): Promise<boolean> {
+  /**
+   * Applies `events` and moves the stored checkpoint to `to`, in one transaction, unless the
+   * stored checkpoint is no longer the one this runner last saw (a swapped-in rebuild, a runner
+   * that took over): then the batch is stale and the runner starts again from the stored one.
+   */
+  private async commit(events: DecodedEvent[], to: Position): Promise<void> {
+    const name = this.projector.name;
+    const expected = this.stored;
+    const committed = await this.db.transaction(async (tx) => {
+      const current = await lockCheckpoint(tx, name);
+      if (expected === undefined || comparePositions(current, expected) !== 0) return current;
+      if (events.length) await this.projector.apply(tx, events, '');
+      await this.opts.hooks?.beforeCommit?.(name, events);
+      await writeCheckpoint(tx, name, to);
+      return to;
+    });
+    this.stored = this.known = committed;
+    this.storedAt = Date.now();
+    if (committed === to) this.opts.onCommit?.(name, to);
+    else this.opts.logger.warn({ projection: name }, 'projection checkpoint moved under the runner; reloaded');
+  }
+
+  /** Writes a checkpoint advanced in memory over batches of no interest. */
+  private async storeCheckpoint(): Promise<void> {
+    if (this.known === undefined || this.stored === undefined || comparePositions(this.known, this.stored) === 0) return;
+    await this.commit([], this.known);
+  }
+
+  private async rebuildQueued(): Promise<boolean> {
     if (!this.locks.exclusive) return false;
     const now = Date.now();
-    if (!busy && now - this.lastYieldCheck < IDLE_YIELD_CHECK_MS) return false;
+    if (now - this.lastYieldCheck < YIELD_CHECK_MS) return false;
     this.lastYieldCheck = now;
     return this.locks.hasWaiters(this.key);
   }

@@ -7,6 +7,11 @@ import type { DecodedEvent } from '../events/codec.ts';
  */
 export interface Projector {
   readonly name: string;
+  /**
+   * Event types `apply` acts on. A batch with none of them changes no table, so the runner only
+   * moves the checkpoint (kept in memory, written now and then) instead of a transaction.
+   */
+  readonly handles: ReadonlySet<string>;
   /** Live names of every table the projector owns. */
   readonly tables: readonly string[];
   /** Idempotent DDL (IF NOT EXISTS) of the tables and their indexes under the given suffix. */

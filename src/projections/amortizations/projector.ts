@@ -32,6 +32,7 @@ function fold(events: readonly DecodedEvent[]): Map<string, Record<string, unkno
 /** How a record's value is spread over payroll periods; kept after deletion as history. */
 export const amortizationsProjector: Projector = {
   name: 'amortizations',
+  handles: new Set(['VacationCreated', 'VacationImported']),
   tables: [AMORTIZATIONS_TABLE],
   ddl(suffix) {
     const t = `${AMORTIZATIONS_TABLE}${suffix}`;

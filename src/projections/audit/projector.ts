@@ -83,6 +83,7 @@ function entry(e: DomainEvent): Entry | undefined {
 /** Who did what to which worker and record, one row per event, never updated. */
 export const auditProjector: Projector = {
   name: 'audit',
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted', 'VacationApproved', 'VacationDataConsulted', 'ContractStatusChecked']),
   tables: [AUDIT_TABLE],
   ddl(suffix) {
     const t = `${AUDIT_TABLE}${suffix}`;

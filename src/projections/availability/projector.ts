@@ -42,6 +42,7 @@ function fold(events: readonly DecodedEvent[]): Map<string, Record<string, unkno
  */
 export const availabilityProjector: Projector = {
   name: 'availability',
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted']),
   tables: [AVAILABILITY_TABLE, AVAILABILITY_RECORDS_TABLE],
   ddl(suffix) {
     const a = `${AVAILABILITY_TABLE}${suffix}`;

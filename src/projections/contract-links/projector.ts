@@ -33,6 +33,7 @@ function fold(events: readonly DecodedEvent[]): Map<string, Record<string, unkno
 /** Which contract each live record belongs to; deleting a record removes its link. */
 export const contractLinksProjector: Projector = {
   name: 'contract-links',
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted']),
   tables: [CONTRACT_LINKS_TABLE],
   ddl(suffix) {
     const t = `${CONTRACT_LINKS_TABLE}${suffix}`;

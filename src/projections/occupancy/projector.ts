@@ -37,6 +37,7 @@ function fold(events: readonly DecodedEvent[]): Map<string, Span | null> {
 /** One row per calendar day each live enjoyed vacation keeps its worker away from their subgerencia. */
 export const occupancyProjector: Projector = {
   name: 'occupancy',
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted']),
   tables: [OCCUPANCY_TABLE],
   ddl(suffix) {
     const t = `${OCCUPANCY_TABLE}${suffix}`;

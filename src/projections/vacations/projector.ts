@@ -122,6 +122,7 @@ function fold(events: readonly DecodedEvent[]): Map<string, Change> {
 
 export const vacationsProjector: Projector = {
   name: 'vacations',
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted', 'VacationApproved']),
   tables: [VACATIONS_TABLE],
   ddl(suffix) {
     const t = `${VACATIONS_TABLE}${suffix}`;
