@@ -173,6 +173,9 @@ export class ProjectionRunner {
     const name = this.projector.name;
     const expected = this.stored;
     const committed = await this.db.transaction(async (tx) => {
+      // Read models are derived: a crash that loses this commit also loses its checkpoint, and
+      // the batch is simply applied again from the log. No need to wait for the disk.
+      await tx.query('SET LOCAL synchronous_commit = off');
       const current = await lockCheckpoint(tx, name);
       if (expected === undefined || comparePositions(current, expected) !== 0) return current;
       if (events.length) await this.projector.apply(tx, events, '');

@@ -104,8 +104,8 @@ function toContract(r: Row): Contract {
     workerId: num(r.worker_id),
     companyContractId: numOrNull(r.company_contract_id),
     subgerenciaId: String(r.subgerencia_id),
-    startDate: (r.start_date as string | null) ?? null,
-    endDate: (r.end_date as string | null) ?? null,
+    startDate: r.start_date == null ? null : date(r.start_date),
+    endDate: r.end_date == null ? null : date(r.end_date),
     settled: Boolean(r.settled),
     additional: Boolean(r.additional),
     baseSalary: num(r.base_salary),
@@ -113,12 +113,25 @@ function toContract(r: Row): Contract {
   };
 }
 
+/**
+ * Payroll periods repeat across every worker (the same fortnights), and cached worker files hold
+ * hundreds of thousands of them: one shared string per date instead of one per row.
+ */
+const dates = new Map<string, string>();
+function date(v: unknown): string {
+  const s = String(v);
+  const shared = dates.get(s);
+  if (shared !== undefined) return shared;
+  if (dates.size < 100_000) dates.set(s, s);
+  return s;
+}
+
 function toSheet(r: Row): PayrollSheet {
   return {
     contractId: num(r.contract_id),
     workerId: num(r.worker_id),
-    periodStart: String(r.period_start),
-    periodEnd: String(r.period_end),
+    periodStart: date(r.period_start),
+    periodEnd: date(r.period_end),
     daysWorked: num(r.days_worked),
     basicCompensation: num(r.basic_compensation),
   };
