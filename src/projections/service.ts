@@ -4,6 +4,7 @@ import { readCheckpoints } from './checkpoints.ts';
 import { LockSession } from './locks.ts';
 import { allProjectors } from './registry.ts';
 import { ProjectionRunner, type RunnerState } from './runner.ts';
+import { SharedReader } from './shared-reader.ts';
 import { ensureProjectionTables } from './tables.ts';
 import { consoleLogger, type ProjectionHooks, type ProjectionLogger, type Projector } from './types.ts';
 
@@ -59,7 +60,12 @@ export class ProjectionService {
         for (const l of [...this.commitListeners]) l();
       },
     };
-    this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, store, this.locks, runnerOpts));
+    // One read of the log feeds every runner of this service.
+    const shared = new SharedReader(store);
+    const reader = new Proxy(store, {
+      get: (target, prop) => (prop === 'readAll' ? shared.readAll.bind(shared) : Reflect.get(target, prop, target)),
+    });
+    this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, reader, this.locks, runnerOpts));
   }
 
   async start(): Promise<void> {
