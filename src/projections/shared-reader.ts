@@ -15,7 +15,7 @@ export class SharedReader {
 
   constructor(
     private readonly store: EventStore,
-    private readonly maxEvents = 20_000,
+    private readonly maxEvents = 2_000,
   ) {}
 
   async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
