@@ -1,15 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { HolidayLookup } from '../domain/index.ts';
-import { decode } from '../events/codec.ts';
-import { encode } from '../events/codec.ts';
+import { decode, encode } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import type { EventMetadata } from '../events/types.ts';
-import { WrongExpectedRevisionError, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
+import { WrongExpectedRevisionError, type EventStore, type Position } from '../store/types.ts';
 import { decideApprove, decideCreate, decideDelete, decideEdit, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
-import { evaluate } from './evaluate.ts';
-import { place } from './evaluate.ts';
+import { evaluate, place } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { Actor, Outcome, VacationFigures, VacationRequest, WorkerFile, WorkerRef } from './types.ts';
+import { StreamCache } from './stream-cache.ts';
 import { foldWorker, type VacationState, type WorkerState } from './worker-state.ts';
 
 /** The reference data the commands read: the payroll system's master data. */
@@ -47,8 +46,10 @@ export class VacationCommands {
   private readonly now: () => Date;
   private readonly randomHex8: () => string;
   private readonly maxAttempts: number;
+  private readonly streams: StreamCache;
 
   constructor(private readonly deps: CommandDeps) {
+    this.streams = new StreamCache(deps.store);
     this.now = deps.now ?? (() => new Date());
     this.randomHex8 = deps.randomHex8 ?? (() => randomBytes(4).toString('hex'));
     this.maxAttempts = deps.maxAttempts ?? 25;
@@ -162,7 +163,8 @@ export class VacationCommands {
   }
 
   async workerState(workerId: number): Promise<WorkerState> {
-    return foldWorker(decodeAll(await this.deps.store.readStream(workerStream(workerId))));
+    const stream = workerStream(workerId);
+    return foldWorker((await this.streams.read([stream])).get(stream) ?? []);
   }
 
   private async ownerOf(code: string): Promise<number | undefined> {
@@ -173,36 +175,23 @@ export class VacationCommands {
 
   /**
    * The worker's stream and, for an enjoyed vacation, the month streams of the subgerencia its
-   * period touches: read together, in one round trip where the store allows.
+   * period touches: read together, and only past what the stream cache already holds.
    */
   private async load(file: WorkerFile, request: VacationRequest): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined }> {
     const worker = workerStream(file.worker.id);
     const placement = request.compensated ? undefined : place(request, file, this.deps.calendar);
     const months = placement ? monthsOf(request.startDate, placement.endDate) : [];
     const units = placement ? months.map((m) => unitStream(placement.contract.subgerenciaId, m)) : [];
-    const streams = await this.readStreams([worker, ...units]);
-    const state = foldWorker(decodeAll(streams.get(worker) ?? []));
+    const streams = await this.streams.read([worker, ...units]);
+    const state = foldWorker(streams.get(worker) ?? []);
     if (!placement) return { state, occupancy: undefined };
     const occupancy = foldUnit(
       placement.contract.subgerenciaId,
       months.map((month, i) => {
         const events = streams.get(units[i]!) ?? [];
-        return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: decodeAll(events).map((e) => e.event) };
+        return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
       }),
     );
     return { state, occupancy };
   }
-
-  private async readStreams(streams: string[]): Promise<Map<string, StoredEvent[]>> {
-    const store = this.deps.store;
-    if (store.readStreams) return store.readStreams(streams);
-    return new Map(await Promise.all(streams.map(async (s) => [s, await store.readStream(s)] as const)));
-  }
-}
-
-function decodeAll(events: StoredEvent[]) {
-  return events.flatMap((s) => {
-    const d = decode(s);
-    return d ? [{ event: d.event, revision: s.revision }] : [];
-  });
 }

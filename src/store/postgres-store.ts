@@ -24,8 +24,9 @@ interface EventRow {
   recorded_at: string;
 }
 
-const COLUMNS = `position::text, tx_id::text, event_id::text, stream, revision::text, type, version, data, metadata,
-  to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
+const COLUMNS = `events.position::text, events.tx_id::text, events.event_id::text, events.stream, events.revision::text,
+  events.type, events.version, events.data, events.metadata,
+  to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
 
 // Only rows written by transactions older than every appending transaction still open are
 // final: a later append may commit before an earlier one, and a reader must not step over the
@@ -183,12 +184,15 @@ export class PostgresEventStore implements EventStore {
     return r.rows.map(toStored);
   }
 
-  async readStreams(streams: string[]): Promise<Map<string, StoredEvent[]>> {
-    const out = new Map<string, StoredEvent[]>(streams.map((s) => [s, []]));
-    if (streams.length === 0) return out;
+  async readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
+    const out = new Map<string, StoredEvent[]>(requests.map((r) => [r.stream, []]));
+    if (requests.length === 0) return out;
     const r = await this.db.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream = ANY($1::text[]) ORDER BY events.stream, events.revision`,
-      [streams],
+      `SELECT ${COLUMNS} FROM events
+       JOIN unnest($1::text[], $2::bigint[]) AS wanted(stream, from_revision)
+         ON events.stream = wanted.stream AND events.revision >= wanted.from_revision
+       ORDER BY events.stream, events.revision`,
+      [requests.map((q) => q.stream), requests.map((q) => q.fromRevision)],
     );
     for (const row of r.rows) out.get(row.stream)?.push(toStored(row));
     return out;

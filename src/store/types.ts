@@ -60,8 +60,11 @@ export interface EventStore {
   append(writes: StreamWrite[]): Promise<AppendResult>;
   /** Whole stream in revision order; [] when it does not exist. */
   readStream(stream: string, opts?: { fromRevision?: number }): Promise<StoredEvent[]>;
-  /** Several whole streams at once (one round trip where the store allows); missing ones are []. */
-  readStreams?(streams: string[]): Promise<Map<string, StoredEvent[]>>;
+  /**
+   * Several streams at once, each from a revision on (one round trip where the store allows);
+   * a missing stream, or one with nothing from that revision, is [].
+   */
+  readStreams?(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>>;
   /** Committed events after `after`, never passing an event whose transaction is still open. */
   readAll(opts: ReadAllOptions): Promise<StoredEvent[]>;
   /** Position of the newest event readable now (START when empty). */

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { StreamCache } from '../../../src/commands/stream-cache.ts';
+import { encode } from '../../../src/events/codec.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import type { EventStore } from '../../../src/store/types.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
+
+const meta = { userId: 1, userEmail: 'a@b.co', apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null, occurredAt: '2026-01-01T00:00:00Z' };
+const approved = (n: number) => encode({ type: 'VacationApproved', data: { codigoPila: `C${n}`, workerId: 1, approvedByUserId: 1, approvedAt: 'x' } }, meta, randomUUID());
+
+describe('stream cache of the commands', () => {
+  let t: TestDb;
+  let store: PostgresEventStore;
+  let fetched = 0;
+  let counting: EventStore;
+
+  beforeAll(async () => {
+    t = await freshDb();
+    store = new PostgresEventStore(t.db);
+    counting = new Proxy(store, {
+      get: (target, prop) =>
+        prop === 'readStreams'
+          ? async (r: { stream: string; fromRevision: number }[]) => {
+              const out = await target.readStreams(r);
+              for (const events of out.values()) fetched += events.length;
+              return out;
+            }
+          : Reflect.get(target, prop, target),
+    });
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('answers as a full read would, fetching each event from the store once', async () => {
+    const cache = new StreamCache(counting);
+    await store.append([{ stream: 'worker-1', expectedRevision: 'no_stream', events: [approved(0), approved(1)] }]);
+    fetched = 0;
+    const first = await cache.read(['worker-1', 'unit-x-2026-01']);
+    expect(first.get('worker-1')!.map((e) => e.revision)).toEqual([0, 1]);
+    expect(first.get('unit-x-2026-01')).toEqual([]);
+    await store.append([{ stream: 'worker-1', expectedRevision: 1, events: [approved(2)] }]);
+    const second = await cache.read(['worker-1']);
+    expect(second.get('worker-1')!.map((e) => (e.event.data as { codigoPila: string }).codigoPila)).toEqual(['C0', 'C1', 'C2']);
+    expect(fetched).toBe(3);
+    const third = await cache.read(['worker-1']);
+    expect(third.get('worker-1')).toHaveLength(3);
+    expect(fetched).toBe(3);
+  });
+
+  it('never holds the same revision twice when reads overlap', async () => {
+    const cache = new StreamCache(counting);
+    await store.append([{ stream: 'worker-2', expectedRevision: 'no_stream', events: [approved(0)] }]);
+    const reads = await Promise.all(Array.from({ length: 5 }, () => cache.read(['worker-2'])));
+    await store.append([{ stream: 'worker-2', expectedRevision: 0, events: [approved(1), approved(2)] }]);
+    const again = await Promise.all(Array.from({ length: 5 }, () => cache.read(['worker-2'])));
+    for (const r of reads) expect(r.get('worker-2')!.map((e) => e.revision)).toEqual([0]);
+    for (const r of again) expect(r.get('worker-2')!.map((e) => e.revision)).toEqual([0, 1, 2]);
+  });
+});
