@@ -70,6 +70,13 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
       // Warm-up so the JIT and caches are in their steady state, as in production.
       await runScenario({ name: 'warm-up', url: server.url, connections, durationSec: 3, request: (n) => ({ method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(FIRST + (n % WORKERS)), '2026-03-02', 10) }) });
       rows.push(await runScenario({ name: 'calculate', url: server.url, connections, durationSec: duration, request: (n) => ({ method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(FIRST + (n % WORKERS)), '2026-03-02', 10) }) }));
+      await runScenario({
+        name: 'warm-up',
+        url: server.url,
+        connections,
+        durationSec: 3,
+        request: (n) => ({ method: 'GET', path: `/api/vacaciones/consultdatavacations?numeroDocumento=${documentOf(FIRST + (n % WORKERS))}&emailResponsable=admin@empresa.co`, headers: { 'x-api-key': headers['x-api-key'] } }),
+      });
       rows.push(await runScenario({
         name: 'consult',
         url: server.url,
