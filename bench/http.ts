@@ -55,11 +55,11 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     rows.push(await runScenario({ name: 'ceiling: bare fastify', url: hello.url, connections, durationSec: duration, request: () => ({ method: 'GET', path: '/' }) }));
     await hello.stop();
 
-    // The compiled build, as `npm start` runs it in production.
+    // The compiled build with the heap limit `npm start` gives it, as it runs in production.
     execSync('npm run --silent build', { stdio: 'inherit' });
     const server = await startChild(
       process.execPath,
-      [resolve('dist/cli/run.js'), 'serve'],
+      ['--max-old-space-size=192', resolve('dist/cli/run.js'), 'serve'],
       { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-02-01', RATE_LIMIT_PER_MINUTE: '0' },
       /"address":"(http:\/\/[^"]+)"/,
     );

@@ -18,7 +18,7 @@ export class StreamCache {
 
   constructor(
     private readonly store: EventStore,
-    private readonly maxStreams = 20_000,
+    private readonly maxStreams = 5_000,
   ) {}
 
   async read(streams: string[]): Promise<Map<string, CachedEvent[]>> {
