@@ -8,6 +8,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: more workers only fight over the CPU and the database.
     maxWorkers: 2,
-    reporters: ['default'],
+    reporters: ['default', './test/support/skip-reporter.ts'],
   },
 });
