@@ -126,7 +126,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Appends inside an open transaction, so that callers (the reference-data import) can add
-   * events atomically with their own writes. The work is one call of vac_append.
+   * events atomically with their own writes. The work is one call of vac_append (migration 7).
    */
   async appendIn(tx: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
     return this.callAppend(tx, writes);
