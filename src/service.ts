@@ -82,7 +82,7 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
 export async function createService(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Service> {
   const calendar = holidayCalendar(config);
-  const db = await openDb(config, 20);
+  const db = await openDb(config, config.databasePoolSize);
   try {
     await migrate(db);
   } catch (err) {

@@ -19,6 +19,8 @@ export interface Config {
   holidaysFile: string | undefined;
   rateLimitPerMinute: number;
   bodyLimitBytes: number;
+  /** Connections the service keeps to PostgreSQL (the projectors and the change feed take 2 more). */
+  databasePoolSize: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -82,6 +84,7 @@ export function loadConfig(env: Env = process.env): Config {
     holidaysFile: env.HOLIDAYS_FILE || undefined,
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 65536, 1024, 10 * 1024 * 1024),
+    databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 30, 2, 500),
   };
 }
 

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config/config.ts';
+
+describe('configuration from the environment', () => {
+  it('given nothing, then the documented defaults', () => {
+    expect(loadConfig({})).toMatchObject({
+      port: 3000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      dataDir: './data',
+      eventStore: 'postgres',
+      today: undefined,
+      logLevel: 'info',
+      rateLimitPerMinute: 6000,
+      bodyLimitBytes: 65536,
+      databasePoolSize: 30,
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['EVENT_STORE', 'mongo'],
+    ['VACACIONES_TODAY', '2026-02-30'],
+    ['VACACIONES_TODAY', '21/11/2026'],
+    ['LOG_LEVEL', 'loud'],
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['BODY_LIMIT_BYTES', '10'],
+    ['DATABASE_POOL_SIZE', '1'],
+  ])('given %s=%s, then start-up stops with one line naming the variable', (name, value) => {
+    const attempt = () => loadConfig({ [name]: value });
+    expect(attempt).toThrow(ConfigError);
+    try {
+      attempt();
+    } catch (err) {
+      const message = (err as Error).message;
+      expect(message.startsWith(`${name}=`)).toBe(true);
+      expect(message).not.toContain('\n');
+    }
+  });
+
+  it('given EVENT_STORE=kurrentdb, then KURRENTDB_URL is required and checked', () => {
+    expect(() => loadConfig({ EVENT_STORE: 'kurrentdb' })).toThrow(/^KURRENTDB_URL=/);
+    expect(loadConfig({ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://localhost:2113?tls=false' }).kurrentdbUrl).toBe(
+      'kurrentdb://localhost:2113?tls=false',
+    );
+  });
+});
