@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { allProjectors } from '../../src/projections/registry.ts';
-import { ROOT, TODAY, runCli, type CliResult } from './server.ts';
+import { ROOT, TODAY, runCli, waitForListening, type CliResult } from './server.ts';
 
 /**
  * A `vacaciones serve` process whose child is reachable, so that a test can kill it without
@@ -23,41 +23,6 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-function waitForListening(child: ChildProcess, out: () => string, err: () => string, timeoutMs: number): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => {
-      cleanup();
-      reject(new Error(`server did not start within ${timeoutMs} ms\nstdout:\n${out()}\nstderr:\n${err()}`));
-    }, timeoutMs);
-    const check = () => {
-      for (const line of out().split('\n')) {
-        if (!line.includes('vacaciones service listening')) continue;
-        try {
-          const address = (JSON.parse(line) as { address?: string }).address;
-          if (address) {
-            cleanup();
-            resolvePromise(address.replace(/\/$/, ''));
-            return;
-          }
-        } catch {
-          // A partial line: the rest arrives with the next chunk.
-        }
-      }
-    };
-    const onExit = (code: number | null, signal: string | null) => {
-      cleanup();
-      reject(new Error(`server exited before listening (code ${code}, signal ${signal})\nstdout:\n${out()}\nstderr:\n${err()}`));
-    };
-    const cleanup = () => {
-      clearTimeout(timer);
-      child.stdout?.off('data', check);
-      child.off('exit', onExit);
-    };
-    child.stdout?.on('data', check);
-    child.on('exit', onExit);
-    check();
-  });
-}
 
 /** The environment a server and the CLI share over `databaseUrl`. */
 export function serveEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

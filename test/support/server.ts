@@ -75,7 +75,8 @@ async function createKey(env: NodeJS.ProcessEnv, spec: KeySpec): Promise<string>
   return lastLine(r.stdout);
 }
 
-function waitForListening(child: ChildProcess, out: () => string, err: () => string, timeoutMs: number): Promise<string> {
+/** Resolves with the server's address once it logs that it listens. */
+export function waitForListening(child: ChildProcess, out: () => string, err: () => string, timeoutMs: number): Promise<string> {
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       cleanup();
