@@ -52,7 +52,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
       {},
       /listening (http:\/\/\S+)/,
     );
-    rows.push(await runScenario({ name: 'ceiling: bare fastify', url: hello.url, connections, durationSec: duration, request: () => ({ method: 'GET', path: '/' }) }));
+    rows.push(await runScenario({ name: 'ceiling: bare fastify', kind: 'hello', url: hello.url, connections, durationSec: duration }));
     await hello.stop();
 
     // The compiled build with the heap limit `npm start` gives it, as it runs in production.
@@ -64,39 +64,13 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
       /"address":"(http:\/\/[^"]+)"/,
     );
     try {
-      const headers = { 'x-api-key': `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' };
-      const form = (doc: string, start: string, days: number) =>
-        new URLSearchParams({ documentoAsociado: doc, vacFechaInicio: start, vacDiasVacaciones: String(days), emailUserResponsable: 'admin@empresa.co' }).toString();
-      // Warm-up so the JIT and caches are in their steady state, as in production.
-      await runScenario({ name: 'warm-up', url: server.url, connections, durationSec: 3, request: (n) => ({ method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(FIRST + (n % WORKERS)), '2026-03-02', 10) }) });
-      rows.push(await runScenario({ name: 'calculate', url: server.url, connections, durationSec: duration, request: (n) => ({ method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(FIRST + (n % WORKERS)), '2026-03-02', 10) }) }));
-      await runScenario({
-        name: 'warm-up',
-        url: server.url,
-        connections,
-        durationSec: 3,
-        request: (n) => ({ method: 'GET', path: `/api/vacaciones/consultdatavacations?numeroDocumento=${documentOf(FIRST + (n % WORKERS))}&emailResponsable=admin@empresa.co`, headers: { 'x-api-key': headers['x-api-key'] } }),
-      });
-      rows.push(await runScenario({
-        name: 'consult',
-        url: server.url,
-        connections,
-        durationSec: duration,
-        request: (n) => ({ method: 'GET', path: `/api/vacaciones/consultdatavacations?numeroDocumento=${documentOf(FIRST + (n % WORKERS))}&emailResponsable=admin@empresa.co`, headers: { 'x-api-key': headers['x-api-key'] } }),
-      }));
-      // Each worker once per round; later rounds move a week on so nothing overlaps.
-      const add = await runScenario({
-        name: 'add (distinct workers)',
-        url: server.url,
-        connections,
-        durationSec: duration,
-        okStatus: 201,
-        request: (n) => {
-          const round = Math.floor(n / WORKERS);
-          const start = ['2026-03-02', '2026-03-16', '2026-04-06', '2026-04-20'][round % 4]!;
-          return { method: 'POST', path: '/api/vacaciones/add', headers, body: form(documentOf(FIRST + (n % WORKERS)), start, 6) };
-        },
-      });
+      const common = { url: server.url, connections, key, first: FIRST, workers: WORKERS };
+      // Warm-ups so that the JIT and the caches are in their steady state, as in production.
+      await runScenario({ ...common, name: 'warm-up', kind: 'calculate', durationSec: 3 });
+      rows.push(await runScenario({ ...common, name: 'calculate', kind: 'calculate', durationSec: duration }));
+      await runScenario({ ...common, name: 'warm-up', kind: 'consult', durationSec: 3 });
+      rows.push(await runScenario({ ...common, name: 'consult', kind: 'consult', durationSec: duration }));
+      const add = await runScenario({ ...common, name: 'add (distinct workers)', kind: 'add', durationSec: duration, okStatus: 201 });
       add.note = `${(add.ok / duration).toFixed(0)} created/s`;
       rows.push(add);
       peakRssMb = server.peakRssMb();
