@@ -19,6 +19,13 @@ import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/chang
 import { openEventStore } from './store/open.ts';
 import type { EventStore } from './store/types.ts';
 
+/**
+ * Read models the HTTP interface reads (records with their amortizations, availability in
+ * consult, the audit trail): a write answers once these include it. Contract links and
+ * occupancy have no HTTP reader and follow right after.
+ */
+const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit'];
+
 export interface Service {
   app: FastifyInstance;
   db: Db;
@@ -134,7 +141,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   const audits = new BatchedAppender(store);
   const readSide: ReadSide = {
     async waitFor(position, timeoutMs) {
-      const caughtUp = await projections!.waitFor(position, timeoutMs);
+      const caughtUp = await projections!.waitFor(position, timeoutMs, SERVED_READ_MODELS);
       if (!caughtUp) logger.warn({ timeoutMs }, 'read models did not include a write before answering it');
       return caughtUp;
     },

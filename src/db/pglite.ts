@@ -35,9 +35,10 @@ export class PgliteDb implements Db {
     await this.pg.exec(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return this.pg.transaction(async (tx) =>
-      fn({
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
+    return this.pg.transaction(async (tx) => {
+      if (opts.durable === false) await tx.exec('SET LOCAL synchronous_commit = off');
+      return fn({
         async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
           const r = await tx.query<R>(sql, params as unknown[]);
           return { rows: r.rows, rowCount: r.affectedRows ?? r.rows.length };
@@ -45,8 +46,8 @@ export class PgliteDb implements Db {
         async exec(sql: string): Promise<void> {
           await tx.exec(sql);
         },
-      }),
-    );
+      });
+    });
   }
 
   async withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T> {

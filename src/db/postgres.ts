@@ -47,10 +47,11 @@ export class PostgresDb implements Db {
     await this.pool.query(sql);
   }
 
-  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
     const client = await this.checkout();
     try {
-      await client.query('BEGIN');
+      // One round trip for both statements (simple query protocol).
+      await client.query(opts.durable === false ? 'BEGIN; SET LOCAL synchronous_commit = off' : 'BEGIN');
       const result = await fn(wrap(client));
       await client.query('COMMIT');
       return result;

@@ -18,8 +18,11 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite';
-  /** Runs `fn` inside BEGIN/COMMIT on one connection; rolls back when it throws. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` inside BEGIN/COMMIT on one connection; rolls back when it throws. With
+   * `durable: false` the commit does not wait for the disk (for data that can be rebuilt).
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>, opts?: { durable?: boolean }): Promise<T>;
   /** Runs `fn` on one dedicated connection (session-level advisory locks, LISTEN). */
   withConnection<T>(fn: (conn: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;

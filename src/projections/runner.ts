@@ -172,17 +172,16 @@ export class ProjectionRunner {
   private async commit(events: DecodedEvent[], to: Position): Promise<void> {
     const name = this.projector.name;
     const expected = this.stored;
+    // Read models are derived: a crash that loses this commit also loses its checkpoint, and the
+    // batch is simply applied again from the log. No need to wait for the disk.
     const committed = await this.db.transaction(async (tx) => {
-      // Read models are derived: a crash that loses this commit also loses its checkpoint, and
-      // the batch is simply applied again from the log. No need to wait for the disk.
-      await tx.query('SET LOCAL synchronous_commit = off');
       const current = await lockCheckpoint(tx, name);
       if (expected === undefined || comparePositions(current, expected) !== 0) return current;
       if (events.length) await this.projector.apply(tx, events, '');
       await this.opts.hooks?.beforeCommit?.(name, events);
       await writeCheckpoint(tx, name, to);
       return to;
-    });
+    }, { durable: false });
     this.stored = this.known = committed;
     this.storedAt = Date.now();
     if (committed === to) this.opts.onCommit?.(name, to);

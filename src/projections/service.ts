@@ -88,16 +88,17 @@ export class ProjectionService {
   }
 
   /**
-   * Read-your-writes: true once every projector's checkpoint is at or past `position`, false when
-   * `timeoutMs` passes first. Never throws.
+   * Read-your-writes: true once every projector's checkpoint (or those named in `only`) is at or
+   * past `position`, false when `timeoutMs` passes first. Never throws.
    */
-  async waitFor(position: Position, timeoutMs: number): Promise<boolean> {
+  async waitFor(position: Position, timeoutMs: number, only?: readonly string[]): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
+    const runners = only ? this.runners.filter((r) => only.includes(r.projector.name)) : this.runners;
     this.poke();
     for (;;) {
-      const local = this.runners.every((r) => r.checkpoint !== undefined);
-      if (local && this.runners.every((r) => comparePositions(r.checkpoint!, position) >= 0)) return true;
-      if (!local && (await this.reachedInDb(position))) return true;
+      const local = runners.every((r) => r.checkpoint !== undefined);
+      if (local && runners.every((r) => comparePositions(r.checkpoint!, position) >= 0)) return true;
+      if (!local && (await this.reachedInDb(position, runners.map((r) => r.projector.name)))) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
       // Re-checked now and then even when local: a runner may have handed its lock to a rebuild.
@@ -118,12 +119,9 @@ export class ProjectionService {
     );
   }
 
-  private async reachedInDb(position: Position): Promise<boolean> {
+  private async reachedInDb(position: Position, names: readonly string[]): Promise<boolean> {
     try {
-      const checkpoints = await readCheckpoints(
-        this.db,
-        this.projectors.map((p) => p.name),
-      );
+      const checkpoints = await readCheckpoints(this.db, names);
       return [...checkpoints.values()].every((c) => comparePositions(c, position) >= 0);
     } catch {
       // A failed look is a "not yet": the deadline decides.
