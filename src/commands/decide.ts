@@ -150,39 +150,37 @@ export function decideEdit(code: string, input: EvaluationInput, state: WorkerSt
   };
 }
 
-export function decideDelete(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<VacationState> {
+/** Delete and approve both act on a live record that is not yet approved. */
+function onPendingRecord(
+  code: string,
+  state: WorkerState,
+  change: (record: VacationState) => { event: DomainEvent; also?: PlannedWrite[] },
+): Decision<VacationState> {
   const previous = live(state, code);
   if (!previous) return { ok: false, kind: 'record_not_found' };
   if (previous.approved) return { ok: false, kind: 'approved' };
+  const { event, also = [] } = change(previous);
   return {
     ok: true,
     value: previous,
-    writes: [
-      {
-        stream: workerStream(previous.workerId),
-        expectedRevision: expectedOf(state.revision),
-        events: [{ type: 'VacationDeleted', data: { codigoPila: code, workerId: previous.workerId, reason: 'delete', replacedBy: null, snapshot: snapshot(previous), deletedByUserId: userId, deletedAt: given.nowIso } }],
-      },
-      ...releases(previous),
-    ],
+    writes: [{ stream: workerStream(previous.workerId), expectedRevision: expectedOf(state.revision), events: [event] }, ...also],
   };
 }
 
+export function decideDelete(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<VacationState> {
+  return onPendingRecord(code, state, (previous) => ({
+    event: {
+      type: 'VacationDeleted',
+      data: { codigoPila: code, workerId: previous.workerId, reason: 'delete', replacedBy: null, snapshot: snapshot(previous), deletedByUserId: userId, deletedAt: given.nowIso },
+    },
+    also: releases(previous),
+  }));
+}
+
 export function decideApprove(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<VacationState> {
-  const previous = live(state, code);
-  if (!previous) return { ok: false, kind: 'record_not_found' };
-  if (previous.approved) return { ok: false, kind: 'approved' };
-  return {
-    ok: true,
-    value: previous,
-    writes: [
-      {
-        stream: workerStream(previous.workerId),
-        expectedRevision: expectedOf(state.revision),
-        events: [{ type: 'VacationApproved', data: { codigoPila: code, workerId: previous.workerId, approvedByUserId: userId, approvedAt: given.nowIso } }],
-      },
-    ],
-  };
+  return onPendingRecord(code, state, (previous) => ({
+    event: { type: 'VacationApproved', data: { codigoPila: code, workerId: previous.workerId, approvedByUserId: userId, approvedAt: given.nowIso } },
+  }));
 }
 
 /**

@@ -163,13 +163,13 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       try {
         r = await deps.commands.delete(code, actorOf(req, user));
       } catch (err) {
-        req.log.error({ err, codigoPila: code, action: 'ERROR_ELIMINACION' }, 'deletion failed');
+        req.log.error({ err, action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: (err as Error).message }, 'deletion failed');
         return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
       }
       if (!r.ok) return failure(reply, r, { code, op: 'delete' });
       deps.metrics?.commandOutcome('delete', 'ok');
       const deletedAt = now();
-      req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.recordId, codigoPila: code }, 'vacation deleted');
+      req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.recordId, codigoPila: code, responsable: user.email, fecha: deletedAt.toISOString() }, 'vacation deleted');
       await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
       return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
         idEliminado: r.value.value.recordId,
