@@ -12,7 +12,8 @@ import { buildApp } from './http/app.ts';
 import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
-import { ProjectionService, auditOfCode, auditOfWorker, availabilityOf, vacationByCode, vacationsOfWorker } from './projections/index.ts';
+import { AvailabilityCache } from './projections/availability/cache.ts';
+import { ProjectionService, auditOfCode, auditOfWorker, vacationByCode, vacationsOfWorker } from './projections/index.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
@@ -139,13 +140,14 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     }
   }
   const audits = new BatchedAppender(store);
+  const availability = new AvailabilityCache(db, projections);
   const readSide: ReadSide = {
     async waitFor(position, timeoutMs) {
       const caughtUp = await projections!.waitFor(position, timeoutMs, SERVED_READ_MODELS);
       if (!caughtUp) logger.warn({ timeoutMs }, 'read models did not include a write before answering it');
       return caughtUp;
     },
-    availabilityOf: (workerId) => availabilityOf(db, workerId),
+    availabilityOf: (workerId) => availability.get(workerId),
     vacationsOfWorker: (workerId, o) => vacationsOfWorker(db, workerId, o),
     vacationByCode: async (code) => (await vacationByCode(db, code)) ?? null,
     auditOfWorker: (workerId, o) => auditOfWorker(db, workerId, o),

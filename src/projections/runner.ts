@@ -17,6 +17,10 @@ export interface RunnerOptions {
   logger: ProjectionLogger;
   hooks?: ProjectionHooks;
   onCommit?: (name: string, position: Position) => void;
+  /** After a batch commits, with the events its projector applied (before onCommit). */
+  onApplied?: (name: string, events: readonly DecodedEvent[]) => void;
+  /** Whenever this runner starts or stops being the one that applies. */
+  onStateChange?: (name: string, state: RunnerState) => void;
 }
 
 /** How long a runner goes without asking whether a rebuild is queued for its lock. */
@@ -60,6 +64,12 @@ export class ProjectionRunner {
     return this.current;
   }
 
+  private setState(state: RunnerState): void {
+    if (state === this.current) return;
+    this.current = state;
+    this.opts.onStateChange?.(this.projector.name, state);
+  }
+
   /** The checkpoint while this runner is the active one; undefined otherwise. */
   get checkpoint(): Position | undefined {
     return this.current === 'running' ? this.known : undefined;
@@ -68,7 +78,7 @@ export class ProjectionRunner {
   start(): void {
     if (this.loop) return;
     this.stopping = false;
-    this.current = 'standby';
+    this.setState('standby');
     this.loop = this.run();
   }
 
@@ -92,7 +102,7 @@ export class ProjectionRunner {
       try {
         if (await this.locks.tryLock(this.key)) {
           try {
-            this.current = 'running';
+            this.setState('running');
             this.known = undefined;
             try {
               await this.drive();
@@ -100,7 +110,7 @@ export class ProjectionRunner {
               await this.storeCheckpoint().catch(() => {});
             }
           } finally {
-            this.current = 'standby';
+            this.setState('standby');
             await this.locks.unlock(this.key).catch(() => {});
           }
         }
@@ -110,10 +120,10 @@ export class ProjectionRunner {
         wait = this.backoff(failures);
         this.opts.logger.error({ err, projection: this.projector.name }, 'projection lost its lock session; retrying');
       }
-      this.current = 'standby';
+      this.setState('standby');
       await this.pause(wait, false);
     }
-    this.current = 'stopped';
+    this.setState('stopped');
   }
 
   /** Runs batches while holding the lock; returns on stop or to let a rebuild swap. */
@@ -184,8 +194,15 @@ export class ProjectionRunner {
     }, { durable: false });
     this.stored = this.known = committed;
     this.storedAt = Date.now();
-    if (committed === to) this.opts.onCommit?.(name, to);
-    else this.opts.logger.warn({ projection: name }, 'projection checkpoint moved under the runner; reloaded');
+    if (committed === to) {
+      if (events.length) this.opts.onApplied?.(name, events);
+      this.opts.onCommit?.(name, to);
+    }
+    else {
+      this.opts.logger.warn({ projection: name }, 'projection checkpoint moved under the runner; reloaded');
+      // Someone else wrote these tables meanwhile: whatever was derived from them is suspect.
+      this.opts.onStateChange?.(name, this.current);
+    }
   }
 
   /** Writes a checkpoint advanced in memory over batches of no interest. */

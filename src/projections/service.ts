@@ -1,4 +1,5 @@
 import type { Db } from '../db/types.ts';
+import type { DecodedEvent } from '../events/codec.ts';
 import { comparePositions, type EventStore, type Position } from '../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { LockSession } from './locks.ts';
@@ -22,6 +23,13 @@ export interface ProjectionServiceOptions {
   hooks?: ProjectionHooks;
 }
 
+/** For caches of read-model rows kept beside the runners that write them. */
+export interface ProjectionWatcher {
+  applied(projector: string, events: readonly DecodedEvent[]): void;
+  /** The runner started or stopped applying, or found its tables written by someone else. */
+  changed(projector: string): void;
+}
+
 export interface ProjectorStatus {
   name: string;
   checkpoint: Position;
@@ -40,6 +48,7 @@ export class ProjectionService {
   private readonly locks: LockSession;
   private readonly runners: ProjectionRunner[];
   private readonly commitListeners = new Set<() => void>();
+  private readonly watchers = new Set<ProjectionWatcher>();
   private started = false;
 
   constructor(
@@ -58,6 +67,12 @@ export class ProjectionService {
       hooks: opts.hooks,
       onCommit: () => {
         for (const l of [...this.commitListeners]) l();
+      },
+      onApplied: (name: string, events: readonly DecodedEvent[]) => {
+        for (const w of this.watchers) w.applied(name, events);
+      },
+      onStateChange: (name: string) => {
+        for (const w of this.watchers) w.changed(name);
       },
     };
     // One read of the log feeds every runner of this service.
@@ -80,6 +95,16 @@ export class ProjectionService {
     await Promise.all(this.runners.map((r) => r.stop()));
     await this.locks.close();
     this.started = false;
+  }
+
+  /** Told of every batch this service's runners apply, and of every change of who applies. */
+  watch(watcher: ProjectionWatcher): void {
+    this.watchers.add(watcher);
+  }
+
+  /** True while this process's runner of `name` is the one applying its events. */
+  isApplying(name: string): boolean {
+    return this.runners.some((r) => r.projector.name === name && r.state === 'running');
   }
 
   /** New events were appended: idle runners read now instead of at their next poll. */
