@@ -1,7 +1,7 @@
 import type { Db } from '../db/types.ts';
 import { decode, type DecodedEvent } from '../events/codec.ts';
 import { comparePositions, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
-import { lockCheckpoint, readCheckpoint, writeCheckpoint } from './checkpoints.ts';
+import { advanceCheckpoint, readCheckpoint } from './checkpoints.ts';
 import { runnerKey, type LockKey, type LockSession } from './locks.ts';
 import type { ProjectionHooks, ProjectionLogger, Projector } from './types.ts';
 
@@ -27,6 +27,9 @@ export interface RunnerOptions {
 const YIELD_CHECK_MS = 500;
 /** How far the stored checkpoint may trail one advanced in memory over batches of no interest. */
 const CHECKPOINT_WRITE_MS = 1000;
+
+/** The stored checkpoint is not where this runner left it: the batch must not stand. */
+class StaleBatch extends Error {}
 
 export const decodeAll = (stored: readonly StoredEvent[]): DecodedEvent[] =>
   stored.map(decode).filter((e): e is DecodedEvent => e !== undefined);
@@ -184,14 +187,22 @@ export class ProjectionRunner {
     const expected = this.stored;
     // Read models are derived: a crash that loses this commit also loses its checkpoint, and the
     // batch is simply applied again from the log. No need to wait for the disk.
-    const committed = await this.db.transaction(async (tx) => {
-      const current = await lockCheckpoint(tx, name);
-      if (expected === undefined || comparePositions(current, expected) !== 0) return current;
-      if (events.length) await this.projector.apply(tx, events, '');
-      await this.opts.hooks?.beforeCommit?.(name, events);
-      await writeCheckpoint(tx, name, to);
-      return to;
-    }, { durable: false });
+    let committed: Position;
+    try {
+      committed = await this.db.transaction(
+        async (tx) => {
+          if (expected === undefined) throw new StaleBatch();
+          if (events.length) await this.projector.apply(tx, events, '');
+          await this.opts.hooks?.beforeCommit?.(name, events);
+          if (!(await advanceCheckpoint(tx, name, expected, to))) throw new StaleBatch();
+          return to;
+        },
+        { durable: false },
+      );
+    } catch (err) {
+      if (!(err instanceof StaleBatch)) throw err;
+      committed = await readCheckpoint(this.db, name);
+    }
     this.stored = this.known = committed;
     this.storedAt = Date.now();
     if (committed === to) {
