@@ -12,7 +12,7 @@ import { importReferenceData } from '../src/reference/import.ts';
 import { createApiKey } from '../src/security/api-keys.ts';
 import { migrate } from '../src/db/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
-import { documentOf, generateDataset } from '../test/support/dataset.ts';
+import { generateDataset } from '../test/support/dataset.ts';
 import { printTable, runScenario, startChild, type Figures } from './lib.ts';
 
 const WORKERS = 5000;

@@ -1,13 +1,12 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './commands/batched-appender.ts';
 import { VacationCommands } from './commands/handler.ts';
 import type { Config } from './config/config.ts';
-import { ConfigError } from './config/config.ts';
 import { migrate } from './db/migrations.ts';
 import { openDb } from './db/open.ts';
 import type { Db } from './db/types.ts';
-import { HolidayCalendar, parseHolidayOverride, todayInBogota } from './domain/index.ts';
+import { holidayCalendar } from './config/holidays.ts';
+import { todayInBogota } from './domain/index.ts';
 import { buildApp } from './http/app.ts';
 import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
@@ -41,20 +40,6 @@ export interface ServiceOptions {
   projections?: boolean;
 }
 
-export function holidayCalendar(config: Pick<Config, 'holidaysFile'>): HolidayCalendar {
-  if (!config.holidaysFile) return new HolidayCalendar();
-  let text: string;
-  try {
-    text = readFileSync(config.holidaysFile, 'utf8');
-  } catch (err) {
-    throw new ConfigError(`HOLIDAYS_FILE=${JSON.stringify(config.holidaysFile)} cannot be read: ${(err as Error).message}`);
-  }
-  try {
-    return new HolidayCalendar(parseHolidayOverride(text));
-  } catch (err) {
-    throw new ConfigError(`HOLIDAYS_FILE=${JSON.stringify(config.holidaysFile)} is not valid: ${(err as Error).message}`);
-  }
-}
 
 /**
  * Record ids taken from the sequence fifty at a time, so that a create does not spend a round

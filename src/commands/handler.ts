@@ -2,24 +2,21 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { HolidayLookup } from '../domain/index.ts';
 import { decode, encode } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
-import type { EventMetadata } from '../events/types.ts';
 import { WrongExpectedRevisionError, type EventStore, type Position } from '../store/types.ts';
 import { decideApprove, decideCreate, decideDelete, decideEdit, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
 import { evaluate, place } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
-import type { Actor, Outcome, VacationFigures, VacationRequest, WorkerFile, WorkerRef } from './types.ts';
+import type { ReferenceReader } from '../reference/repository.ts';
+import { metadataOf, type Actor, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
 import { StreamCache } from './stream-cache.ts';
 import { foldWorker, type VacationState, type WorkerState } from './worker-state.ts';
 
 /** The reference data the commands read: the payroll system's master data. */
-export interface ReferenceReader {
-  workerByDocument(documentNumber: string): Promise<WorkerRef | null>;
-  workerFile(workerId: number): Promise<WorkerFile | null>;
-}
+export type CommandReference = Pick<ReferenceReader, 'workerByDocument' | 'workerFile'>;
 
 export interface CommandDeps {
   store: EventStore;
-  reference: ReferenceReader;
+  reference: CommandReference;
   calendar: HolidayLookup;
   nextRecordId: () => Promise<number>;
   /** Real clock, for event times and PILA codes. */
@@ -97,14 +94,6 @@ export class VacationCommands {
     return this.onRecord(code, actor, (state, given) => decideApprove(code, state, given, actor.userId));
   }
 
-  /** Live record of a code as its worker's stream says, without writing. */
-  async findRecord(code: string): Promise<VacationState | undefined> {
-    const owner = await this.ownerOf(code);
-    if (owner === undefined) return undefined;
-    const v = (await this.workerState(owner)).vacations.get(code);
-    return v && !v.deleted ? v : undefined;
-  }
-
   private async onRecord(
     code: string,
     actor: Actor,
@@ -135,18 +124,7 @@ export class VacationCommands {
   }
 
   private async append(writes: PlannedWrite[], actor: Actor, now: Date): Promise<Position> {
-    const metadata: EventMetadata = {
-      userId: actor.userId,
-      userEmail: actor.userEmail,
-      apiKeyId: actor.apiKeyId,
-      apiKeyName: actor.apiKeyName,
-      requestId: actor.requestId,
-      correlationId: actor.correlationId ?? actor.requestId,
-      idempotencyKey: actor.idempotencyKey,
-      occurredAt: now.toISOString(),
-      businessDate: this.deps.today(),
-      source: actor.source ?? 'http',
-    };
+    const metadata = metadataOf(actor, now, this.deps.today());
     const result = await this.deps.store.append(
       writes.map((w) => ({
         stream: w.stream,

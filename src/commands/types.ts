@@ -1,4 +1,4 @@
-import type { Amortization } from '../events/types.ts';
+import type { Amortization, EventMetadata } from '../events/types.ts';
 import type { CompanyContract, Contract, PayrollSheet, Worker } from '../reference/repository.ts';
 
 export type { VacationParams } from '../reference/repository.ts';
@@ -70,3 +70,19 @@ export type CommandFailure =
   | { kind: 'busy' };
 
 export type Outcome<T> = { ok: true; value: T } | ({ ok: false } & CommandFailure);
+
+/** The metadata every event of an actor's command or audited query carries. */
+export function metadataOf(actor: Actor, now: Date, businessDate: string): EventMetadata {
+  return {
+    userId: actor.userId,
+    userEmail: actor.userEmail,
+    apiKeyId: actor.apiKeyId,
+    apiKeyName: actor.apiKeyName,
+    requestId: actor.requestId,
+    correlationId: actor.correlationId ?? actor.requestId,
+    idempotencyKey: actor.idempotencyKey,
+    occurredAt: now.toISOString(),
+    businessDate,
+    source: actor.source ?? 'http',
+  };
+}

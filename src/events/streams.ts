@@ -13,8 +13,3 @@ export const unitStream = (subgerenciaId: string, month: string): string => `uni
 
 /** Audited queries (consult, contract check) of one worker; kept apart so reads never conflict with writes. */
 export const auditStream = (workerId: number): string => `audit-worker-${workerId}`;
-
-export function workerIdOfStream(stream: string): number | undefined {
-  const m = /^(?:worker|audit-worker)-(\d+)$/.exec(stream);
-  return m ? Number(m[1]) : undefined;
-}

@@ -101,9 +101,3 @@ export function comparePositions(a: Position, b: Position): number {
 export function positionToString(p: Position): string {
   return `${p.commit}/${p.prepare}`;
 }
-
-export function positionFromString(s: string): Position {
-  const m = /^(-?\d+)\/(-?\d+)$/.exec(s);
-  if (!m) throw new Error(`not a position: ${s}`);
-  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
-}

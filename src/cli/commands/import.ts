@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { REFERENCE_TABLES, ImportValidationError, importReferenceData } from '../../reference/import.ts';
 import { historicImportOptions } from '../../commands/import-historic.ts';
-import { holidayCalendar } from '../../service.ts';
+import { holidayCalendar } from '../../config/holidays.ts';
 import { openEventStore } from '../../store/open.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordQuery } from '../../commands/audit.ts';
-import type { Actor } from '../../commands/types.ts';
+import { actorOf } from '../actor.ts';
 import {
   Days360,
   accruedDays,
@@ -12,7 +12,7 @@ import {
   takenDays,
   toDecimal2,
 } from '../../domain/index.ts';
-import type { User, Worker } from '../../reference/repository.ts';
+import type { Worker } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
@@ -20,19 +20,6 @@ import { Fields } from '../fields.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
-
-function actorOf(req: FastifyRequest, user: User): Actor {
-  return {
-    userId: user.id,
-    userEmail: user.email,
-    apiKeyId: req.apiKey?.id ?? null,
-    apiKeyName: req.apiKey?.name ?? null,
-    requestId: req.id,
-    correlationId: typeof req.headers['x-correlation-id'] === 'string' ? req.headers['x-correlation-id'].slice(0, 200) : req.id,
-    idempotencyKey: null,
-    source: 'http',
-  };
-}
 
 export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
@@ -64,7 +51,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     const file = await deps.reference.workerFile(worker.id);
     const contracts = file?.contracts ?? [];
     const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
-      recordQuery(deps.audits, actorOf(req, user), {
+      recordQuery(deps.audits, actorOf(req, user, { write: false }), {
         type: 'VacationDataConsulted',
         data: { workerId: worker.id, documentNumber: worker.documentNumber, outcome, companyContractId, consultedAt: now().toISOString() },
       }, today, now());
@@ -142,7 +129,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
               contrato: { fechaInicio: status.contract.startDate, fechaFin: status.contract.endDate, esAdicional: status.contract.additional },
             };
     try {
-      await recordQuery(deps.audits, actorOf(req, user), {
+      await recordQuery(deps.audits, actorOf(req, user, { write: false }), {
         type: 'ContractStatusChecked',
         data: { workerId: worker.id, documentNumber: worker.documentNumber, documentType: docType, estado: body.estado, activo: body.activo, checkedAt: now().toISOString() },
       }, today, now());

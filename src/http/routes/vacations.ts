@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
+import type { CommandFailure, VacationFigures } from '../../commands/types.ts';
+import { actorOf } from '../actor.ts';
 import type { VacationRecord } from '../../events/types.ts';
 import { toDecimal2, Days360 } from '../../domain/index.ts';
 import type { User } from '../../reference/repository.ts';
@@ -57,21 +58,20 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
   const userNotFound = (reply: FastifyReply) =>
     vacationError(reply, 404, MESSAGES.userNotFound, { emailUserResponsable: 'No existe un usuario administrador con ese correo' });
 
-  function actorOf(req: FastifyRequest, user: User): Actor {
-    const h = (n: string) => {
-      const v = req.headers[n];
-      return typeof v === 'string' && v.length <= 200 ? v : null;
-    };
-    return {
-      userId: user.id,
-      userEmail: user.email,
-      apiKeyId: req.apiKey?.id ?? null,
-      apiKeyName: req.apiKey?.name ?? null,
-      requestId: req.id,
-      correlationId: h('x-correlation-id') ?? req.id,
-      idempotencyKey: h('idempotency-key'),
-      source: 'http',
-    };
+
+  /** Delete and approve: the code and the responsible administrator, or the reply already sent. */
+  async function codeAndUser(req: FastifyRequest, reply: FastifyReply): Promise<{ code: string; user: User } | undefined> {
+    const parsed = parseCodeInput(new Fields(req.body));
+    if (!parsed.ok) {
+      vacationError(reply, parsed.status, parsed.message, parsed.errors);
+      return undefined;
+    }
+    const user = await responsible(req, parsed.value.email);
+    if (!user) {
+      userNotFound(reply);
+      return undefined;
+    }
+    return { code: parsed.value.code, user };
   }
 
   function failure(reply: FastifyReply, f: CommandFailure, ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' }) {
@@ -114,7 +114,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       const { documentNumber, email, request } = parsed.value;
       const user = await responsible(req, email);
       if (!user) return userNotFound(reply);
-      const r = await deps.commands.create(documentNumber, request, actorOf(req, user));
+      const r = await deps.commands.create(documentNumber, request, actorOf(req, user, { write: true }));
       if (!r.ok) return failure(reply, r, { documentNumber, op: 'create' });
       deps.metrics?.commandOutcome('create', 'ok');
       await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
@@ -134,7 +134,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       const { code, documentNumber, email, request } = parsed.value;
       const user = await responsible(req, email);
       if (!user) return userNotFound(reply);
-      const r = await deps.commands.edit(code, documentNumber, request, actorOf(req, user));
+      const r = await deps.commands.edit(code, documentNumber, request, actorOf(req, user, { write: true }));
       if (!r.ok) return failure(reply, r, { documentNumber, code, op: 'edit' });
       deps.metrics?.commandOutcome('edit', 'ok');
       await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
@@ -151,17 +151,15 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.post('/vacaciones/delete', { config: cfg }, async (req, reply) =>
     withIdempotency(deps, req, reply, async () => {
-      const parsed = parseCodeInput(new Fields(req.body));
-      if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
-      const { code, email } = parsed.value;
-      const user = await responsible(req, email);
-      if (!user) return userNotFound(reply);
+      const target = await codeAndUser(req, reply);
+      if (!target) return reply;
+      const { code, user } = target;
       if (!user.permissions.includes('vacaciones:eliminar')) {
         return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: 'El usuario no tiene el permiso vacaciones:eliminar' });
       }
       let r;
       try {
-        r = await deps.commands.delete(code, actorOf(req, user));
+        r = await deps.commands.delete(code, actorOf(req, user, { write: true }));
       } catch (err) {
         req.log.error({ err, action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: (err as Error).message }, 'deletion failed');
         return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
@@ -181,12 +179,10 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   app.post('/vacaciones/approve', { config: cfg }, async (req, reply) =>
     withIdempotency(deps, req, reply, async () => {
-      const parsed = parseCodeInput(new Fields(req.body));
-      if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
-      const { code, email } = parsed.value;
-      const user = await responsible(req, email);
-      if (!user) return userNotFound(reply);
-      const r = await deps.commands.approve(code, actorOf(req, user));
+      const target = await codeAndUser(req, reply);
+      if (!target) return reply;
+      const { code, user } = target;
+      const r = await deps.commands.approve(code, actorOf(req, user, { write: true }));
       if (!r.ok) return failure(reply, r, { code, op: 'approve' });
       deps.metrics?.commandOutcome('approve', 'ok');
       await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);

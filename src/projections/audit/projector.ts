@@ -1,4 +1,3 @@
-import type { DecodedEvent } from '../../events/codec.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import { insertRows, timestamp, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';

@@ -27,11 +27,3 @@ export async function contractLinksOfWorker(q: Queryable, workerId: number): Pro
 }
 
 /** Links of the live records charged to one contract. */
-export async function contractLinksOfContract(q: Queryable, contractId: number): Promise<ContractLinkView[]> {
-  const r = await q.query<Record<string, unknown>>(
-    `SELECT codigo_pila, worker_id, contract_id, company_contract_id FROM ${CONTRACT_LINKS_TABLE}
-     WHERE contract_id = $1 ORDER BY codigo_pila`,
-    [contractId],
-  );
-  return r.rows.map(toView);
-}

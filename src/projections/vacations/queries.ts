@@ -116,11 +116,6 @@ export async function vacationByCode(q: Queryable, code: string): Promise<Vacati
 }
 
 /** The record with that numeric id (the spec's `id`). */
-export async function vacationByRecordId(q: Queryable, recordId: number): Promise<VacationView | undefined> {
-  const r = await q.query<Row>(`${SELECT} WHERE record_id = $1`, [recordId]);
-  return (await withAmortizations(q, r.rows))[0];
-}
-
 /** A worker's records, oldest start first; deleted ones only when asked for. */
 export async function vacationsOfWorker(
   q: Queryable,
