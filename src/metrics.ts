@@ -57,22 +57,25 @@ export class Metrics implements HttpMetrics {
   }
 }
 
-/** Wraps a store so that every append is timed. */
+/** The same store, with every append timed. */
 export function timedStore(store: EventStore, metrics: Metrics): EventStore {
-  return new Proxy(store, {
-    get(target, prop, receiver) {
-      if (prop === 'append') {
-        return async (...args: Parameters<EventStore['append']>) => {
-          const end = metrics.appendLatency.startTimer({ store: target.name });
-          try {
-            return await target.append(...args);
-          } finally {
-            end();
-          }
-        };
+  const readStreams = store.readStreams?.bind(store);
+  return {
+    name: store.name,
+    async append(writes) {
+      const end = metrics.appendLatency.startTimer({ store: store.name });
+      try {
+        return await store.append(writes);
+      } finally {
+        end();
       }
-      const v = Reflect.get(target, prop, receiver);
-      return typeof v === 'function' ? v.bind(target) : v;
     },
-  });
+    readStream: (stream, opts) => store.readStream(stream, opts),
+    ...(readStreams ? { readStreams } : {}),
+    readAll: (opts) => store.readAll(opts),
+    headPosition: () => store.headPosition(),
+    countAfter: (after) => store.countAfter(after),
+    ping: () => store.ping(),
+    close: () => store.close(),
+  };
 }

@@ -56,7 +56,7 @@ export class ProjectionRunner {
   constructor(
     readonly projector: Projector,
     private readonly db: Db,
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'readAll'>,
     private readonly locks: LockSession,
     private readonly opts: RunnerOptions,
   ) {

@@ -77,10 +77,7 @@ export class ProjectionService {
     };
     // One read of the log feeds every runner of this service.
     const shared = new SharedReader(store);
-    const reader = new Proxy(store, {
-      get: (target, prop) => (prop === 'readAll' ? shared.readAll.bind(shared) : Reflect.get(target, prop, target)),
-    });
-    this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, reader, this.locks, runnerOpts));
+    this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, shared, this.locks, runnerOpts));
   }
 
   async start(): Promise<void> {
