@@ -28,6 +28,8 @@ export interface EvaluationInput {
   replacing?: string;
   /** Occupancy of the governing contract's subgerencia over the period, when rule (d) applies. */
   occupancy?: UnitOccupancy;
+  /** place() of this request when the caller already computed it (null: no contract governs). */
+  placement?: Placement | null;
 }
 
 export type Evaluation =
@@ -55,7 +57,7 @@ export function place(request: VacationRequest, file: WorkerFile, calendar: Holi
 export function evaluate(input: EvaluationInput): Evaluation {
   const { request, file, state, calendar, replacing } = input;
   const errors: string[] = [];
-  const placement = place(request, file, calendar);
+  const placement = input.placement === undefined ? place(request, file, calendar) : (input.placement ?? undefined);
   const businessDay = isBusinessDay(request.startDate, request.worksSaturday, calendar);
   const others = liveVacations(state).filter((v) => v.codigoPila !== replacing);
 

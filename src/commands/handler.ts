@@ -4,7 +4,7 @@ import { decode, encode } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import { WrongExpectedRevisionError, type EventStore, type Position } from '../store/types.ts';
 import { decideApprove, decideCreate, decideDelete, decideEdit, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
-import { evaluate, place } from './evaluate.ts';
+import { evaluate, place, type Placement } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { ReferenceReader } from '../reference/repository.ts';
 import { metadataOf, type Actor, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
@@ -55,8 +55,8 @@ export class VacationCommands {
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    const { state, occupancy } = await this.load(file, request);
-    const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy });
+    const { state, occupancy, placement } = await this.load(file, request);
+    const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy, placement });
     return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', errors: ev.errors };
   }
 
@@ -65,8 +65,8 @@ export class VacationCommands {
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const recordId = await this.deps.nextRecordId();
     return this.retrying(actor, async (given) => {
-      const { state, occupancy } = await this.load(file, request);
-      return decideCreate({ request, file, state, calendar: this.deps.calendar, occupancy }, state, { ...given, recordId });
+      const { state, occupancy, placement } = await this.load(file, request);
+      return decideCreate({ request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId });
     });
   }
 
@@ -80,9 +80,9 @@ export class VacationCommands {
     }
     const recordId = await this.deps.nextRecordId();
     return this.retrying(actor, async (given) => {
-      const { state, occupancy } = await this.load(file, request);
+      const { state, occupancy, placement } = await this.load(file, request);
       if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
-      return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy }, state, { ...given, recordId }, actor.userId);
+      return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId }, actor.userId);
     });
   }
 
@@ -155,21 +155,25 @@ export class VacationCommands {
    * The worker's stream and, for an enjoyed vacation, the month streams of the subgerencia its
    * period touches: read together, and only past what the stream cache already holds.
    */
-  private async load(file: WorkerFile, request: VacationRequest): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined }> {
+  private async load(
+    file: WorkerFile,
+    request: VacationRequest,
+  ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null }> {
     const worker = workerStream(file.worker.id);
-    const placement = request.compensated ? undefined : place(request, file, this.deps.calendar);
-    const months = placement ? monthsOf(request.startDate, placement.endDate) : [];
-    const units = placement ? months.map((m) => unitStream(placement.contract.subgerenciaId, m)) : [];
+    const placement = place(request, file, this.deps.calendar) ?? null;
+    const guarded = placement && !request.compensated ? placement : undefined;
+    const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
+    const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
     const streams = await this.streams.read([worker, ...units]);
     const state = foldWorker(streams.get(worker) ?? []);
-    if (!placement) return { state, occupancy: undefined };
+    if (!guarded) return { state, occupancy: undefined, placement };
     const occupancy = foldUnit(
-      placement.contract.subgerenciaId,
+      guarded.contract.subgerenciaId,
       months.map((month, i) => {
         const events = streams.get(units[i]!) ?? [];
         return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
       }),
     );
-    return { state, occupancy };
+    return { state, occupancy, placement };
   }
 }
