@@ -1,6 +1,6 @@
 import { decode } from '../events/codec.ts';
 import type { DomainEvent } from '../events/types.ts';
-import type { EventStore } from '../store/types.ts';
+import type { EventStore, StoredEvent } from '../store/types.ts';
 
 export interface CachedEvent {
   event: DomainEvent;
@@ -12,21 +12,26 @@ export interface CachedEvent {
  * memory. Every read still asks the store, but only for what follows the revision already held,
  * so the answer is as current as a full read while usually costing an empty result. Streams are
  * append-only, which is what makes this safe.
+ *
+ * Reads asked for while others are on their way to the store go together in the next query, so
+ * a crowd of requests costs a few round trips instead of one each. Every read is still sent after
+ * it was asked for, so it sees everything committed before.
  */
 export class StreamCache {
   private readonly entries = new Map<string, CachedEvent[]>();
+  private waiting: Batch | undefined;
+  private inFlight = 0;
 
   constructor(
     private readonly store: EventStore,
     private readonly maxStreams = 5_000,
+    private readonly maxInFlight = 2,
   ) {}
 
   async read(streams: string[]): Promise<Map<string, CachedEvent[]>> {
     const known = streams.map((stream) => ({ stream, held: this.entries.get(stream) ?? [] }));
     const requests = known.map(({ stream, held }) => ({ stream, fromRevision: held.length ? held[held.length - 1]!.revision + 1 : 0 }));
-    const fresh = this.store.readStreams
-      ? await this.store.readStreams(requests)
-      : new Map(await Promise.all(requests.map(async (r) => [r.stream, await this.store.readStream(r.stream, { fromRevision: r.fromRevision })] as const)));
+    const fresh = await this.fetch(requests);
     const out = new Map<string, CachedEvent[]>();
     for (const { stream } of known) {
       // Another request may have extended the entry meanwhile: take only what it lacks.
@@ -46,6 +51,36 @@ export class StreamCache {
     return out;
   }
 
+  private fetch(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
+    let batch = this.waiting;
+    if (!batch) {
+      batch = this.waiting = new Batch();
+      if (this.inFlight < this.maxInFlight) setImmediate(() => this.dispatch());
+    }
+    for (const r of requests) {
+      const from = batch.from.get(r.stream);
+      if (from === undefined || r.fromRevision < from) batch.from.set(r.stream, r.fromRevision);
+    }
+    return batch.result;
+  }
+
+  private dispatch(): void {
+    const batch = this.waiting;
+    if (!batch || this.inFlight >= this.maxInFlight) return;
+    this.waiting = undefined;
+    this.inFlight++;
+    const requests = [...batch.from].map(([stream, fromRevision]) => ({ stream, fromRevision }));
+    const read = this.store.readStreams
+      ? this.store.readStreams(requests)
+      : Promise.all(requests.map(async (r) => [r.stream, await this.store.readStream(r.stream, { fromRevision: r.fromRevision })] as const)).then(
+          (pairs) => new Map(pairs),
+        );
+    read.then(batch.resolve, batch.reject).finally(() => {
+      this.inFlight--;
+      this.dispatch();
+    });
+  }
+
   private remember(stream: string, events: CachedEvent[]): void {
     // Most recently used last, so the oldest entries go first when the cache is full.
     this.entries.delete(stream);
@@ -56,4 +91,14 @@ export class StreamCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
   }
+}
+
+class Batch {
+  readonly from = new Map<string, number>();
+  resolve!: (m: Map<string, StoredEvent[]>) => void;
+  reject!: (err: unknown) => void;
+  readonly result = new Promise<Map<string, StoredEvent[]>>((resolve, reject) => {
+    this.resolve = resolve;
+    this.reject = reject;
+  });
 }

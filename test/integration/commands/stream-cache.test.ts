@@ -13,6 +13,7 @@ describe('stream cache of the commands', () => {
   let t: TestDb;
   let store: PostgresEventStore;
   let fetched = 0;
+  let queries = 0;
   let counting: EventStore;
 
   beforeAll(async () => {
@@ -22,6 +23,7 @@ describe('stream cache of the commands', () => {
       get: (target, prop) =>
         prop === 'readStreams'
           ? async (r: { stream: string; fromRevision: number }[]) => {
+              queries++;
               const out = await target.readStreams(r);
               for (const events of out.values()) fetched += events.length;
               return out;
@@ -58,4 +60,31 @@ describe('stream cache of the commands', () => {
     for (const r of reads) expect(r.get('worker-2')!.map((e) => e.revision)).toEqual([0]);
     for (const r of again) expect(r.get('worker-2')!.map((e) => e.revision)).toEqual([0, 1, 2]);
   });
+
+  it('sends reads asked for together as a few store queries, each caller getting its own streams current', async () => {
+    const cache = new StreamCache(counting);
+    const streams = Array.from({ length: 40 }, (_, i) => `worker-batch-${i}`);
+    await store.append(streams.map((stream, i) => ({ stream, expectedRevision: 'no_stream' as const, events: Array.from({ length: 1 + (i % 3) }, (_, n) => approved(n)) })));
+    queries = 0;
+    const reads = await Promise.all(streams.map((s, i) => cache.read([s, streams[(i + 1) % streams.length]!])));
+    // Two go out at once; everything asked for meanwhile waits and goes in the next one.
+    expect(queries).toBeLessThanOrEqual(3);
+    reads.forEach((r, i) => {
+      expect(r.get(streams[i]!)!.map((e) => e.revision)).toEqual(Array.from({ length: 1 + (i % 3) }, (_, n) => n));
+      expect(r.get(streams[(i + 1) % streams.length]!)!.length).toBe(1 + (((i + 1) % streams.length) % 3));
+    });
+    // A read asked for after an append sees it, even when it rides with others.
+    await store.append([{ stream: streams[0]!, expectedRevision: 0, events: [approved(9)] }]);
+    const after = await Promise.all([cache.read([streams[0]!]), cache.read([streams[1]!])]);
+    expect(after[0].get(streams[0]!)!.map((e) => e.revision)).toEqual([0, 1]);
+  });
+
+  it('hands a failed store read to every caller that rode on it', async () => {
+    const failing = { ...store, readStreams: async () => { throw new Error('store down'); } } as unknown as EventStore;
+    const cache = new StreamCache(failing);
+    const results = await Promise.allSettled([cache.read(['a']), cache.read(['b']), cache.read(['c'])]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    await expect(cache.read(['d'])).rejects.toThrow('store down');
+  });
 });
+
