@@ -124,6 +124,12 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       logger.warn('read models are still catching up with the event log; serving anyway');
     }
   }
+  // In the background: until it is done, requests load the workers they need one at a time.
+  const warmStarted = Date.now();
+  const warming = reference.warm().then(
+    (workers) => logger.info({ workers, ms: Date.now() - warmStarted }, 'reference cache warmed'),
+    (err: unknown) => logger.warn({ err: (err as Error).message }, 'reference cache could not be warmed; it fills as requests come'),
+  );
   const audits = new BatchedAppender(store);
   const availability = new AvailabilityCache(db, projections);
   const readSide: ReadSide = {
@@ -170,6 +176,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       if (closed) return;
       closed = true;
       await app.close();
+      await warming;
       await audits.drain();
       if (opts.projections !== false) await projections?.stop();
       await feed.close();

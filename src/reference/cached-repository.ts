@@ -50,6 +50,34 @@ export class CachedReferenceRepository implements ReferenceReader {
     this.checkedAt = -Infinity;
   }
 
+  /**
+   * Fills the cache with worker files in bulk (a few queries per chunk instead of four per
+   * worker), so that the first request for each worker after a start does not pay for it. Fills
+   * at most half the entry bound, leaving the rest to lookups, and gives up quietly if an import
+   * drops the cache meanwhile: lookups then fill it one worker at a time as before. Resolves to
+   * the number of workers loaded.
+   */
+  async warm(chunk = 500): Promise<number> {
+    await this.freshen();
+    const generation = this.generation;
+    let after = Number.MIN_SAFE_INTEGER;
+    let loaded = 0;
+    for (;;) {
+      const room = Math.floor((this.maxEntries / 2 - this.entries.size) / 2);
+      if (room <= 0) break;
+      const files = await this.inner.workerFiles(after, Math.min(chunk, room));
+      if (generation !== this.generation) return loaded;
+      for (const file of files) {
+        this.entries.set(`doc:${file.worker.documentNumber.trim()}`, file.worker);
+        this.entries.set(`file:${file.worker.id}`, file);
+      }
+      loaded += files.length;
+      if (files.length < Math.min(chunk, room)) break;
+      after = files[files.length - 1]!.worker.id;
+    }
+    return loaded;
+  }
+
   get size(): number {
     return this.entries.size;
   }

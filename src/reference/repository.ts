@@ -230,25 +230,48 @@ export class ReferenceRepository implements ReferenceReader {
    */
   async workerFile(workerId: number): Promise<WorkerFile | null> {
     const worker = await this.workerById(workerId);
+    if (!worker) return null;
+    return (await this.filesOf([worker]))[0]!;
+  }
+
+  /**
+   * The files of up to `limit` workers in id order after `afterId`, in three queries whatever
+   * the count: what a cache warms itself with.
+   */
+  async workerFiles(afterId: number, limit: number): Promise<WorkerFile[]> {
+    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit]);
+    return this.filesOf(r.rows.map(toWorker));
+  }
+
+  private async filesOf(workers: Worker[]): Promise<WorkerFile[]> {
+    if (workers.length === 0) return [];
+    const ids = workers.map((w) => w.id);
     const contracts = await this.db.query<Row>(
       `SELECT ${CONTRACT_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')},
                 ${COMPANY_COLUMNS.split(', ').map((c) => `cc.${c} AS cc_${c}`).join(', ')}
          FROM ref_contracts c LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
-         WHERE c.worker_id = $1 ORDER BY c.start_date NULLS FIRST, c.id`,
-      [workerId],
+         WHERE c.worker_id = ANY($1::bigint[]) ORDER BY c.worker_id, c.start_date NULLS FIRST, c.id`,
+      [ids],
     );
-    const sheets = await this.payrollSheetsOf(workerId);
-    if (!worker) return null;
-    const companyContracts = new Map<number, CompanyContract>();
+    const sheets = await this.db.query<Row>(
+      `SELECT ${SHEET_COLUMNS} FROM ref_payroll_sheets WHERE worker_id = ANY($1::bigint[]) ORDER BY worker_id, period_start, contract_id`,
+      [ids],
+    );
+    const files = new Map<number, WorkerFile>(
+      workers.map((worker) => [worker.id, { worker, contracts: [], sheets: [], companyContracts: new Map() }]),
+    );
     for (const row of contracts.rows) {
+      const file = files.get(num(row.worker_id))!;
+      file.contracts.push(toContract(row));
       if (row.cc_id === null || row.cc_id === undefined) continue;
       const prefixed = Object.fromEntries(
         Object.entries(row).filter(([k]) => k.startsWith('cc_')).map(([k, v]) => [k.slice(3), v]),
       );
       const cc = toCompanyContract(prefixed);
-      companyContracts.set(cc.id, cc);
+      file.companyContracts.set(cc.id, cc);
     }
-    return { worker, contracts: contracts.rows.map(toContract), sheets, companyContracts };
+    for (const row of sheets.rows) files.get(num(row.worker_id))!.sheets.push(toSheet(row));
+    return [...files.values()];
   }
 
   async version(): Promise<number> {

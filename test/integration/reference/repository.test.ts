@@ -146,4 +146,39 @@ describe('CachedReferenceRepository', () => {
     }
     expect((await cached.workerByDocument('1020307035'))!.id).toBe(1005);
   });
+
+  it('warms in bulk: afterwards every worker and file is served from memory, equal to a direct read', async () => {
+    const db = counting(t.db);
+    const cached = new CachedReferenceRepository(db, { checkIntervalMs: 3_600_000 });
+    const ids = (await t.db.query<{ id: string; document_number: string }>('SELECT id::text, document_number FROM ref_workers ORDER BY id')).rows;
+    // A chunk of 2 makes the warm-up page through the workers.
+    expect(await cached.warm(2)).toBe(ids.length);
+    const afterWarm = db.count;
+    for (const { id, document_number } of ids) {
+      expect((await cached.workerByDocument(document_number))!.id).toBe(Number(id));
+      expect(await cached.workerFile(Number(id))).toEqual(await repo.workerFile(Number(id)));
+    }
+    expect(db.count).toBe(afterWarm);
+  });
+
+  it('warms no further than half its bound, and not at all with stale data after an invalidation', async () => {
+    const bounded = new CachedReferenceRepository(t.db, { maxEntries: 12 });
+    expect(await bounded.warm(2)).toBe(3);
+    expect(bounded.size).toBe(6);
+
+    // An import lands while the second chunk is being read: what that chunk read is not kept.
+    let chunks = 0;
+    const racing: Queryable = {
+      query: async (sql: string, params?: unknown[]) => {
+        const r = await t.db.query(sql, params);
+        if (sql.includes('FROM ref_workers WHERE id >') && ++chunks === 2) cached.invalidate();
+        return r;
+      },
+      exec: (sql: string) => t.db.exec(sql),
+    } as Queryable;
+    const cached = new CachedReferenceRepository(racing, { checkIntervalMs: 3_600_000 });
+    expect(await cached.warm(1)).toBe(1);
+    expect(chunks).toBe(2);
+    expect(cached.size).toBe(0);
+  });
 });
