@@ -134,6 +134,8 @@ export class PostgresEventStore implements EventStore {
 
   private async callAppend(q: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
     const events = writes.flatMap((w) => w.events);
+    // As KurrentDB's multi-stream append: one write per stream.
+    if (new Set(writes.map((w) => w.stream)).size !== writes.length) throw new Error('an append names the same stream twice');
     if (new Set(events.map((e) => e.id)).size !== events.length) {
       throw new DuplicateEventIdError('an append names the same event id twice');
     }

@@ -132,6 +132,42 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       expect((await t.store.readStream(b)).map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     });
 
+    it('stores a multi-stream append at each stream\'s own revisions, in the order of the writes', async () => {
+      const [a, b, c] = [s('order-a'), s('order-b'), s('order-c')];
+      await t.store.append([{ stream: b, expectedRevision: 'no_stream', events: [ev('B0'), ev('B1')] }]);
+      const writes = [
+        { stream: c, expectedRevision: 'no_stream' as const, events: [ev('C0')] },
+        { stream: b, expectedRevision: 1, events: [ev('B2'), ev('B3'), ev('B4')] },
+        { stream: a, expectedRevision: 'any' as const, events: [ev('A0'), ev('A1')] },
+      ];
+      const r = await t.store.append(writes);
+      expect(r.revisions).toEqual([
+        { stream: c, revision: 0 },
+        { stream: b, revision: 4 },
+        { stream: a, revision: 1 },
+      ]);
+      expect((await t.store.readStream(b)).map((e) => [e.revision, e.type])).toEqual([[0, 'B0'], [1, 'B1'], [2, 'B2'], [3, 'B3'], [4, 'B4']]);
+      // Across streams, the log holds the events as the writes listed them.
+      const stored = (await Promise.all([c, b, a].map((x) => t.store.readStream(x)))).flat().filter((e) => e.type !== 'B0' && e.type !== 'B1');
+      const inLog = [...stored].sort((x, y) => comparePositions(x.position, y.position)).map((e) => e.type);
+      expect(inLog).toEqual(['C0', 'B2', 'B3', 'B4', 'A0', 'A1']);
+      expect(comparePositions(stored.at(-1)!.position, r.position)).toBe(0);
+    });
+
+    it('refuses an append that names one stream twice, and writes nothing', async () => {
+      const a = s('twice-a');
+      const b = s('twice-b');
+      await expect(
+        t.store.append([
+          { stream: a, expectedRevision: 'any', events: [ev('A0')] },
+          { stream: b, expectedRevision: 'any', events: [ev('B0')] },
+          { stream: a, expectedRevision: 'any', events: [ev('A1')] },
+        ]),
+      ).rejects.toThrow('names the same stream twice');
+      expect(await t.store.readStream(a)).toEqual([]);
+      expect(await t.store.readStream(b)).toEqual([]);
+    });
+
     it('writes nothing at all when one expectation of a multi-stream append fails', async () => {
       const a = s('multi-a');
       const b = s('multi-b');
