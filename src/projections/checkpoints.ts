@@ -55,24 +55,3 @@ export async function writeCheckpoint(tx: Queryable, name: string, p: Position):
     [name, p.commit.toString(), p.prepare.toString()],
   );
 }
-
-/**
- * Moves the checkpoint from `from` to `to` only if it is still at `from`; false when someone else
- * moved it (a swapped-in rebuild, a runner that took over), and the caller must roll back. The
- * row is locked from here to the end of the transaction, which serialises two writers of one
- * projection at the cost of one statement.
- */
-export async function advanceCheckpoint(tx: Queryable, name: string, from: Position, to: Position): Promise<boolean> {
-  const moved = await tx.query(
-    `UPDATE projection_checkpoints SET commit_pos = $4, prepare_pos = $5, updated_at = now()
-     WHERE name = $1 AND commit_pos = $2 AND prepare_pos = $3`,
-    [name, from.commit.toString(), from.prepare.toString(), to.commit.toString(), to.prepare.toString()],
-  );
-  if (moved.rowCount === 1) return true;
-  if (from.commit !== START.commit || from.prepare !== START.prepare) return false;
-  const first = await tx.query(
-    `INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING`,
-    [name, to.commit.toString(), to.prepare.toString()],
-  );
-  return first.rowCount === 1;
-}

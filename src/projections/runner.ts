@@ -1,9 +1,10 @@
 import type { Db } from '../db/types.ts';
 import { decode, type DecodedEvent } from '../events/codec.ts';
 import { comparePositions, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
-import { advanceCheckpoint, readCheckpoint } from './checkpoints.ts';
+import { readCheckpoint } from './checkpoints.ts';
+import type { BatchCommitter } from './committer.ts';
 import { runnerKey, type LockKey, type LockSession } from './locks.ts';
-import type { ProjectionHooks, ProjectionLogger, Projector } from './types.ts';
+import type { ProjectionLogger, Projector } from './types.ts';
 
 export type RunnerState = 'stopped' | 'standby' | 'running';
 
@@ -15,7 +16,6 @@ export interface RunnerOptions {
   standbyRetryMs: number;
   maxBackoffMs: number;
   logger: ProjectionLogger;
-  hooks?: ProjectionHooks;
   onCommit?: (name: string, position: Position) => void;
   /** After a batch commits, with the events its projector applied (before onCommit). */
   onApplied?: (name: string, events: readonly DecodedEvent[]) => void;
@@ -27,9 +27,6 @@ export interface RunnerOptions {
 const YIELD_CHECK_MS = 500;
 /** How far the stored checkpoint may trail one advanced in memory over batches of no interest. */
 const CHECKPOINT_WRITE_MS = 1000;
-
-/** The stored checkpoint is not where this runner left it: the batch must not stand. */
-class StaleBatch extends Error {}
 
 export const decodeAll = (stored: readonly StoredEvent[]): DecodedEvent[] =>
   stored.map(decode).filter((e): e is DecodedEvent => e !== undefined);
@@ -51,6 +48,8 @@ export class ProjectionRunner {
   private wake: (() => void) | undefined;
   private poked = false;
   private lastYieldCheck = 0;
+  /** Set after a failed batch: the retry commits alone, not with the other runners' batches. */
+  private failing = false;
   private readonly key: LockKey;
 
   constructor(
@@ -58,6 +57,7 @@ export class ProjectionRunner {
     private readonly db: Db,
     private readonly store: Pick<EventStore, 'readAll'>,
     private readonly locks: LockSession,
+    private readonly committer: BatchCommitter,
     private readonly opts: RunnerOptions,
   ) {
     this.key = runnerKey(projector.name);
@@ -141,8 +141,10 @@ export class ProjectionRunner {
       try {
         busy = (await this.step()) > 0;
         failures = 0;
+        this.failing = false;
       } catch (err) {
         failures += 1;
+        this.failing = true;
         this.known = undefined;
         this.opts.logger.error({ err, projection: this.projector.name, failures }, 'projection batch failed; rolled back, will retry');
         await this.pause(this.backoff(failures), false);
@@ -178,38 +180,22 @@ export class ProjectionRunner {
   }
 
   /**
-   * Applies `events` and moves the stored checkpoint to `to`, in one transaction, unless the
-   * stored checkpoint is no longer the one this runner last saw (a swapped-in rebuild, a runner
-   * that took over): then the batch is stale and the runner starts again from the stored one.
+   * Applies `events` and moves the stored checkpoint to `to`, in one transaction (shared with the
+   * other runners' batches of the moment), unless the stored checkpoint is no longer the one this
+   * runner last saw (a swapped-in rebuild, a runner that took over): then the batch is stale and
+   * the runner starts again from the stored one.
    */
   private async commit(events: DecodedEvent[], to: Position): Promise<void> {
     const name = this.projector.name;
-    const expected = this.stored;
-    // Read models are derived: a crash that loses this commit also loses its checkpoint, and the
-    // batch is simply applied again from the log. No need to wait for the disk.
-    let committed: Position;
-    try {
-      committed = await this.db.transaction(
-        async (tx) => {
-          if (expected === undefined) throw new StaleBatch();
-          if (events.length) await this.projector.apply(tx, events, '');
-          await this.opts.hooks?.beforeCommit?.(name, events);
-          if (!(await advanceCheckpoint(tx, name, expected, to))) throw new StaleBatch();
-          return to;
-        },
-        { durable: false },
-      );
-    } catch (err) {
-      if (!(err instanceof StaleBatch)) throw err;
-      committed = await readCheckpoint(this.db, name);
-    }
+    const from = this.stored;
+    const moved = from !== undefined && (await this.committer.commit({ projector: this.projector, from, to, events }, this.failing));
+    const committed = moved ? to : await readCheckpoint(this.db, name);
     this.stored = this.known = committed;
     this.storedAt = Date.now();
-    if (committed === to) {
+    if (moved) {
       if (events.length) this.opts.onApplied?.(name, events);
       this.opts.onCommit?.(name, to);
-    }
-    else {
+    } else {
       this.opts.logger.warn({ projection: name }, 'projection checkpoint moved under the runner; reloaded');
       // Someone else wrote these tables meanwhile: whatever was derived from them is suspect.
       this.opts.onStateChange?.(name, this.current);

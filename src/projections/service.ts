@@ -4,6 +4,7 @@ import { comparePositions, type EventStore, type Position } from '../store/types
 import { readCheckpoints } from './checkpoints.ts';
 import { LockSession } from './locks.ts';
 import { allProjectors } from './registry.ts';
+import { BatchCommitter } from './committer.ts';
 import { ProjectionRunner, type RunnerState } from './runner.ts';
 import { SharedReader } from './shared-reader.ts';
 import { ensureProjectionTables } from './tables.ts';
@@ -64,7 +65,6 @@ export class ProjectionService {
       standbyRetryMs: opts.standbyRetryMs ?? 1000,
       maxBackoffMs: opts.maxBackoffMs ?? 5000,
       logger: opts.logger ?? consoleLogger,
-      hooks: opts.hooks,
       onCommit: () => {
         for (const l of [...this.commitListeners]) l();
       },
@@ -77,7 +77,9 @@ export class ProjectionService {
     };
     // One read of the log feeds every runner of this service.
     const shared = new SharedReader(store);
-    this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, shared, this.locks, runnerOpts));
+    // and one transaction commits the batches they apply together.
+    const committer = new BatchCommitter(db, opts.hooks);
+    this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, shared, this.locks, committer, runnerOpts));
   }
 
   async start(): Promise<void> {

@@ -40,6 +40,6 @@ export const silentLogger: ProjectionLogger = { info: () => {}, warn: () => {}, 
 
 /** Test seams: a hook that throws makes the batch fail as a crash mid-batch would. */
 export interface ProjectionHooks {
-  /** Runs inside the batch transaction after the projector applied it, before the checkpoint. */
+  /** Runs inside the batch transaction after the projector applied it, before the commit. */
   beforeCommit?(projector: string, events: readonly DecodedEvent[]): void | Promise<void>;
 }
