@@ -17,14 +17,16 @@ import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
 import { openEventStore } from './store/open.ts';
-import type { EventStore } from './store/types.ts';
+import { comparePositions, type EventStore, type Position } from './store/types.ts';
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, availability in
- * consult, the audit trail): a write answers once these include it. Contract links and
- * occupancy have no HTTP reader and follow right after.
+ * consult, the audit trail): a read waits until these include every write acknowledged before
+ * it. Contract links and occupancy have no HTTP reader and follow right after.
  */
 const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit'];
+/** Longest a read waits for the read models to include earlier writes. */
+const READ_YOUR_WRITES_MS = 2000;
 
 export interface Service {
   app: FastifyInstance;
@@ -132,17 +134,41 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   );
   const audits = new BatchedAppender(store);
   const availability = new AvailabilityCache(db, projections);
+  // The newest write this instance acknowledged, and the newest the served read models are
+  // known to include: a read waits only while the first is ahead of the second.
+  let written: Position | undefined;
+  let included: Position | undefined;
+  let waiting: { target: Position; done: Promise<void> } | undefined;
+  const fresh = async <T>(read: () => Promise<T>): Promise<T> => {
+    const target = written;
+    if (target && !(included && comparePositions(included, target) >= 0)) {
+      // Reads share a wait that covers their write; each waits once, bounded.
+      if (!waiting || comparePositions(waiting.target, target) < 0) {
+        const w = {
+          target,
+          done: projections!.waitFor(target, READ_YOUR_WRITES_MS, SERVED_READ_MODELS).then((ok) => {
+            if (!ok) logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read');
+            else if (!included || comparePositions(target, included) > 0) included = target;
+            if (waiting === w) waiting = undefined;
+          }),
+        };
+        waiting = w;
+      }
+      await waiting.done;
+    }
+    return read();
+  };
   const readSide: ReadSide = {
-    async waitFor(position, timeoutMs) {
-      const caughtUp = await projections!.waitFor(position, timeoutMs, SERVED_READ_MODELS);
-      if (!caughtUp) logger.warn({ timeoutMs }, 'read models did not include a write before answering it');
-      return caughtUp;
+    noteWrite(position) {
+      if (!written || comparePositions(position, written) > 0) written = position;
+      // The runners read it now rather than at their next poll.
+      projections!.poke();
     },
-    availabilityOf: (workerId) => availability.get(workerId),
-    vacationsOfWorker: (workerId, o) => vacationsOfWorker(db, workerId, o),
-    vacationByCode: async (code) => (await vacationByCode(db, code)) ?? null,
-    auditOfWorker: (workerId, o) => auditOfWorker(db, workerId, o),
-    auditOfCode: (code) => auditOfCode(db, code),
+    availabilityOf: (workerId) => fresh(() => availability.get(workerId)),
+    vacationsOfWorker: (workerId, o) => fresh(() => vacationsOfWorker(db, workerId, o)),
+    vacationByCode: (code) => fresh(async () => (await vacationByCode(db, code)) ?? null),
+    auditOfWorker: (workerId, o) => fresh(() => auditOfWorker(db, workerId, o)),
+    auditOfCode: (code) => fresh(() => auditOfCode(db, code)),
   };
 
   const app = await buildApp(

@@ -7,8 +7,11 @@ import type { EventStore, Position, StreamWrite } from '../store/types.ts';
 
 /** What the read endpoints and the audited queries need from the projections. */
 export interface ReadSide {
-  /** Read-your-writes: resolves once the read models include `position` (false on time-out). */
-  waitFor(position: Position, timeoutMs: number): Promise<boolean>;
+  /**
+   * Read-your-writes: a write this instance has acknowledged. Every read that starts afterwards
+   * waits (bounded) until the read models include it, so the write's answer itself does not.
+   */
+  noteWrite(position: Position): void;
   availabilityOf(workerId: number): Promise<{ daysTaken: number; daysEnjoyed: number; daysCompensated: number; liveRecords: number }>;
   vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<unknown[]>;
   vacationByCode(code: string): Promise<unknown | null>;

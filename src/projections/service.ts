@@ -118,13 +118,18 @@ export class ProjectionService {
   async waitFor(position: Position, timeoutMs: number, only?: readonly string[]): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     const runners = only ? this.runners.filter((r) => only.includes(r.projector.name)) : this.runners;
-    this.poke();
+    let poked = false;
     for (;;) {
       const local = runners.every((r) => r.checkpoint !== undefined);
       if (local && runners.every((r) => comparePositions(r.checkpoint!, position) >= 0)) return true;
       if (!local && (await this.reachedInDb(position, runners.map((r) => r.projector.name)))) return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
+      // Idle runners read now rather than at their next poll; not needed when already there.
+      if (!poked) {
+        poked = true;
+        this.poke();
+      }
       // Re-checked now and then even when local: a runner may have handed its lock to a rebuild.
       await this.nextCommit(Math.min(left, local ? 250 : WAIT_POLL_MS));
     }

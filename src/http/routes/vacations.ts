@@ -11,7 +11,6 @@ import { Fields, bogotaTimestamp, flagText } from '../fields.ts';
 import { withIdempotency } from '../idempotency.ts';
 import { parseCodeInput, parseCreateInput, parseEditInput } from '../vacation-input.ts';
 
-const READ_YOUR_WRITES_MS = 2000;
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
 function recordBody(r: VacationRecord) {
@@ -117,7 +116,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       const r = await deps.commands.create(documentNumber, request, actorOf(req, user, { write: true }));
       if (!r.ok) return failure(reply, r, { documentNumber, op: 'create' });
       deps.metrics?.commandOutcome('create', 'ok');
-      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      deps.readSide.noteWrite(r.value.position);
       const record = r.value.value.record;
       return vacationSuccess(reply, 201, 'Vacaciones registradas correctamente', {
         codigo_pila: record.codigoPila,
@@ -137,7 +136,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       const r = await deps.commands.edit(code, documentNumber, request, actorOf(req, user, { write: true }));
       if (!r.ok) return failure(reply, r, { documentNumber, code, op: 'edit' });
       deps.metrics?.commandOutcome('edit', 'ok');
-      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      deps.readSide.noteWrite(r.value.position);
       const record = r.value.value.record;
       return vacationSuccess(reply, 200, 'Vacaciones editadas correctamente', {
         id: record.recordId,
@@ -168,7 +167,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       deps.metrics?.commandOutcome('delete', 'ok');
       const deletedAt = now();
       req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.recordId, codigoPila: code, responsable: user.email, fecha: deletedAt.toISOString() }, 'vacation deleted');
-      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      deps.readSide.noteWrite(r.value.position);
       return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
         idEliminado: r.value.value.recordId,
         codigoPila: code,
@@ -185,7 +184,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       const r = await deps.commands.approve(code, actorOf(req, user, { write: true }));
       if (!r.ok) return failure(reply, r, { code, op: 'approve' });
       deps.metrics?.commandOutcome('approve', 'ok');
-      await deps.readSide.waitFor(r.value.position, READ_YOUR_WRITES_MS);
+      deps.readSide.noteWrite(r.value.position);
       return vacationSuccess(reply, 200, 'Vacaciones aprobadas correctamente', {
         id: r.value.value.recordId,
         codigoPila: code,
