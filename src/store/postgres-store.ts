@@ -1,10 +1,10 @@
 import type { Db, Queryable } from '../db/types.ts';
+import { GroupAppender, appendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
   type AppendResult,
   type EventStore,
-  type ExpectedRevision,
   type Position,
   type ReadAllOptions,
   type StoredEvent,
@@ -72,29 +72,23 @@ interface AppendRow {
   out_replayed: boolean;
 }
 
-function encodeExpected(expected: ExpectedRevision): number {
-  switch (expected) {
-    case 'no_stream':
-      return -1;
-    case 'any':
-      return -2;
-    case 'stream_exists':
-      return -3;
-    default:
-      if (!Number.isSafeInteger(expected) || expected < 0) throw new RangeError(`expected revision ${expected} is not valid`);
-      return expected;
-  }
-}
 
 export class PostgresEventStore implements EventStore {
   readonly name = 'postgres';
+  private readonly groups: GroupAppender;
 
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    opts: GroupAppenderOptions = {},
+  ) {
+    this.groups = new GroupAppender(db, (writes) => this.callAppend(this.db, writes), (writes, outcome) => this.settle(writes, outcome), opts);
+  }
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
     try {
-      // One statement is its own transaction: no BEGIN/COMMIT round trips.
-      return await this.callAppend(this.db, writes);
+      // One statement is its own transaction (no BEGIN/COMMIT round trips), shared with the
+      // other appends of the moment.
+      return await this.groups.append(writes);
     } catch (err) {
       // A concurrent append of the very same events (a retried request) won the race: answer
       // as the idempotent retry it is rather than as a conflict.
@@ -133,32 +127,19 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async callAppend(q: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
-    const events = writes.flatMap((w) => w.events);
-    // As KurrentDB's multi-stream append: one write per stream.
-    if (new Set(writes.map((w) => w.stream)).size !== writes.length) throw new Error('an append names the same stream twice');
-    if (new Set(events.map((e) => e.id)).size !== events.length) {
-      throw new DuplicateEventIdError('an append names the same event id twice');
-    }
+    const args = appendArguments(writes);
     let rows: AppendRow[];
     try {
       rows = (
         await q.query<AppendRow>('SELECT * FROM vac_append($1::text[], $2::bigint[], $3::int[], $4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::jsonb[])', [
-          writes.map((w) => w.stream),
-          writes.map((w) => encodeExpected(w.expectedRevision)),
-          writes.map((w) => w.events.length),
-          events.map((e) => e.id),
-          events.map((e) => e.type),
-          events.map((e) => e.version ?? 1),
-          events.map((e) => JSON.stringify(e.data)),
-          events.map((e) => JSON.stringify(e.metadata ?? {})),
+          args.streams, args.expected, args.counts, args.ids, args.types, args.versions, args.data, args.meta,
         ])
       ).rows;
     } catch (err) {
       const e = err as { message?: string; detail?: string };
       if (e.message === 'wrong_expected_revision') {
         const d = JSON.parse(e.detail ?? '{}') as { stream: string; actual: number };
-        const w = writes.find((x) => x.stream === d.stream) ?? writes[0]!;
-        throw new WrongExpectedRevisionError(d.stream, w.expectedRevision, d.actual < 0 ? 'no_stream' : Number(d.actual));
+        throw conflict(writes, d.stream, Number(d.actual));
       }
       if (e.message === 'duplicate_event_ids') throw new DuplicateEventIdError(`${e.detail} event ids are already stored`);
       throw err;
@@ -166,10 +147,28 @@ export class PostgresEventStore implements EventStore {
     if (rows[0]?.out_replayed) {
       return idempotentResult(rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx })));
     }
+    return this.appended(rows);
+  }
+
+  private async settle(writes: StreamWrite[], outcome: GroupOutcome): Promise<AppendResult> {
+    switch (outcome.status) {
+      case 'conflict':
+        throw conflict(writes, outcome.stream, outcome.actual);
+      case 'duplicate':
+        throw outcome.error;
+      case 'replayed':
+        return idempotentResult(outcome.rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx! })));
+      default:
+        return this.appended(outcome.rows);
+    }
+  }
+
+  /** The result of an append from its rows (one per write); the head when it wrote no event. */
+  private async appended(rows: { out_stream: string; out_revision: string; out_position: string | null; out_tx: string | null }[]): Promise<AppendResult> {
     let last: Position | undefined;
     for (const r of rows) {
       if (r.out_position === null) continue;
-      const p = { commit: BigInt(r.out_tx), prepare: BigInt(r.out_position) };
+      const p = { commit: BigInt(r.out_tx!), prepare: BigInt(r.out_position) };
       if (!last || p.prepare > last.prepare) last = p;
     }
     return {
@@ -261,4 +260,9 @@ function idempotentResult(rows: StoredIdRow[]): AppendResult {
     if (p.prepare > last.prepare) last = p;
   }
   return { revisions: [...byStream].map(([stream, revision]) => ({ stream, revision })), position: last };
+}
+
+function conflict(writes: StreamWrite[], stream: string, actual: number): WrongExpectedRevisionError {
+  const w = writes.find((x) => x.stream === stream) ?? writes[0]!;
+  return new WrongExpectedRevisionError(stream, w.expectedRevision, actual < 0 ? 'no_stream' : actual);
 }

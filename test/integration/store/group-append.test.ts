@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../../src/db/types.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { DuplicateEventIdError, WrongExpectedRevisionError, comparePositions, type NewEvent } from '../../../src/store/types.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
+
+const ev = (type: string): NewEvent => ({ id: randomUUID(), type, data: { type } });
+
+describe('appends committed in groups (PostgreSQL store)', () => {
+  let t: TestDb;
+  let groups = 0;
+  let failGroups = false;
+  let store: PostgresEventStore;
+  const s = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    t = await freshDb();
+    // Counts the group calls that reach the database, and can make them fail as a whole.
+    const db = Object.assign(Object.create(t.db) as Db, {
+      query: (sql: string, params?: unknown[]) => {
+        if (sql.includes('vac_append_batch')) {
+          groups++;
+          if (failGroups) return Promise.reject(new Error('deadlock detected'));
+        }
+        return t.db.query(sql, params);
+      },
+    });
+    store = new PostgresEventStore(db);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('gives each append of a group its own answer: the winner of a race, the loser, and the bystanders', async () => {
+    const contested = s('contested');
+    const bystanders = [s('by-a'), s('by-b'), s('by-c')];
+    groups = 0;
+    const results = await Promise.allSettled([
+      store.append([{ stream: contested, expectedRevision: 'no_stream', events: [ev('First')] }]),
+      store.append([{ stream: contested, expectedRevision: 'no_stream', events: [ev('Second')] }]),
+      ...bystanders.map((b) => store.append([{ stream: b, expectedRevision: 'no_stream', events: [ev('A'), ev('B')] }])),
+    ]);
+    expect(groups).toBeGreaterThanOrEqual(1);
+    expect(groups).toBeLessThanOrEqual(2);
+    const [first, second, ...rest] = results;
+    expect(first.status).toBe('fulfilled');
+    expect(second.status).toBe('rejected');
+    expect((second as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+    expect((await store.readStream(contested)).map((e) => e.type)).toEqual(['First']);
+    for (const [i, r] of rest.entries()) {
+      expect(r.status).toBe('fulfilled');
+      const v = (r as PromiseFulfilledResult<Awaited<ReturnType<PostgresEventStore['append']>>>).value;
+      expect(v.revisions).toEqual([{ stream: bystanders[i], revision: 1 }]);
+      const stored = await store.readStream(bystanders[i]!);
+      expect(comparePositions(v.position, stored[1]!.position)).toBe(0);
+    }
+  });
+
+  it('lets a later append of a group build on an earlier one, at the revision it left', async () => {
+    const stream = s('chain');
+    const [a, b] = await Promise.all([
+      store.append([{ stream, expectedRevision: 'no_stream', events: [ev('One')] }]),
+      store.append([{ stream, expectedRevision: 0, events: [ev('Two')] }]),
+    ]);
+    expect(a.revisions).toEqual([{ stream, revision: 0 }]);
+    expect(b.revisions).toEqual([{ stream, revision: 1 }]);
+    expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['One', 'Two']);
+  });
+
+  it('answers a retried append in a group as the original, and refuses one that repeats only some ids', async () => {
+    const stream = s('retry');
+    const events = [ev('X'), ev('Y')];
+    const original = await store.append([{ stream, expectedRevision: 'no_stream', events }]);
+    const other = s('other');
+    const [again, partial, fresh] = await Promise.allSettled([
+      store.append([{ stream, expectedRevision: 'no_stream', events }]),
+      store.append([{ stream: s('partial'), expectedRevision: 'any', events: [events[0]!, ev('Z')] }]),
+      store.append([{ stream: other, expectedRevision: 'any', events: [ev('W')] }]),
+    ]);
+    expect(again.status).toBe('fulfilled');
+    expect((again as PromiseFulfilledResult<typeof original>).value).toEqual(original);
+    expect(partial.status).toBe('rejected');
+    expect((partial as PromiseRejectedResult).reason).toBeInstanceOf(DuplicateEventIdError);
+    expect(fresh.status).toBe('fulfilled');
+    expect(await store.readStream(stream)).toHaveLength(2);
+  });
+
+  it('makes each append again on its own when the group call fails as a whole', async () => {
+    const streams = [s('alone-a'), s('alone-b'), s('alone-c')];
+    failGroups = true;
+    groups = 0;
+    try {
+      const results = await Promise.all(streams.map((stream) => store.append([{ stream, expectedRevision: 'no_stream', events: [ev('Solo')] }])));
+      expect(groups).toBe(1);
+      expect(results.map((r) => r.revisions[0])).toEqual(streams.map((stream) => ({ stream, revision: 0 })));
+    } finally {
+      failGroups = false;
+    }
+    for (const stream of streams) expect(await store.readStream(stream)).toHaveLength(1);
+  });
+});
