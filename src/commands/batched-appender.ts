@@ -7,19 +7,22 @@ interface Pending {
 }
 
 /**
- * Appends that need no expected revision (audit records of queries) gathered for a moment and
- * written together, so that a burst of audited reads costs one append instead of one each.
- * Every caller still waits for its own record to be stored, and hears of a failure.
+ * Appends that need no expected revision (audit records of queries) gathered and written
+ * together, so that a burst of audited reads costs one append instead of one each. One write is
+ * in flight at a time, which keeps the records in the order they were asked for: whatever arrives
+ * meanwhile waits and goes in the next write, so batches grow with the load instead of being cut
+ * on a timer. Every caller still waits for its own record to be stored, and hears of a failure.
  */
 export class BatchedAppender {
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly store: EventStore,
+    /** How long an idle appender waits for company before writing a lone record. */
     private readonly maxDelayMs = 2,
-    private readonly maxBatch = 200,
+    private readonly maxBatch = 500,
   ) {}
 
   append(writes: StreamWrite[]): Promise<Position> {
@@ -28,25 +31,23 @@ export class BatchedAppender {
     }
     return new Promise<Position>((resolve, reject) => {
       this.queue.push({ writes, resolve, reject });
-      if (this.queue.length >= this.maxBatch) this.flushSoon(0);
-      else this.flushSoon(this.maxDelayMs);
+      // While a write is in flight, its end starts the next one.
+      if (!this.writing && !this.timer) this.timer = setTimeout(() => this.next(), this.maxDelayMs);
     });
   }
 
-  private flushSoon(ms: number): void {
-    if (this.timer && ms > 0) return;
+  private next(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const batch = this.queue;
-      this.queue = [];
-      // One batch at a time keeps the order of records as the order they were asked for.
-      this.flushing = this.flushing.then(() => this.write(batch));
-    }, ms);
+    this.timer = undefined;
+    if (this.writing || this.queue.length === 0) return;
+    const batch = this.queue.splice(0, this.maxBatch);
+    this.writing = this.write(batch).finally(() => {
+      this.writing = undefined;
+      this.next();
+    });
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    if (batch.length === 0) return;
     const byStream = new Map<string, StreamWrite>();
     for (const p of batch) {
       for (const w of p.writes) {
@@ -65,13 +66,9 @@ export class BatchedAppender {
 
   /** Writes whatever is waiting; for shutdown. */
   async drain(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      const batch = this.queue;
-      this.queue = [];
-      this.flushing = this.flushing.then(() => this.write(batch));
+    while (this.writing || this.queue.length > 0) {
+      this.next();
+      await this.writing;
     }
-    await this.flushing;
   }
 }

@@ -36,6 +36,33 @@ describe('batched appends of audit records', () => {
     }
   });
 
+  it('gathers everything that arrives while a write is in flight into the next write, and drains on demand', async () => {
+    // A store slow enough that records keep arriving while a write is on its way.
+    const sizes: number[] = [];
+    const slow = {
+      ...store,
+      append: async (w: StreamWrite[]) => {
+        sizes.push(w.reduce((n, x) => n + x.events.length, 0));
+        await new Promise((r) => setTimeout(r, 40));
+        return store.append(w);
+      },
+    } as unknown as EventStore;
+    const batched = new BatchedAppender(slow, 1);
+    const pending = [batched.append([write('audit-worker-20', 0)])];
+    await new Promise((r) => setTimeout(r, 5));
+    for (let n = 1; n <= 20; n++) {
+      pending.push(batched.append([write(`audit-worker-${20 + (n % 4)}`, n)]));
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    await Promise.all(pending);
+    expect(sizes).toEqual([1, 20]);
+
+    const last = batched.append([write('audit-worker-20', 99)]);
+    await batched.drain();
+    await expect(last).resolves.toBeDefined();
+    expect((await store.readStream('audit-worker-20')).map((e) => e.data.n)).toEqual([0, 4, 8, 12, 16, 20, 99]);
+  });
+
   it('tells every caller of a failed batch that its record was not stored', async () => {
     const batched = new BatchedAppender(counting, 5);
     const bad: StreamWrite = { stream: 'audit-worker-9', expectedRevision: 'any', events: [{ id: 'not-a-uuid', type: 'Audited', data: {} }] };
