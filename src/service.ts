@@ -126,14 +126,19 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       logger.warn('read models are still catching up with the event log; serving anyway');
     }
   }
-  // In the background: until it is done, requests load the workers they need one at a time.
-  const warmStarted = Date.now();
-  const warming = reference.warm().then(
-    (workers) => logger.info({ workers, ms: Date.now() - warmStarted }, 'reference cache warmed'),
-    (err: unknown) => logger.warn({ err: (err as Error).message }, 'reference cache could not be warmed; it fills as requests come'),
-  );
   const audits = new BatchedAppender(store);
   const availability = new AvailabilityCache(db, projections);
+  // Caches warmed in the background: until they are, requests load what they need one at a time.
+  const warmStarted = Date.now();
+  const warming = (async () => {
+    try {
+      const workers = await reference.warm();
+      const availabilities = await availability.warm(workers);
+      logger.info({ workers: workers.length, availabilities, ms: Date.now() - warmStarted }, 'caches warmed');
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'caches could not be warmed; they fill as requests come');
+    }
+  })();
   // The newest write this instance acknowledged, and the newest the served read models are
   // known to include: a read waits only while the first is ahead of the second.
   let written: Position | undefined;

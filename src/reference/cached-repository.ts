@@ -55,13 +55,13 @@ export class CachedReferenceRepository implements ReferenceReader {
    * worker), so that the first request for each worker after a start does not pay for it. Fills
    * at most half the entry bound, leaving the rest to lookups, and gives up quietly if an import
    * drops the cache meanwhile: lookups then fill it one worker at a time as before. Resolves to
-   * the number of workers loaded.
+   * the ids of the workers loaded.
    */
-  async warm(chunk = 500): Promise<number> {
+  async warm(chunk = 500): Promise<number[]> {
     await this.freshen();
     const generation = this.generation;
     let after = Number.MIN_SAFE_INTEGER;
-    let loaded = 0;
+    const loaded: number[] = [];
     for (;;) {
       const room = Math.floor((this.maxEntries / 2 - this.entries.size) / 2);
       if (room <= 0) break;
@@ -71,7 +71,7 @@ export class CachedReferenceRepository implements ReferenceReader {
         this.entries.set(`doc:${file.worker.documentNumber.trim()}`, file.worker);
         this.entries.set(`file:${file.worker.id}`, file);
       }
-      loaded += files.length;
+      for (const file of files) loaded.push(file.worker.id);
       if (files.length < Math.min(chunk, room)) break;
       after = files[files.length - 1]!.worker.id;
     }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types.ts';
 import type { ProjectionService } from '../service.ts';
-import { availabilityOf, type AvailabilityView } from './queries.ts';
+import { NOTHING_TAKEN, availabilityOf, availabilityOfMany, type AvailabilityView } from './queries.ts';
 
 const PROJECTOR = 'availability';
 
@@ -37,6 +37,31 @@ export class AvailabilityCache {
         this.entries.clear();
       },
     });
+  }
+
+  /**
+   * Loads the availability of these workers in bulk, so that the first consult of each after a
+   * start is served from memory. The same rules as get(): nothing is kept unless this process
+   * applies availability, and an entry whose worker a batch touched meanwhile is not kept.
+   * Resolves to the number of workers loaded.
+   */
+  async warm(workerIds: readonly number[], chunk = 1000): Promise<number> {
+    let loaded = 0;
+    for (let i = 0; i < workerIds.length; i += chunk) {
+      if (!this.projections.isApplying(PROJECTOR)) return loaded;
+      const ids = workerIds.slice(i, i + chunk).filter((id) => !this.entries.has(id));
+      const epoch = this.epoch;
+      const generations = ids.map((id) => this.generations.get(id) ?? 0);
+      const views = await availabilityOfMany(this.db, ids);
+      if (this.epoch !== epoch || !this.projections.isApplying(PROJECTOR)) return loaded;
+      for (const [k, id] of ids.entries()) {
+        if (this.entries.size >= this.maxEntries / 2) return loaded;
+        if ((this.generations.get(id) ?? 0) !== generations[k]) continue;
+        this.entries.set(id, { view: views.get(id) ?? NOTHING_TAKEN, generation: generations[k]!, epoch });
+        loaded++;
+      }
+    }
+    return loaded;
   }
 
   async get(workerId: number): Promise<AvailabilityView> {
