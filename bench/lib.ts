@@ -19,6 +19,8 @@ export interface Scenario {
   url: string;
   connections: number;
   durationSec: number;
+  /** Requests to send instead of running for durationSec. */
+  amount?: number;
   key?: string;
   first?: number;
   workers?: number;

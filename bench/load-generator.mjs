@@ -33,7 +33,8 @@ let n = 0;
 const result = await autocannon({
   url: s.url,
   connections: s.connections,
-  duration: s.durationSec,
+  // A fixed number of requests (a warm-up pass over every worker) or a fixed time.
+  ...(s.amount ? { amount: s.amount } : { duration: s.durationSec }),
   requests: [{ setupRequest: (req) => ({ ...req, ...request(n++) }) }],
 });
 const ok = Object.entries(result.statusCodeStats ?? {}).reduce(
