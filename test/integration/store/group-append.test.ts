@@ -57,6 +57,31 @@ describe('appends committed in groups (PostgreSQL store)', () => {
     }
   });
 
+  it('shares a stream appended with "any" between the appends of a group, leaving out one refused on its own stream', async () => {
+    const shared = s('unit-month');
+    const own = [s('w1'), s('w2'), s('w3'), s('w4')];
+    await store.append([{ stream: own[2]!, expectedRevision: 'no_stream', events: [ev('Existing')] }]);
+    groups = 0;
+    const results = await Promise.allSettled(
+      own.map((stream, i) =>
+        store.append([
+          { stream, expectedRevision: 'no_stream', events: [ev(`Own${i}`)] },
+          { stream: shared, expectedRevision: 'any', events: [ev(`Booked${i}`)] },
+        ]),
+      ),
+    );
+    expect(groups).toBeLessThanOrEqual(2);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+    expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ name: 'WrongExpectedRevisionError', stream: own[2] });
+    const booked = await store.readStream(shared);
+    expect(booked.map((e) => [e.revision, e.type])).toEqual([[0, 'Booked0'], [1, 'Booked1'], [2, 'Booked3']]);
+    // Each append's answer names the revision its own write left the shared stream at, and its last event.
+    const answers = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<PostgresEventStore['append']>>>).value);
+    expect(answers.map((a) => a.revisions.find((x) => x.stream === shared)!.revision)).toEqual([0, 1, 2]);
+    for (const [k, a] of answers.entries()) expect(comparePositions(a.position, booked[k]!.position)).toBe(0);
+    expect(await store.readStream(own[2]!)).toHaveLength(1);
+  });
+
   it('lets a later append of a group build on an earlier one, at the revision it left', async () => {
     const stream = s('chain');
     const [a, b] = await Promise.all([
