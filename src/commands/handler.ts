@@ -64,9 +64,16 @@ export class VacationCommands {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const recordId = await this.deps.nextRecordId();
-    return this.retrying(actor, async (given) => {
-      const { state, occupancy, placement } = await this.load(file, request);
-      return decideCreate({ request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId });
+    return this.retrying(actor, async (given, attempt) => {
+      // The first attempt decides on the streams as held, without a read: the append names the
+      // revisions it was decided on, so a stale picture ends in a conflict and a fresh attempt.
+      // A refusal is never answered from that picture: it is decided again on fresh reads.
+      const decide = async (optimistic: boolean) => {
+        const { state, occupancy, placement, held } = await this.load(file, request, optimistic);
+        return { held, decision: decideCreate({ request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId }) };
+      };
+      const first = await decide(attempt === 0);
+      return first.held && !first.decision.ok ? (await decide(false)).decision : first.decision;
     });
   }
 
@@ -104,11 +111,14 @@ export class VacationCommands {
     return this.retrying(actor, async (given) => decide(await this.workerState(owner), given));
   }
 
-  private async retrying<T>(actor: Actor, attempt: (given: Omit<Given, 'recordId'> & { recordId: number }) => Promise<Decision<T>>): Promise<Outcome<Written<T>>> {
+  private async retrying<T>(
+    actor: Actor,
+    attempt: (given: Omit<Given, 'recordId'> & { recordId: number }, attemptIndex: number) => Promise<Decision<T>>,
+  ): Promise<Outcome<Written<T>>> {
     for (let i = 0; i < this.maxAttempts; i++) {
       const now = this.now();
       const given = { recordId: 0, nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: this.randomHex8() };
-      const decision = await attempt(given);
+      const decision = await attempt(given, i);
       if (!decision.ok) return decision;
       try {
         const position = await this.append(decision.writes, actor, now);
@@ -132,6 +142,10 @@ export class VacationCommands {
         events: w.events.map((e) => encode(e, metadata, randomUUID())),
       })),
     );
+    for (const w of writes) {
+      const revision = result.revisions.find((r) => r.stream === w.stream)?.revision;
+      if (revision !== undefined) this.streams.appended(w.stream, w.events, revision);
+    }
     return result.position;
   }
 
@@ -158,15 +172,17 @@ export class VacationCommands {
   private async load(
     file: WorkerFile,
     request: VacationRequest,
-  ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null }> {
+    optimistic = false,
+  ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
     const worker = workerStream(file.worker.id);
     const placement = place(request, file, this.deps.calendar) ?? null;
     const guarded = placement && !request.compensated ? placement : undefined;
     const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
     const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
-    const streams = await this.streams.read([worker, ...units]);
+    const held = optimistic ? this.streams.peek([worker, ...units]) : undefined;
+    const streams = held ?? (await this.streams.read([worker, ...units]));
     const state = foldWorker(streams.get(worker) ?? []);
-    if (!guarded) return { state, occupancy: undefined, placement };
+    if (!guarded) return { state, occupancy: undefined, placement, held: held !== undefined };
     const occupancy = foldUnit(
       guarded.contract.subgerenciaId,
       months.map((month, i) => {
@@ -174,6 +190,6 @@ export class VacationCommands {
         return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
       }),
     );
-    return { state, occupancy, placement };
+    return { state, occupancy, placement, held: held !== undefined };
   }
 }

@@ -9,8 +9,9 @@ export interface CachedEvent {
 
 /**
  * Streams the commands read again and again (a worker's, a subgerencia's months), kept decoded in
- * memory. Every read still asks the store, but only for what follows the revision already held,
- * so the answer is as current as a full read while usually costing an empty result. Streams are
+ * memory. A read asks the store only for what follows the revision already held, so the answer is
+ * as current as a full read while usually costing an empty result; peek() answers from memory
+ * alone, for decisions that an append at the revisions read will confirm. Streams are
  * append-only, which is what makes this safe.
  *
  * Reads asked for while others are on their way to the store go together in the next query, so
@@ -81,10 +82,35 @@ export class StreamCache {
     });
   }
 
+  /**
+   * The streams as held, without asking the store; undefined unless every one of them is held
+   * (an empty stream included). Possibly behind the store: only for decisions whose append names
+   * the revisions they were made on, so that a stale picture ends in a conflict, never a write.
+   */
+  peek(streams: string[]): Map<string, CachedEvent[]> | undefined {
+    const out = new Map<string, CachedEvent[]>();
+    for (const stream of streams) {
+      const held = this.entries.get(stream);
+      if (!held) return undefined;
+      out.set(stream, held);
+    }
+    return out;
+  }
+
+  /** Events this process just appended, ending at `lastRevision`: held if they follow what is. */
+  appended(stream: string, events: DomainEvent[], lastRevision: number): void {
+    const held = this.entries.get(stream);
+    if (!held || events.length === 0) return;
+    const first = lastRevision - events.length + 1;
+    if ((held.length ? held[held.length - 1]!.revision : -1) !== first - 1) return;
+    // A new array: readers may still hold the old one.
+    this.remember(stream, [...held, ...events.map((event, i) => ({ event, revision: first + i }))]);
+  }
+
   private remember(stream: string, events: CachedEvent[]): void {
-    // Most recently used last, so the oldest entries go first when the cache is full.
+    // Most recently used last, so the oldest entries go first when the cache is full. Empty
+    // streams are held too: knowing a worker has no events yet is worth as much.
     this.entries.delete(stream);
-    if (events.length === 0) return;
     this.entries.set(stream, events);
     if (this.entries.size > this.maxStreams) {
       const oldest = this.entries.keys().next().value;

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VacationCommands } from '../../../src/commands/handler.ts';
+import type { Actor, VacationRequest } from '../../../src/commands/types.ts';
+import { HolidayCalendar } from '../../../src/domain/index.ts';
+import { importReferenceData } from '../../../src/reference/import.ts';
+import { ReferenceRepository } from '../../../src/reference/repository.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
+import { documentOf, generateDataset } from '../../support/dataset.ts';
+
+const actor: Actor = { userId: 1, userEmail: 'admin@empresa.co', apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null };
+const request = (startDate: string, days: number): VacationRequest => ({
+  startDate, days, advance: false, worksSaturday: false, compensated: false, socialSecurityInPayroll: null,
+});
+
+/**
+ * Two command handlers over one store stand for two service instances: each holds its own
+ * streams in memory, so what one writes leaves the other's picture behind.
+ */
+describe('creates decided on the streams as held', () => {
+  let t: TestDb;
+  let store: PostgresEventStore;
+  let a: VacationCommands;
+  let b: VacationCommands;
+  let conflicts = 0;
+  const types = async (stream: string) => (await store.readStream(stream)).map((e) => e.type);
+
+  beforeAll(async () => {
+    t = await freshDb();
+    await importReferenceData(t.db, generateDataset({ workers: 6, maxPeople: 2 }));
+    store = new PostgresEventStore(t.db);
+    const handler = () =>
+      new VacationCommands({
+        store,
+        reference: new ReferenceRepository(t.db),
+        calendar: new HolidayCalendar(),
+        today: () => '2026-02-01',
+        nextRecordId: async () => Number((await t.db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id`)).rows[0]!.id),
+        onConflict: () => conflicts++,
+      });
+    a = handler();
+    b = handler();
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('ends a create decided on a stale picture in a conflict, then refuses it on fresh reads', async () => {
+    const doc = documentOf(100_000);
+    const calc = await a.calculate(doc, request('2026-03-09', 6));
+    expect(calc, JSON.stringify(calc)).toMatchObject({ ok: true });
+    // The other instance books overlapping dates; this one still holds the worker without them.
+    expect((await b.create(doc, request('2026-03-02', 10), actor)).ok).toBe(true);
+    conflicts = 0;
+    const r = await a.create(doc, request('2026-03-09', 6), actor);
+    expect(r).toMatchObject({ ok: false, kind: 'rules' });
+    // Decided first on the picture held, which the store refused.
+    expect(conflicts).toBe(1);
+    expect(await types('worker-100000')).toEqual(['VacationCreated']);
+  });
+
+  it('never refuses on a stale picture: a booking deleted elsewhere no longer stands in the way', async () => {
+    const doc = documentOf(100_001);
+    const first = await a.create(doc, request('2026-04-06', 6), actor);
+    expect(first.ok).toBe(true);
+    const code = first.ok ? first.value.value.record.codigoPila : '';
+    expect((await b.delete(code, actor)).ok).toBe(true);
+    // This instance still holds the first booking; a fresh read shows it gone.
+    const again = await a.create(doc, request('2026-04-06', 6), actor);
+    expect(again.ok).toBe(true);
+    expect(await types('worker-100001')).toEqual(['VacationCreated', 'VacationDeleted', 'VacationCreated']);
+  });
+
+  it('keeps the limit of people at once when the month held is behind', async () => {
+    const [w3, w4, w5] = [100_002, 100_003, 100_004].map(documentOf);
+    // This instance holds the month with nobody booked yet.
+    expect((await a.calculate(w3!, request('2026-06-01', 6))).ok).toBe(true);
+    expect((await b.create(w4!, request('2026-06-01', 6), actor)).ok).toBe(true);
+    expect((await b.create(w5!, request('2026-06-01', 6), actor)).ok).toBe(true);
+    const r = await a.create(w3!, request('2026-06-01', 6), actor);
+    expect(r).toMatchObject({ ok: false, kind: 'rules' });
+    expect(!r.ok && r.kind === 'rules' && r.errors.join(' ')).toMatch(/máximo de 2 personas/);
+    expect((await store.readStream('unit-SG-1-2026-06')).filter((e) => e.type === 'SlotsBooked')).toHaveLength(2);
+  });
+
+  it('holds what it appended itself, so its next create for the worker needs no read and no retry', async () => {
+    const doc = documentOf(100_005);
+    let reads = 0;
+    const counting = Object.assign(Object.create(store) as PostgresEventStore, {
+      readStreams: (r: { stream: string; fromRevision: number }[]) => (reads++, store.readStreams(r)),
+    });
+    const c = new VacationCommands({
+      store: counting,
+      reference: new ReferenceRepository(t.db),
+      calendar: new HolidayCalendar(),
+      today: () => '2026-02-01',
+      nextRecordId: async () => Number((await t.db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id`)).rows[0]!.id),
+    });
+    expect((await c.create(doc, request('2026-07-06', 6), actor)).ok).toBe(true);
+    const before = reads;
+    expect((await c.create(doc, request('2026-07-21', 6), actor)).ok).toBe(true);
+    expect(reads).toBe(before);
+    expect(await types('worker-100005')).toEqual(['VacationCreated', 'VacationCreated']);
+  });
+});
