@@ -142,7 +142,10 @@ export class ProjectionService {
     );
     return Promise.all(
       this.runners.map(async (r) => {
-        const checkpoint = checkpoints.get(r.projector.name)!;
+        // A running runner knows better than the table: it writes the checkpoint of batches it
+        // had nothing to do for only now and then.
+        const stored = checkpoints.get(r.projector.name)!;
+        const checkpoint = r.checkpoint && comparePositions(r.checkpoint, stored) > 0 ? r.checkpoint : stored;
         return { name: r.projector.name, checkpoint, lag: await this.store.countAfter(checkpoint), state: r.state };
       }),
     );

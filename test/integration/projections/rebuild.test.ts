@@ -83,7 +83,8 @@ describe('rebuild', () => {
     const [result, head] = await Promise.all([during, writes]);
     expect(result.events).toBeGreaterThan(0);
     expect(await s.waitFor(head, 10_000)).toBe(true);
-    expect((await s.status()).every((x) => x.lag === 0)).toBe(true);
+    const st = await s.status();
+    expect(st.every((x) => x.lag === 0), JSON.stringify(st, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).toBe(true);
     const live = await dumpTables(t.db);
     await s.stop();
     await rebuild(t.db, store);
