@@ -18,6 +18,7 @@ export type GroupOutcome =
 
 interface Pending {
   writes: StreamWrite[];
+  args: AppendArguments;
   resolve: (r: AppendResult) => void;
   reject: (err: unknown) => void;
 }
@@ -48,7 +49,7 @@ export class GroupAppender {
   constructor(
     private readonly q: Queryable,
     /** One append on its own (vac_append), with its own error handling. */
-    private readonly single: (writes: StreamWrite[]) => Promise<AppendResult>,
+    private readonly single: (writes: StreamWrite[], args: AppendArguments) => Promise<AppendResult>,
     /** Turns one append's outcome into its result or error. */
     private readonly settle: (writes: StreamWrite[], outcome: GroupOutcome) => Promise<AppendResult>,
     opts: GroupAppenderOptions = {},
@@ -59,9 +60,9 @@ export class GroupAppender {
 
   append(writes: StreamWrite[]): Promise<AppendResult> {
     // Refused here, before it can share a group: what vac_append itself would refuse.
-    appendArguments(writes);
+    const args = appendArguments(writes);
     return new Promise<AppendResult>((resolve, reject) => {
-      this.queue.push({ writes, resolve, reject });
+      this.queue.push({ writes, args, resolve, reject });
       this.schedule();
     });
   }
@@ -87,12 +88,12 @@ export class GroupAppender {
   private async run(group: Pending[]): Promise<void> {
     if (group.length === 1) {
       const [p] = group;
-      await this.single(p!.writes).then(p!.resolve, p!.reject);
+      await this.single(p!.writes, p!.args).then(p!.resolve, p!.reject);
       return;
     }
     let rows: GroupRow[];
     try {
-      const args = group.map((p) => appendArguments(p.writes));
+      const args = group.map((p) => p.args);
       const all = <K extends keyof (typeof args)[number]>(k: K) => args.flatMap((a) => a[k] as unknown[]);
       rows = (
         await this.q.query<GroupRow>(
@@ -102,7 +103,7 @@ export class GroupAppender {
       ).rows;
     } catch {
       // Nothing of the group was written: each append on its own, with its own outcome.
-      await Promise.all(group.map((p) => this.single(p.writes).then(p.resolve, p.reject)));
+      await Promise.all(group.map((p) => this.single(p.writes, p.args).then(p.resolve, p.reject)));
       return;
     }
     const byAppend = new Map<number, GroupRow[]>();
@@ -132,6 +133,8 @@ export class GroupAppender {
 }
 
 /** An append as the arrays vac_append and vac_append_batch take; refuses what they cannot take. */
+export type AppendArguments = ReturnType<typeof appendArguments>;
+
 export function appendArguments(writes: StreamWrite[]) {
   const events = writes.flatMap((w) => w.events);
   // As KurrentDB's multi-stream append: one write per stream.

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
-import { GroupAppender, appendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
+import { GroupAppender, appendArguments, type AppendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -81,7 +81,7 @@ export class PostgresEventStore implements EventStore {
     private readonly db: Db,
     opts: GroupAppenderOptions = {},
   ) {
-    this.groups = new GroupAppender(db, (writes) => this.callAppend(this.db, writes), (writes, outcome) => this.settle(writes, outcome), opts);
+    this.groups = new GroupAppender(db, (writes, args) => this.callAppend(this.db, writes, args), (writes, outcome) => this.settle(writes, outcome), opts);
   }
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
@@ -126,8 +126,7 @@ export class PostgresEventStore implements EventStore {
     return this.callAppend(tx, writes);
   }
 
-  private async callAppend(q: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
-    const args = appendArguments(writes);
+  private async callAppend(q: Queryable, writes: StreamWrite[], args: AppendArguments = appendArguments(writes)): Promise<AppendResult> {
     let rows: AppendRow[];
     try {
       rows = (
