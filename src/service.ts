@@ -17,7 +17,8 @@ import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
 import { openEventStore } from './store/open.ts';
-import { comparePositions, type EventStore, type Position } from './store/types.ts';
+import type { EventStore } from './store/types.ts';
+import { ReadYourWrites } from './projections/read-your-writes.ts';
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, availability in
@@ -139,33 +140,15 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       logger.warn({ err: (err as Error).message }, 'caches could not be warmed; they fill as requests come');
     }
   })();
-  // The newest write this instance acknowledged, and the newest the served read models are
-  // known to include: a read waits only while the first is ahead of the second.
-  let written: Position | undefined;
-  let included: Position | undefined;
-  let waiting: { target: Position; done: Promise<void> } | undefined;
-  const fresh = async <T>(read: () => Promise<T>): Promise<T> => {
-    const target = written;
-    if (target && !(included && comparePositions(included, target) >= 0)) {
-      // Reads share a wait that covers their write; each waits once, bounded.
-      if (!waiting || comparePositions(waiting.target, target) < 0) {
-        const w = {
-          target,
-          done: projections!.waitFor(target, READ_YOUR_WRITES_MS, SERVED_READ_MODELS).then((ok) => {
-            if (!ok) logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read');
-            else if (!included || comparePositions(target, included) > 0) included = target;
-            if (waiting === w) waiting = undefined;
-          }),
-        };
-        waiting = w;
-      }
-      await waiting.done;
-    }
-    return read();
-  };
+  const rw = new ReadYourWrites(
+    (position, timeoutMs) => projections!.waitFor(position, timeoutMs, SERVED_READ_MODELS),
+    READ_YOUR_WRITES_MS,
+    () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
+  );
+  const fresh = <T>(read: () => Promise<T>) => rw.fresh(read);
   const readSide: ReadSide = {
     noteWrite(position) {
-      if (!written || comparePositions(position, written) > 0) written = position;
+      rw.noteWrite(position);
       // The runners read it now rather than at their next poll.
       projections!.poke();
     },
