@@ -37,23 +37,27 @@ describe('batched appends of audit records', () => {
   });
 
   it('gathers everything that arrives while a write is in flight into the next write, and drains on demand', async () => {
-    // A store slow enough that records keep arriving while a write is on its way.
+    // A store whose first write is held until every later record has been asked for.
     const sizes: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
     const slow = {
       ...store,
       append: async (w: StreamWrite[]) => {
         sizes.push(w.reduce((n, x) => n + x.events.length, 0));
-        await new Promise((r) => setTimeout(r, 40));
+        if (sizes.length === 1) await gate;
         return store.append(w);
       },
     } as unknown as EventStore;
     const batched = new BatchedAppender(slow, 1);
     const pending = [batched.append([write('audit-worker-20', 0)])];
-    await new Promise((r) => setTimeout(r, 5));
+    while (sizes.length === 0) await new Promise((r) => setTimeout(r, 1));
     for (let n = 1; n <= 20; n++) {
       pending.push(batched.append([write(`audit-worker-${20 + (n % 4)}`, n)]));
-      await new Promise((r) => setTimeout(r, 1));
+      // Spread over several turns of the event loop and past the appender's own delay.
+      if (n % 5 === 0) await new Promise((r) => setTimeout(r, 3));
     }
+    release();
     await Promise.all(pending);
     expect(sizes).toEqual([1, 20]);
 
