@@ -145,18 +145,17 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     READ_YOUR_WRITES_MS,
     () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
   );
-  const fresh = <T>(read: () => Promise<T>) => rw.fresh(read);
   const readSide: ReadSide = {
     noteWrite(position) {
       rw.noteWrite(position);
       // The runners read it now rather than at their next poll.
       projections!.poke();
     },
-    availabilityOf: (workerId) => fresh(() => availability.get(workerId)),
-    vacationsOfWorker: (workerId, o) => fresh(() => vacationsOfWorker(db, workerId, o)),
-    vacationByCode: (code) => fresh(async () => (await vacationByCode(db, code)) ?? null),
-    auditOfWorker: (workerId, o) => fresh(() => auditOfWorker(db, workerId, o)),
-    auditOfCode: (code) => fresh(() => auditOfCode(db, code)),
+    availabilityOf: (workerId) => rw.fresh(() => availability.get(workerId)),
+    vacationsOfWorker: (workerId, o) => rw.fresh(() => vacationsOfWorker(db, workerId, o)),
+    vacationByCode: (code) => rw.fresh(async () => (await vacationByCode(db, code)) ?? null),
+    auditOfWorker: (workerId, o) => rw.fresh(() => auditOfWorker(db, workerId, o)),
+    auditOfCode: (code) => rw.fresh(() => auditOfCode(db, code)),
   };
 
   const app = await buildApp(

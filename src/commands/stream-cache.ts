@@ -1,5 +1,6 @@
 import { decode } from '../events/codec.ts';
 import type { DomainEvent } from '../events/types.ts';
+import { Gatherer, type Asked } from '../gather.ts';
 import type { EventStore, StoredEvent } from '../store/types.ts';
 
 export interface CachedEvent {
@@ -20,19 +21,20 @@ export interface CachedEvent {
  */
 export class StreamCache {
   private readonly entries = new Map<string, CachedEvent[]>();
-  private waiting: Batch | undefined;
-  private inFlight = 0;
+  private readonly reads: Gatherer<{ stream: string; fromRevision: number }[], Map<string, StoredEvent[]>>;
 
   constructor(
     private readonly store: EventStore,
     private readonly maxStreams = 5_000,
-    private readonly maxInFlight = 2,
-  ) {}
+    maxInFlight = 2,
+  ) {
+    this.reads = new Gatherer((batch) => this.readTogether(batch), maxInFlight);
+  }
 
   async read(streams: string[]): Promise<Map<string, CachedEvent[]>> {
     const known = streams.map((stream) => ({ stream, held: this.entries.get(stream) ?? [] }));
     const requests = known.map(({ stream, held }) => ({ stream, fromRevision: held.length ? held[held.length - 1]!.revision + 1 : 0 }));
-    const fresh = await this.fetch(requests);
+    const fresh = await this.reads.ask(requests);
     const out = new Map<string, CachedEvent[]>();
     for (const { stream } of known) {
       // Another request may have extended the entry meanwhile: take only what it lacks.
@@ -52,34 +54,18 @@ export class StreamCache {
     return out;
   }
 
-  private fetch(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
-    let batch = this.waiting;
-    if (!batch) {
-      batch = this.waiting = new Batch();
-      if (this.inFlight < this.maxInFlight) setImmediate(() => this.dispatch());
+  /** Every caller's streams in one read, each from the lowest revision any of them needs. */
+  private async readTogether(batch: Asked<{ stream: string; fromRevision: number }[], Map<string, StoredEvent[]>>[]): Promise<void> {
+    const from = new Map<string, number>();
+    for (const r of batch.flatMap((a) => a.item)) {
+      const seen = from.get(r.stream);
+      if (seen === undefined || r.fromRevision < seen) from.set(r.stream, r.fromRevision);
     }
-    for (const r of requests) {
-      const from = batch.from.get(r.stream);
-      if (from === undefined || r.fromRevision < from) batch.from.set(r.stream, r.fromRevision);
-    }
-    return batch.result;
-  }
-
-  private dispatch(): void {
-    const batch = this.waiting;
-    if (!batch || this.inFlight >= this.maxInFlight) return;
-    this.waiting = undefined;
-    this.inFlight++;
-    const requests = [...batch.from].map(([stream, fromRevision]) => ({ stream, fromRevision }));
+    const requests = [...from].map(([stream, fromRevision]) => ({ stream, fromRevision }));
     const read = this.store.readStreams
-      ? this.store.readStreams(requests)
-      : Promise.all(requests.map(async (r) => [r.stream, await this.store.readStream(r.stream, { fromRevision: r.fromRevision })] as const)).then(
-          (pairs) => new Map(pairs),
-        );
-    read.then(batch.resolve, batch.reject).finally(() => {
-      this.inFlight--;
-      this.dispatch();
-    });
+      ? await this.store.readStreams(requests)
+      : new Map(await Promise.all(requests.map(async (r) => [r.stream, await this.store.readStream(r.stream, { fromRevision: r.fromRevision })] as const)));
+    for (const a of batch) a.resolve(read);
   }
 
   /**
@@ -117,14 +103,4 @@ export class StreamCache {
       if (oldest !== undefined) this.entries.delete(oldest);
     }
   }
-}
-
-class Batch {
-  readonly from = new Map<string, number>();
-  resolve!: (m: Map<string, StoredEvent[]>) => void;
-  reject!: (err: unknown) => void;
-  readonly result = new Promise<Map<string, StoredEvent[]>>((resolve, reject) => {
-    this.resolve = resolve;
-    this.reject = reject;
-  });
 }

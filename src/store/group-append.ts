@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/types.ts';
+import { Gatherer, type Asked } from '../gather.ts';
 import { DuplicateEventIdError, type AppendResult, type ExpectedRevision, type StreamWrite } from './types.ts';
 
 interface GroupRow {
@@ -19,8 +20,6 @@ export type GroupOutcome =
 interface Pending {
   writes: StreamWrite[];
   args: AppendArguments;
-  resolve: (r: AppendResult) => void;
-  reject: (err: unknown) => void;
 }
 
 export interface GroupAppenderOptions {
@@ -40,11 +39,7 @@ export interface GroupAppenderOptions {
  * each append of it is made again on its own.
  */
 export class GroupAppender {
-  private queue: Pending[] = [];
-  private inFlight = 0;
-  private scheduled = false;
-  private readonly maxInFlight: number;
-  private readonly maxGroup: number;
+  private readonly groups: Gatherer<Pending, AppendResult>;
 
   constructor(
     private readonly q: Queryable,
@@ -54,46 +49,23 @@ export class GroupAppender {
     private readonly settle: (writes: StreamWrite[], outcome: GroupOutcome) => Promise<AppendResult>,
     opts: GroupAppenderOptions = {},
   ) {
-    this.maxInFlight = opts.maxInFlight ?? 2;
-    this.maxGroup = opts.maxGroup ?? 100;
+    this.groups = new Gatherer((group) => this.run(group), opts.maxInFlight ?? 2, opts.maxGroup ?? 100);
   }
 
   append(writes: StreamWrite[]): Promise<AppendResult> {
     // Refused here, before it can share a group: what vac_append itself would refuse.
-    const args = appendArguments(writes);
-    return new Promise<AppendResult>((resolve, reject) => {
-      this.queue.push({ writes, args, resolve, reject });
-      this.schedule();
-    });
+    return this.groups.ask({ writes, args: appendArguments(writes) });
   }
 
-  private schedule(): void {
-    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
-    this.scheduled = true;
-    // Appends asked for in the same turn of the event loop go together.
-    setImmediate(() => {
-      this.scheduled = false;
-      if (this.inFlight >= this.maxInFlight) return;
-      const group = this.queue.splice(0, this.maxGroup);
-      if (group.length === 0) return;
-      this.inFlight++;
-      void this.run(group).finally(() => {
-        this.inFlight--;
-        this.schedule();
-      });
-      this.schedule();
-    });
-  }
-
-  private async run(group: Pending[]): Promise<void> {
+  private async run(group: Asked<Pending, AppendResult>[]): Promise<void> {
     if (group.length === 1) {
       const [p] = group;
-      await this.single(p!.writes, p!.args).then(p!.resolve, p!.reject);
+      await this.single(p!.item.writes, p!.item.args).then(p!.resolve, p!.reject);
       return;
     }
     let rows: GroupRow[];
     try {
-      const args = group.map((p) => p.args);
+      const args = group.map((p) => p.item.args);
       const all = <K extends keyof (typeof args)[number]>(k: K) => args.flatMap((a) => a[k] as unknown[]);
       rows = (
         await this.q.query<GroupRow>(
@@ -103,7 +75,7 @@ export class GroupAppender {
       ).rows;
     } catch {
       // Nothing of the group was written: each append on its own, with its own outcome.
-      await Promise.all(group.map((p) => this.single(p.writes, p.args).then(p.resolve, p.reject)));
+      await Promise.all(group.map((p) => this.single(p.item.writes, p.item.args).then(p.resolve, p.reject)));
       return;
     }
     const byAppend = new Map<number, GroupRow[]>();
@@ -126,7 +98,7 @@ export class GroupAppender {
             rows: own.map((r) => ({ out_stream: r.out_stream!, out_revision: r.out_revision!, out_position: r.out_position, out_tx: r.out_tx })),
           };
         }
-        await this.settle(p.writes, outcome).then(p.resolve, p.reject);
+        await this.settle(p.item.writes, outcome).then(p.resolve, p.reject);
       }),
     );
   }

@@ -143,10 +143,7 @@ export class PostgresEventStore implements EventStore {
       if (e.message === 'duplicate_event_ids') throw new DuplicateEventIdError(`${e.detail} event ids are already stored`);
       throw err;
     }
-    if (rows[0]?.out_replayed) {
-      return idempotentResult(rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx })));
-    }
-    return this.appended(rows);
+    return this.settle(writes, { status: rows[0]?.out_replayed ? 'replayed' : 'ok', rows });
   }
 
   private async settle(writes: StreamWrite[], outcome: GroupOutcome): Promise<AppendResult> {

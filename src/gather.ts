@@ -1,0 +1,50 @@
+/** One caller's item and how to answer it. */
+export interface Asked<Item, Answer> {
+  item: Item;
+  resolve: (answer: Answer) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Gathers what callers ask for while earlier batches are on their way, and hands it over as the
+ * next batch: at most `maxInFlight` batches at once, each started on the turn of the event loop
+ * after it could be, so that whatever was asked for in the meantime rides along. Alone, an item
+ * waits one turn; under load, batches grow with it. `run` answers every caller of its batch.
+ */
+export class Gatherer<Item, Answer> {
+  private queue: Asked<Item, Answer>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly run: (batch: Asked<Item, Answer>[]) => Promise<void>,
+    private readonly maxInFlight = 2,
+    private readonly maxBatch = Number.POSITIVE_INFINITY,
+  ) {}
+
+  ask(item: Item): Promise<Answer> {
+    return new Promise<Answer>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.inFlight >= this.maxInFlight) return;
+      const batch = this.queue.splice(0, this.maxBatch);
+      if (batch.length === 0) return;
+      this.inFlight++;
+      this.run(batch)
+        .catch((err: unknown) => batch.forEach((a) => a.reject(err)))
+        .finally(() => {
+          this.inFlight--;
+          this.schedule();
+        });
+      this.schedule();
+    });
+  }
+}

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { Gatherer } from '../../src/gather.ts';
+
+describe('gathering what callers ask for into batches', () => {
+  it('sends what is asked for together as one batch, and what arrives meanwhile as the next', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const g = new Gatherer<number, number>(async (batch) => {
+      batches.push(batch.map((a) => a.item));
+      if (batches.length === 1) await gate;
+      for (const a of batch) a.resolve(a.item * 10);
+    }, 1);
+    const first = [1, 2, 3].map((n) => g.ask(n));
+    await new Promise((r) => setImmediate(r));
+    const later = [4, 5].map((n) => g.ask(n));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(batches).toEqual([[1, 2, 3]]);
+    release();
+    expect(await Promise.all([...first, ...later])).toEqual([10, 20, 30, 40, 50]);
+    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+  });
+
+  it('keeps batches to their largest size and runs no more than allowed at once', async () => {
+    let running = 0;
+    let most = 0;
+    const sizes: number[] = [];
+    const g = new Gatherer<number, number>(
+      async (batch) => {
+        running++;
+        most = Math.max(most, running);
+        sizes.push(batch.length);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        for (const a of batch) a.resolve(a.item);
+      },
+      2,
+      3,
+    );
+    await Promise.all(Array.from({ length: 10 }, (_, n) => g.ask(n)));
+    expect(sizes).toEqual([3, 3, 3, 1]);
+    expect(most).toBe(2);
+  });
+
+  it('tells every caller of a batch that failed', async () => {
+    const g = new Gatherer<number, number>(async () => {
+      throw new Error('down');
+    });
+    const results = await Promise.allSettled([g.ask(1), g.ask(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
