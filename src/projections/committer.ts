@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
+import { Gatherer } from '../gather.ts';
 import type { DecodedEvent } from '../events/codec.ts';
 import { START, type Position } from '../store/types.ts';
 import type { ProjectionHooks, Projector } from './types.ts';
@@ -13,12 +14,6 @@ export interface BatchCommit {
   events: readonly DecodedEvent[];
 }
 
-interface Pending {
-  commit: BatchCommit;
-  resolve: (moved: boolean) => void;
-  reject: (err: unknown) => void;
-}
-
 /**
  * Commits the batches of several runners in one transaction. The runners of a service wake on
  * the same append and read the same events, so their batches arrive together: one BEGIN, one
@@ -31,8 +26,12 @@ interface Pending {
  * the others back.
  */
 export class BatchCommitter {
-  private queue: Pending[] = [];
-  private scheduled = false;
+  // Runners hand their batches over as they are ready; those of the same moment go together,
+  // however many transactions are already under way.
+  private readonly groups = new Gatherer<BatchCommit, boolean>(async (group) => {
+    const moved = await this.run(group.map((a) => a.item));
+    group.forEach((a, i) => a.resolve(moved[i]!));
+  }, Number.POSITIVE_INFINITY);
 
   constructor(
     private readonly db: Db,
@@ -41,22 +40,7 @@ export class BatchCommitter {
 
   /** True when the batch committed; false when its checkpoint was no longer at `from`. */
   commit(commit: BatchCommit, alone = false): Promise<boolean> {
-    if (alone) return this.run([commit]).then((moved) => moved[0]!);
-    return new Promise<boolean>((resolve, reject) => {
-      this.queue.push({ commit, resolve, reject });
-      if (this.scheduled) return;
-      this.scheduled = true;
-      // Batches handed over in the same turn of the event loop go together.
-      setImmediate(() => {
-        this.scheduled = false;
-        const group = this.queue;
-        this.queue = [];
-        this.run(group.map((p) => p.commit)).then(
-          (moved) => group.forEach((p, i) => p.resolve(moved[i]!)),
-          (err: unknown) => group.forEach((p) => p.reject(err)),
-        );
-      });
-    });
+    return alone ? this.run([commit]).then((moved) => moved[0]!) : this.groups.ask(commit);
   }
 
   private run(commits: BatchCommit[]): Promise<boolean[]> {
@@ -86,8 +70,7 @@ export async function advanceCheckpoints(tx: Queryable, commits: readonly Pick<B
   // Only the holder of a projector's advisory lock writes its row, so two of these transactions
   // do not share rows; were they ever to lock two in opposite orders, PostgreSQL would fail one,
   // and its runners would retry.
-  const sorted = commits;
-  const col = (f: (c: (typeof sorted)[number]) => string) => sorted.map(f);
+  const col = (f: (c: (typeof commits)[number]) => string) => commits.map(f);
   const r = await tx.query<{ name: string }>(
     `UPDATE projection_checkpoints c
         SET commit_pos = u.to_commit, prepare_pos = u.to_prepare, updated_at = now()
@@ -105,7 +88,7 @@ export async function advanceCheckpoints(tx: Queryable, commits: readonly Pick<B
   );
   const moved = new Set(r.rows.map((row) => row.name));
   // A projector that never committed has no row yet: its first batch creates it.
-  const first = sorted.filter((c) => !moved.has(c.projector.name) && c.from.commit === START.commit && c.from.prepare === START.prepare);
+  const first = commits.filter((c) => !moved.has(c.projector.name) && c.from.commit === START.commit && c.from.prepare === START.prepare);
   if (first.length) {
     const created = await tx.query<{ name: string }>(
       `INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos)

@@ -30,8 +30,19 @@ export async function insertRows(
   }
 }
 
+/** insertRows that overwrites the row already under the same key. */
+export function upsertRows(
+  q: Queryable,
+  table: string,
+  columns: Columns,
+  rows: readonly Record<string, unknown>[],
+  keys: readonly string[],
+): Promise<void> {
+  return insertRows(q, table, columns, rows, `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${updateAllBut(columns, keys)}`);
+}
+
 /** `SET a = EXCLUDED.a, ...` for every column but the key ones. */
-export function updateAllBut(columns: Columns, keys: readonly string[]): string {
+function updateAllBut(columns: Columns, keys: readonly string[]): string {
   return Object.keys(columns)
     .filter((c) => !keys.includes(c))
     .map((c) => `${c} = EXCLUDED.${c}`)

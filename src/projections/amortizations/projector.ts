@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '../../events/codec.ts';
-import { insertRows, updateAllBut, type Columns } from '../sql.ts';
+import { upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AMORTIZATIONS_TABLE = 'rm_amortizations';
@@ -48,12 +48,6 @@ export const amortizationsProjector: Projector = {
     `;
   },
   async apply(q, events, suffix) {
-    await insertRows(
-      q,
-      `${AMORTIZATIONS_TABLE}${suffix}`,
-      COLUMNS,
-      [...fold(events).values()],
-      `ON CONFLICT (codigo_pila, periodo) DO UPDATE SET ${updateAllBut(COLUMNS, ['codigo_pila', 'periodo'])}`,
-    );
+    await upsertRows(q, `${AMORTIZATIONS_TABLE}${suffix}`, COLUMNS, [...fold(events).values()], ['codigo_pila', 'periodo']);
   },
 };

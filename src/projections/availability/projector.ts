@@ -1,6 +1,6 @@
-import type { DecodedEvent } from '../../events/codec.ts';
 import type { VacationRecord } from '../../events/types.ts';
-import { insertRows, updateAllBut, type Columns } from '../sql.ts';
+import { lastWordPerCode } from '../last-word.ts';
+import { upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AVAILABILITY_TABLE = 'rm_availability';
@@ -21,20 +21,6 @@ const recordRow = (r: VacationRecord, live: boolean) => ({
   compensated: r.compensated,
   live,
 });
-
-function fold(events: readonly DecodedEvent[]): Map<string, Record<string, unknown>> {
-  const rows = new Map<string, Record<string, unknown>>();
-  for (const { event } of events) {
-    if (event.type === 'VacationCreated' || event.type === 'VacationImported') {
-      rows.set(event.data.codigoPila, recordRow(event.data, true));
-    } else if (event.type === 'VacationDeleted') {
-      // The snapshot carries the days, so a deletion is a full row too and the order of
-      // batches never leaves a half-known record behind.
-      rows.set(event.data.codigoPila, recordRow(event.data.snapshot, false));
-    }
-  }
-  return rows;
-}
 
 /**
  * Days already taken per worker. The per-record table is what makes it idempotent: a worker's
@@ -68,10 +54,17 @@ export const availabilityProjector: Projector = {
     `;
   },
   async apply(q, events, suffix) {
-    const rows = [...fold(events).values()];
+    const last = lastWordPerCode(
+      events,
+      (r) => recordRow(r, true),
+      // The snapshot carries the days, so a deletion is a full row too and the order of
+      // batches never leaves a half-known record behind.
+      (d) => recordRow(d.snapshot, false),
+    );
+    const rows = [...last.values()];
     if (rows.length === 0) return;
     const records = `${AVAILABILITY_RECORDS_TABLE}${suffix}`;
-    await insertRows(q, records, RECORD_COLUMNS, rows, `ON CONFLICT (codigo_pila) DO UPDATE SET ${updateAllBut(RECORD_COLUMNS, ['codigo_pila'])}`);
+    await upsertRows(q, records, RECORD_COLUMNS, rows, ['codigo_pila']);
     const workers = [...new Set(rows.map((r) => r.worker_id as number))];
     await q.query(
       `INSERT INTO ${AVAILABILITY_TABLE}${suffix} (worker_id, days_taken, days_enjoyed, days_compensated, live_records)

@@ -1,5 +1,6 @@
-import type { DecodedEvent } from '../../events/codec.ts';
-import { insertRows, updateAllBut, type Columns } from '../sql.ts';
+import type { VacationRecord } from '../../events/types.ts';
+import { lastWordPerCode } from '../last-word.ts';
+import { upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const CONTRACT_LINKS_TABLE = 'rm_vacation_contract_links';
@@ -11,24 +12,12 @@ const COLUMNS: Columns = {
   company_contract_id: 'bigint',
 };
 
-/** Last word of the batch on each code: the link to write, or null when the record was deleted. */
-function fold(events: readonly DecodedEvent[]): Map<string, Record<string, unknown> | null> {
-  const links = new Map<string, Record<string, unknown> | null>();
-  for (const { event } of events) {
-    if (event.type === 'VacationCreated' || event.type === 'VacationImported') {
-      const d = event.data;
-      links.set(d.codigoPila, {
-        codigo_pila: d.codigoPila,
-        worker_id: d.workerId,
-        contract_id: d.contractId,
-        company_contract_id: d.companyContractId,
-      });
-    } else if (event.type === 'VacationDeleted') {
-      links.set(event.data.codigoPila, null);
-    }
-  }
-  return links;
-}
+const linkRow = (r: VacationRecord) => ({
+  codigo_pila: r.codigoPila,
+  worker_id: r.workerId,
+  contract_id: r.contractId,
+  company_contract_id: r.companyContractId,
+});
 
 /** Which contract each live record belongs to; deleting a record removes its link. */
 export const contractLinksProjector: Projector = {
@@ -53,11 +42,11 @@ export const contractLinksProjector: Projector = {
     const t = `${CONTRACT_LINKS_TABLE}${suffix}`;
     const removed: string[] = [];
     const rows: Record<string, unknown>[] = [];
-    for (const [code, link] of fold(events)) {
+    for (const [code, link] of lastWordPerCode(events, linkRow, () => null)) {
       if (link) rows.push(link);
       else removed.push(code);
     }
     if (removed.length > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [removed]);
-    await insertRows(q, t, COLUMNS, rows, `ON CONFLICT (codigo_pila) DO UPDATE SET ${updateAllBut(COLUMNS, ['codigo_pila'])}`);
+    await upsertRows(q, t, COLUMNS, rows, ['codigo_pila']);
   },
 };

@@ -1,5 +1,5 @@
-import type { DecodedEvent } from '../../events/codec.ts';
 import type { VacationRecord } from '../../events/types.ts';
+import { lastWordPerCode } from '../last-word.ts';
 import type { Projector } from '../types.ts';
 
 export const OCCUPANCY_TABLE = 'rm_occupancy';
@@ -13,26 +13,10 @@ interface Span {
 }
 
 /** Only enjoyed time away takes a place in the unit; compensated days are paid, not taken. */
-const occupies = (r: VacationRecord): boolean => !r.compensated && r.subgerenciaId !== null;
-
-/** Last word of the batch on each code: the span to occupy, or null to free it. */
-function fold(events: readonly DecodedEvent[]): Map<string, Span | null> {
-  const spans = new Map<string, Span | null>();
-  for (const { event } of events) {
-    if (event.type === 'VacationCreated' || event.type === 'VacationImported') {
-      const d = event.data;
-      spans.set(
-        d.codigoPila,
-        occupies(d)
-          ? { subgerencia_id: d.subgerenciaId!, codigo_pila: d.codigoPila, worker_id: d.workerId, start_date: d.startDate, end_date: d.endDate }
-          : null,
-      );
-    } else if (event.type === 'VacationDeleted') {
-      spans.set(event.data.codigoPila, null);
-    }
-  }
-  return spans;
-}
+const span = (r: VacationRecord): Span | null =>
+  !r.compensated && r.subgerenciaId !== null
+    ? { subgerencia_id: r.subgerenciaId, codigo_pila: r.codigoPila, worker_id: r.workerId, start_date: r.startDate, end_date: r.endDate }
+    : null;
 
 /** One row per calendar day each live enjoyed vacation keeps its worker away from their subgerencia. */
 export const occupancyProjector: Projector = {
@@ -54,7 +38,7 @@ export const occupancyProjector: Projector = {
   },
   async apply(q, events, suffix) {
     const t = `${OCCUPANCY_TABLE}${suffix}`;
-    const spans = fold(events);
+    const spans = lastWordPerCode(events, span, () => null);
     if (spans.size === 0) return;
     // Replacing every touched code's rows makes the batch idempotent without ON CONFLICT, whose
     // speculative inserts cost more than these index probes (one row per day adds up in a rebuild).

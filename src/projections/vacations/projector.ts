@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import type { VacationRecord } from '../../events/types.ts';
-import { insertRows, timestamp, updateAllBut, type Columns } from '../sql.ts';
+import { timestamp, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const VACATIONS_TABLE = 'rm_vacations';
@@ -169,7 +169,7 @@ export const vacationsProjector: Projector = {
       if ('row' in c) rows.push(c.row);
       else updates.push({ codigo_pila: code, approve: !!c.approval, remove: !!c.deletion, ...c.approval, ...c.deletion });
     }
-    await insertRows(q, t, COLUMNS, rows, `ON CONFLICT (codigo_pila) DO UPDATE SET ${updateAllBut(COLUMNS, ['codigo_pila'])}`);
+    await upsertRows(q, t, COLUMNS, rows, ['codigo_pila']);
     if (updates.length === 0) return;
     await q.query(
       `UPDATE ${t} v SET
