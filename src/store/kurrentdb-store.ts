@@ -157,7 +157,7 @@ export class KurrentEventStore implements EventStore {
       const from =
         w.expectedRevision === 'no_stream' ? 0 : typeof w.expectedRevision === 'number' ? w.expectedRevision + 1 : undefined;
       if (from === undefined) continue;
-      const stored = new Set((await this.readRange(w.stream, from, w.events.length)).map((e) => e.id));
+      const stored = new Set((await this.readForwards(w.stream, BigInt(from), w.events.length)).map((e) => e.id));
       const matching = w.events.filter((e) => stored.has(e.id)).length;
       seen += matching;
       if (matching === w.events.length) found.set(w.stream, from + w.events.length - 1);
@@ -174,16 +174,16 @@ export class KurrentEventStore implements EventStore {
    */
   private async positionOf(written: Map<string, number>): Promise<Position> {
     const positions = await Promise.all(
-      [...written].map(async ([stream, revision]) => (await this.readRange(stream, revision, 1))[0]?.position),
+      [...written].map(async ([stream, revision]) => (await this.readForwards(stream, BigInt(revision), 1))[0]?.position),
     );
     return maxPosition(positions.filter((p): p is Position => p !== undefined)) ?? (await this.headPosition());
   }
 
-  private async readRange(stream: string, from: number, count: number): Promise<StoredEvent[]> {
+  /** A stream that does not exist reads as empty; `maxCount` omitted reads to the end. */
+  private async readForwards(stream: string, fromRevision: bigint | typeof FROM_START, maxCount?: number): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
     try {
-      const events = this.client.readStream(stream, { direction: FORWARDS, fromRevision: BigInt(from), maxCount: count });
-      for await (const r of events) {
+      for await (const r of this.client.readStream(stream, { direction: FORWARDS, fromRevision, maxCount })) {
         const e = toStored(r.event);
         if (e) out.push(e);
       }
@@ -207,18 +207,7 @@ export class KurrentEventStore implements EventStore {
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
-    const out: StoredEvent[] = [];
-    try {
-      const from = opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START;
-      for await (const r of this.client.readStream(stream, { direction: FORWARDS, fromRevision: from })) {
-        const e = toStored(r.event);
-        if (e) out.push(e);
-      }
-    } catch (err) {
-      if (isNotFound(err)) return [];
-      throw err;
-    }
-    return out;
+    return this.readForwards(stream, opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START);
   }
 
   /** Forwards from `from` (inclusive), or backwards from the end when `from` is omitted. */

@@ -57,20 +57,20 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
   const userNotFound = (reply: FastifyReply) =>
     vacationError(reply, 404, MESSAGES.userNotFound, { emailUserResponsable: 'No existe un usuario administrador con ese correo' });
 
-
-  /** Delete and approve: the code and the responsible administrator, or the reply already sent. */
-  async function codeAndUser(req: FastifyRequest, reply: FastifyReply): Promise<{ code: string; user: User } | undefined> {
-    const parsed = parseCodeInput(new Fields(req.body));
-    if (!parsed.ok) {
-      vacationError(reply, parsed.status, parsed.message, parsed.errors);
-      return undefined;
-    }
-    const user = await responsible(req, parsed.value.email);
-    if (!user) {
-      userNotFound(reply);
-      return undefined;
-    }
-    return { code: parsed.value.code, user };
+  /**
+   * Delete and approve name a record only by its code, so both check the body and the
+   * responsible administrator the same way before the handler runs.
+   */
+  function postByCode(url: string, handle: (req: FastifyRequest, reply: FastifyReply, code: string, user: User) => Promise<unknown>) {
+    app.post(url, { config: cfg }, async (req, reply) =>
+      withIdempotency(deps, req, reply, async () => {
+        const parsed = parseCodeInput(new Fields(req.body));
+        if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
+        const user = await responsible(req, parsed.value.email);
+        if (!user) return userNotFound(reply);
+        return handle(req, reply, parsed.value.code, user);
+      }),
+    );
   }
 
   function failure(reply: FastifyReply, f: CommandFailure, ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' }) {
@@ -148,50 +148,40 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     }),
   );
 
-  app.post('/vacaciones/delete', { config: cfg }, async (req, reply) =>
-    withIdempotency(deps, req, reply, async () => {
-      const target = await codeAndUser(req, reply);
-      if (!target) return reply;
-      const { code, user } = target;
-      if (!user.permissions.includes('vacaciones:eliminar')) {
-        return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: 'El usuario no tiene el permiso vacaciones:eliminar' });
-      }
-      let r;
-      try {
-        r = await deps.commands.delete(code, actorOf(req, user, { write: true }));
-      } catch (err) {
-        req.log.error({ err, action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: (err as Error).message }, 'deletion failed');
-        return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
-      }
-      if (!r.ok) return failure(reply, r, { code, op: 'delete' });
-      deps.metrics?.commandOutcome('delete', 'ok');
-      const deletedAt = now();
-      req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.recordId, codigoPila: code, responsable: user.email, fecha: deletedAt.toISOString() }, 'vacation deleted');
-      deps.readSide.noteWrite(r.value.position);
-      return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
-        idEliminado: r.value.value.recordId,
-        codigoPila: code,
-        fechaEliminacion: bogotaTimestamp(deletedAt),
-      });
-    }),
-  );
+  postByCode('/vacaciones/delete', async (req, reply, code, user) => {
+    if (!user.permissions.includes('vacaciones:eliminar')) {
+      return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: 'El usuario no tiene el permiso vacaciones:eliminar' });
+    }
+    let r;
+    try {
+      r = await deps.commands.delete(code, actorOf(req, user, { write: true }));
+    } catch (err) {
+      req.log.error({ err, action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: (err as Error).message }, 'deletion failed');
+      return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
+    }
+    if (!r.ok) return failure(reply, r, { code, op: 'delete' });
+    deps.metrics?.commandOutcome('delete', 'ok');
+    const deletedAt = now();
+    req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.recordId, codigoPila: code, responsable: user.email, fecha: deletedAt.toISOString() }, 'vacation deleted');
+    deps.readSide.noteWrite(r.value.position);
+    return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
+      idEliminado: r.value.value.recordId,
+      codigoPila: code,
+      fechaEliminacion: bogotaTimestamp(deletedAt),
+    });
+  });
 
-  app.post('/vacaciones/approve', { config: cfg }, async (req, reply) =>
-    withIdempotency(deps, req, reply, async () => {
-      const target = await codeAndUser(req, reply);
-      if (!target) return reply;
-      const { code, user } = target;
-      const r = await deps.commands.approve(code, actorOf(req, user, { write: true }));
-      if (!r.ok) return failure(reply, r, { code, op: 'approve' });
-      deps.metrics?.commandOutcome('approve', 'ok');
-      deps.readSide.noteWrite(r.value.position);
-      return vacationSuccess(reply, 200, 'Vacaciones aprobadas correctamente', {
-        id: r.value.value.recordId,
-        codigoPila: code,
-        fechaAprobacion: bogotaTimestamp(now()),
-      });
-    }),
-  );
+  postByCode('/vacaciones/approve', async (req, reply, code, user) => {
+    const r = await deps.commands.approve(code, actorOf(req, user, { write: true }));
+    if (!r.ok) return failure(reply, r, { code, op: 'approve' });
+    deps.metrics?.commandOutcome('approve', 'ok');
+    deps.readSide.noteWrite(r.value.position);
+    return vacationSuccess(reply, 200, 'Vacaciones aprobadas correctamente', {
+      id: r.value.value.recordId,
+      codigoPila: code,
+      fechaAprobacion: bogotaTimestamp(now()),
+    });
+  });
 
   for (const path of ['/vacaciones/calculate', '/vacaciones/add', '/vacaciones/edit', '/vacaciones/delete', '/vacaciones/approve']) {
     app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: path, config: cfg, handler: methodNotAllowed('POST') });
