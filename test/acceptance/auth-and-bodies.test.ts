@@ -3,6 +3,7 @@ import {
   ADMIN,
   CODE_RE,
   W,
+  WORKED_EXAMPLE,
   call,
   client,
   expectVacationError,
@@ -32,15 +33,6 @@ const ENDPOINTS: [string, string, CallOptions][] = [
   ['GET', '/contratos/verificarContratoActivo', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } }],
 ];
 const VACATION_WRITES = ['calculate', 'add', 'edit', 'delete', 'approve'];
-const WORKED_EXAMPLE = {
-  vacAsociado: 1001,
-  vacFechaInicio: '2026-01-05',
-  vacFechaFinal: '2026-01-26',
-  vacDiasVacaciones: 15,
-  vacDiasCalendario: 22,
-  vacSalario: 2847000,
-  vacValorTotal: 1423500,
-};
 
 let srv: TestServer;
 let c: Client;

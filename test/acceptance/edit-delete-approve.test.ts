@@ -5,6 +5,7 @@ import {
   CODE_RE,
   TIMESTAMP_RE,
   W,
+  addVacation,
   client,
   expectErrorList,
   expectKeyedErrors,
@@ -12,7 +13,7 @@ import {
   vacationForm,
   type Client,
 } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
 
 const M = {
   missing: 'Datos requeridos faltantes',
@@ -35,12 +36,6 @@ let c: Client;
 let shared: { codigo_pila: string; id: number };
 let historicImported = false;
 
-async function add(form: Record<string, string>) {
-  const r = await c.post('/api/vacaciones/add', form);
-  expect(r.status, r.text).toBe(201);
-  return r.body.data as { codigo_pila: string; id: number; vacaciones: Record<string, unknown> };
-}
-
 async function liveCodes(doc: string, includeDeleted = false): Promise<string[]> {
   const q: Record<string, string> = { numeroDocumento: doc, emailResponsable: ADMIN };
   if (includeDeleted) q.incluirEliminadas = '1';
@@ -58,8 +53,8 @@ const editForm = (code: string, doc: string, start: string, days: number, extra:
 beforeAll(async () => {
   srv = await startTestServer();
   c = client(srv.url, srv.keys.acceptance!);
-  historicImported = /historic vacations: imported 2\b/.test(srv.importResult.stdout);
-  shared = await add(vacationForm(W.juan, '2026-03-02', 6));
+  historicImported = importedHistoric(srv);
+  shared = await addVacation(c, vacationForm(W.juan, '2026-03-02', 6));
 });
 afterAll(async () => {
   await srv?.stop();
@@ -67,7 +62,7 @@ afterAll(async () => {
 
 describe('POST /api/vacaciones/edit', () => {
   it('replaces the record with a new code; the old code is gone and the new one is live', async () => {
-    const created = await add(vacationForm(W.juan, '2026-02-02', 6));
+    const created = await addVacation(c, vacationForm(W.juan, '2026-02-02', 6));
     const r = await c.post('/api/vacaciones/edit', editForm(created.codigo_pila, W.juan, '2026-02-16', 8, { vaclaboraSabado: '1' }));
     expect(r.status, r.text).toBe(200);
     expect(r.body).toEqual({
@@ -111,7 +106,7 @@ describe('POST /api/vacaciones/edit', () => {
   });
 
   it('answers the same without the /api prefix', async () => {
-    const created = await add(vacationForm(W.juan, '2026-01-19', 6));
+    const created = await addVacation(c, vacationForm(W.juan, '2026-01-19', 6));
     const r = await c.post('/vacaciones/edit', editForm(created.codigo_pila, W.juan, '2026-01-20', 6));
     expect(r.status, r.text).toBe(200);
     expect(r.body.data).toMatchObject({ codigoPilaAnterior: created.codigo_pila, vacaciones: { vacFechaInicio: '2026-01-20' } });
@@ -150,7 +145,7 @@ describe('POST /api/vacaciones/edit', () => {
   });
 
   it('an approved record is 422 "ya están aprobadas" keyed detalle; with invalid data the rules answer first', async () => {
-    const created = await add(vacationForm(W.camilo, '2026-04-06', 6));
+    const created = await addVacation(c, vacationForm(W.camilo, '2026-04-06', 6));
     const ok = await c.post('/api/vacaciones/approve', { codigoPila: created.codigo_pila, emailUserResponsable: ADMIN });
     expect(ok.status, ok.text).toBe(200);
 
@@ -165,7 +160,7 @@ describe('POST /api/vacaciones/edit', () => {
 
 describe('POST /api/vacaciones/delete', () => {
   it('deletes a record: 200 with the record id, its code and the time; the record leaves the live list', async () => {
-    const created = await add(vacationForm(W.camilo, '2026-05-04', 6));
+    const created = await addVacation(c, vacationForm(W.camilo, '2026-05-04', 6));
     const r = await c.post('/api/vacaciones/delete', { codigoPila: created.codigo_pila, emailUserResponsable: ADMIN });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toEqual({
@@ -212,7 +207,7 @@ describe('POST /api/vacaciones/delete', () => {
   });
 
   it('an approved record is 422 "No se puede eliminar. Las vacaciones ya están aprobadas" keyed detalle', async () => {
-    const created = await add(vacationForm(W.maria, '2026-07-06', 6));
+    const created = await addVacation(c, vacationForm(W.maria, '2026-07-06', 6));
     const ok = await c.post('/api/vacaciones/approve', { codigoPila: created.codigo_pila, emailUserResponsable: ADMIN });
     expect(ok.status, ok.text).toBe(200);
     const r = await c.post('/api/vacaciones/delete', { codigoPila: created.codigo_pila, emailUserResponsable: ADMIN });
@@ -228,7 +223,7 @@ describe('POST /api/vacaciones/delete', () => {
 
 describe('POST /api/vacaciones/approve', () => {
   it('approves once: 200 with id, code and time; a second approval is 422 keyed detalle', async () => {
-    const created = await add(vacationForm(W.luisa, '2026-06-01', 6));
+    const created = await addVacation(c, vacationForm(W.luisa, '2026-06-01', 6));
     const r = await c.post('/api/vacaciones/approve', { codigoPila: created.codigo_pila, emailUserResponsable: ADMIN });
     expect(r.status, r.text).toBe(200);
     expect(r.body).toEqual({

@@ -1,15 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, EMPLOYEE, W, client, expectLookupError, type Client } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { ADMIN, EMPLOYEE, LOOKUP_MESSAGES as M, W, client, expectLookupError, type Client } from '../support/http.ts';
+import { HISTORIC_DAYS_1001, importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
 
 const CONSULT = '/api/vacaciones/consultdatavacations';
 const CHECK = '/api/contratos/verificarContratoActivo';
-const M = {
-  documentRequired: 'El número de documento es obligatorio.',
-  emailRequired: 'El correo del responsable es obligatorio.',
-  workerNotFound: 'Trabajador no encontrado.',
-  adminNotFound: 'Usuario administrador no encontrado para el correo proporcionado.',
-};
 
 let srv: TestServer;
 let c: Client;
@@ -18,7 +12,7 @@ let historicDays1001 = 0;
 beforeAll(async () => {
   srv = await startTestServer();
   c = client(srv.url, srv.keys.acceptance!);
-  historicDays1001 = /historic vacations: imported 2\b/.test(srv.importResult.stdout) ? 10 : 0;
+  historicDays1001 = importedHistoric(srv) ? HISTORIC_DAYS_1001 : 0;
 });
 afterAll(async () => {
   await srv?.stop();

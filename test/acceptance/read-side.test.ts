@@ -1,15 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ADMIN, W, call, client, expectLookupError, vacationForm, type Client } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { ADMIN, LOOKUP_MESSAGES as M, W, call, client, expectLookupError, vacationForm, type Client } from '../support/http.ts';
+import { importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
 
 const HISTORIC_APPROVED = 'VAC_1750000000000_a1b2c3d4_deadbeef';
-const M = {
-  documentRequired: 'El número de documento es obligatorio.',
-  emailRequired: 'El correo del responsable es obligatorio.',
-  workerNotFound: 'Trabajador no encontrado.',
-  adminNotFound: 'Usuario administrador no encontrado para el correo proporcionado.',
-};
 
 interface AuditEntry {
   action: string;
@@ -25,7 +19,7 @@ let historicImported = false;
 beforeAll(async () => {
   srv = await startTestServer();
   c = client(srv.url, srv.keys.acceptance!);
-  historicImported = /historic vacations: imported 2\b/.test(srv.importResult.stdout);
+  historicImported = importedHistoric(srv);
 });
 afterAll(async () => {
   await srv?.stop();

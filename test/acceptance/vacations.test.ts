@@ -4,6 +4,8 @@ import {
   CODE_RE,
   EMPLOYEE,
   W,
+  WORKED_EXAMPLE,
+  addVacation,
   client,
   expectErrorList,
   expectKeyedErrors,
@@ -11,7 +13,7 @@ import {
   vacationForm,
   type Client,
 } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { HISTORIC_DAYS_1001, importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
 
 const M = {
   missing: 'Datos requeridos faltantes',
@@ -29,17 +31,11 @@ let historicDays1001 = 0;
 beforeAll(async () => {
   srv = await startTestServer();
   c = client(srv.url, srv.keys.acceptance!);
-  historicDays1001 = /historic vacations: imported 2\b/.test(srv.importResult.stdout) ? 10 : 0;
+  historicDays1001 = importedHistoric(srv) ? HISTORIC_DAYS_1001 : 0;
 });
 afterAll(async () => {
   await srv?.stop();
 });
-
-async function add(form: Record<string, string>) {
-  const r = await c.post('/api/vacaciones/add', form);
-  expect(r.status, r.text).toBe(201);
-  return r.body.data as { codigo_pila: string; id: number; vacaciones: Record<string, unknown> };
-}
 
 describe('POST /api/vacaciones/calculate', () => {
   // First in the file, so the only records of worker 1001 are the fixture's.
@@ -54,13 +50,7 @@ describe('POST /api/vacaciones/calculate', () => {
       statusCode: 200,
       message: expect.any(String),
       data: {
-        vacAsociado: 1001,
-        vacFechaInicio: '2026-01-05',
-        vacFechaFinal: '2026-01-26',
-        vacDiasVacaciones: 15,
-        vacDiasCalendario: 22,
-        vacSalario: 2847000,
-        vacValorTotal: 1423500,
+        ...WORKED_EXAMPLE,
         vacPagado: '0',
         vacLaboraSabado: '0',
         vacCompensado: '0',
@@ -232,7 +222,7 @@ describe.each(['calculate', 'add'])('POST /api/vacaciones/%s: business rules (42
 
 describe('overlaps and places per subgerencia', () => {
   it('dates that overlap a live vacation of the same worker are refused by calculate and add', async () => {
-    await add(vacationForm(W.camilo, '2026-04-06', 6));
+    await addVacation(c, vacationForm(W.camilo, '2026-04-06', 6));
     for (const op of ['calculate', 'add']) {
       const r = await c.post(`/api/vacaciones/${op}`, vacationForm(W.camilo, '2026-04-08', 6));
       const errors = expectErrorList(expectVacationError(r, 422, M.rules));
@@ -241,8 +231,8 @@ describe('overlaps and places per subgerencia', () => {
   });
 
   it('with two other SG-OPS workers away, a third one is refused: "Se alcanzó el máximo de 2 personas"', async () => {
-    await add(vacationForm(W.juan, '2026-09-07', 6, { vacCompensado: '0' }));
-    await add(vacationForm(W.camilo, '2026-09-08', 6, { vacCompensado: '0' }));
+    await addVacation(c, vacationForm(W.juan, '2026-09-07', 6, { vacCompensado: '0' }));
+    await addVacation(c, vacationForm(W.camilo, '2026-09-08', 6, { vacCompensado: '0' }));
     for (const op of ['calculate', 'add']) {
       const r = await c.post(`/api/vacaciones/${op}`, vacationForm(W.maria, '2026-09-09', 6, { vacCompensado: '0' }));
       const errors = expectErrorList(expectVacationError(r, 422, M.rules));

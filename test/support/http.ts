@@ -87,10 +87,28 @@ export function client(base: string, key: string | null) {
 }
 export type Client = ReturnType<typeof client>;
 
+/** Adds a vacation that must be accepted, for tests that need a live record to act on. */
+export async function addVacation(c: Client, form: Fields) {
+  const r = await c.post('/api/vacaciones/add', form);
+  expect(r.status, r.text).toBe(201);
+  return r.body.data as { codigo_pila: string; id: number; vacaciones: Record<string, unknown> };
+}
+
 /** The form of a vacation request on worker `doc`, by the administrator. */
 export function vacationForm(doc: string, start: string, days: number | string, extra: Fields = {}): Fields {
   return { documentoAsociado: doc, vacFechaInicio: start, vacDiasVacaciones: String(days), emailUserResponsable: ADMIN, ...extra };
 }
+
+/** What calculate gives for `vacationForm(W.maria, '2026-01-05', 15)`: 15 business days to 2026-01-26, paid at 2,847,000 / 30 a day. */
+export const WORKED_EXAMPLE = {
+  vacAsociado: 1001,
+  vacFechaInicio: '2026-01-05',
+  vacFechaFinal: '2026-01-26',
+  vacDiasVacaciones: 15,
+  vacDiasCalendario: 22,
+  vacSalario: 2847000,
+  vacValorTotal: 1423500,
+};
 
 /** Asserts the vacation error envelope `{success:false, statusCode, message, errors}` and returns `errors`. */
 export function expectVacationError(a: Answer, status: number, message: string): Json {
@@ -113,6 +131,14 @@ export function expectErrorList(errors: Json, n?: number): string[] {
   for (const e of errors) expect(e).toEqual(expect.stringMatching(/\S/));
   return errors as string[];
 }
+
+/** Messages of the lookup endpoints, which word the same failures differently from the vacation writes. */
+export const LOOKUP_MESSAGES = {
+  documentRequired: 'El número de documento es obligatorio.',
+  emailRequired: 'El correo del responsable es obligatorio.',
+  workerNotFound: 'Trabajador no encontrado.',
+  adminNotFound: 'Usuario administrador no encontrado para el correo proporcionado.',
+};
 
 /** Asserts the lookup error envelope `{success:false, statusCode, message}` exactly. */
 export function expectLookupError(a: Answer, status: number, message: string): void {

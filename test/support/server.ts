@@ -51,6 +51,16 @@ export interface TestServer {
   stderr(): string;
 }
 
+/**
+ * Whether the import brought the fixture's two historic vacations in. It does only where a
+ * historic importer is configured, so tests that rely on those records check this first.
+ */
+export function importedHistoric(srv: TestServer): boolean {
+  return /historic vacations: imported 2\b/.test(srv.importResult.stdout);
+}
+/** Days of worker 1001 that the fixture's historic vacations take, once imported. */
+export const HISTORIC_DAYS_1001 = 10;
+
 export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['bin/vacaciones.mjs', ...args], { cwd: ROOT, env });
