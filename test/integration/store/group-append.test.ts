@@ -111,6 +111,28 @@ describe('appends committed in groups (PostgreSQL store)', () => {
     expect(await store.readStream(stream)).toHaveLength(2);
   });
 
+  it('answers large appends grouped together with each write\'s own revision and each append\'s last position', async () => {
+    const shared = s('big-unit');
+    const appends = Array.from({ length: 4 }, (_, k) => [
+      ...Array.from({ length: 300 }, (_, i) => ({ stream: s(`big-${k}-${i}`), expectedRevision: 'no_stream' as const, events: [ev('A'), ev('B')] })),
+      { stream: shared, expectedRevision: 'any' as const, events: [ev(`Booked${k}`), ev(`Noted${k}`)] },
+    ]);
+    groups = 0;
+    const results = await Promise.all(appends.map((writes) => store.append(writes)));
+    expect(groups).toBeLessThanOrEqual(3);
+    expect(await store.readStream(shared)).toHaveLength(8);
+    for (const [k, r] of results.entries()) {
+      expect(r.revisions.map((x) => x.stream)).toEqual(appends[k]!.map((w) => w.stream));
+      let last = null as (typeof r)['position'] | null;
+      for (const { stream, revision } of r.revisions) {
+        const stored = await store.readStream(stream);
+        expect(stored[revision]!.type).toBe(stream === shared ? `Noted${k}` : 'B');
+        if (!last || comparePositions(stored[revision]!.position, last) > 0) last = stored[revision]!.position;
+      }
+      expect(comparePositions(r.position, last!)).toBe(0);
+    }
+  });
+
   it('makes each append again on its own when the group call fails as a whole', async () => {
     const streams = [s('alone-a'), s('alone-b'), s('alone-c')];
     failGroups = true;
