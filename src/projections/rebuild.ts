@@ -102,7 +102,15 @@ export async function rebuild(
   }
 }
 
-/** Reads ahead while the previous batch is being written: the two round trips overlap. */
+/** Batches a projector may run ahead of the slowest one: bounds the events held in memory. */
+const AHEAD = 2;
+
+/**
+ * Each projector writes on a connection of its own and goes on to the next batch as soon as it
+ * is done with this one, so the database works on several projectors at once while the next
+ * batch is read and decoded. The tables are not read until the swap, so they need not agree
+ * with each other batch by batch; a failure anywhere fails the rebuild and drops them all.
+ */
 async function replay(
   db: Db,
   store: EventStore,
@@ -113,24 +121,36 @@ async function replay(
 ): Promise<{ position: Position; count: number }> {
   let position = from;
   let count = 0;
-  let next = store.readAll({ after: position, limit: batchSize });
-  for (;;) {
-    const stored = await next;
-    if (stored.length === 0) return { position, count };
-    position = stored[stored.length - 1]!.position;
-    next = store.readAll({ after: position, limit: batchSize });
-    next.catch(() => {});
-    const events = decodeAll(stored);
-    // One transaction for every projector: measured faster than one connection each on a
-    // small server, where the projectors would only compete for the same cores.
-    await db.transaction(async (tx) => {
-      // Tables nobody reads yet: losing the last batches in a crash only means rebuilding again.
-      if (db.kind === 'postgres') await tx.query('SET LOCAL synchronous_commit = off');
-      for (const p of projectors) await p.apply(tx, events, REBUILD_SUFFIX);
-    });
-    count += stored.length;
-    onBatch(count);
+  const lanes: Promise<void>[] = projectors.map(() => Promise.resolve());
+  const pending: Promise<unknown>[] = [];
+  try {
+    let next = store.readAll({ after: position, limit: batchSize });
+    for (;;) {
+      const stored = await next;
+      if (stored.length === 0) break;
+      position = stored[stored.length - 1]!.position;
+      next = store.readAll({ after: position, limit: batchSize });
+      next.catch(() => {});
+      const events = decodeAll(stored);
+      // Not durable: losing the last batches of tables nobody reads yet only means rebuilding again.
+      projectors.forEach((p, i) => {
+        lanes[i] = lanes[i]!.then(() => db.transaction((tx) => p.apply(tx, events, REBUILD_SUFFIX), { durable: false }));
+      });
+      const size = stored.length;
+      const done = Promise.all(lanes).then(() => {
+        count += size;
+        onBatch(count);
+      });
+      done.catch(() => {});
+      pending.push(done);
+      if (pending.length > AHEAD) await pending.shift();
+    }
+    for (const done of pending) await done;
+  } finally {
+    // Never leave a projector writing after a failure: the caller drops the tables next.
+    await Promise.allSettled(lanes);
   }
+  return { position, count };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   silentLogger,
   type RebuildProgress,
 } from '../../../src/projections/index.ts';
+import type { Db, Queryable } from '../../../src/db/types.ts';
 import { LockSession, rebuildKey } from '../../../src/projections/locks.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { comparePositions } from '../../../src/store/types.ts';
@@ -101,6 +102,42 @@ describe('rebuild', () => {
     expect(comparePositions(checkpoints.get('vacations')!, { commit: 0n, prepare: 0n })).toBe(0);
     await expect(rebuild(t.db, store, ['vacations', 'nope'])).rejects.toThrow(UnknownProjectorError);
     await expect(rebuild(t.db, store, ['nope'])).rejects.toThrow(/valid names are vacations, amortizations/);
+  });
+
+  it('fails as a whole when one read model fails mid-replay: the live tables stay and nothing of the build is left', async () => {
+    const head = await appendScenario(store, 40, 25);
+    const s = await startService();
+    expect(await s.waitFor(head, 10_000)).toBe(true);
+    await s.stop();
+    const live = await dumpTables(t.db);
+
+    // The third batch of the occupancy build fails; the other read models go on meanwhile.
+    let occupancyBatches = 0;
+    const failing = Object.assign(Object.create(t.db) as Db, {
+      transaction: <T>(fn: (tx: Queryable) => Promise<T>, opts?: { durable?: boolean }) =>
+        t.db.transaction(
+          (tx) =>
+            fn({
+              exec: (sql) => tx.exec(sql),
+              query: (sql, params) => {
+                if (sql.includes('INSERT INTO rm_occupancy__rebuild') && ++occupancyBatches === 3) {
+                  return Promise.reject(new Error('disk full'));
+                }
+                return tx.query(sql, params);
+              },
+            }),
+          opts,
+        ),
+    });
+    await expect(rebuild(failing, store, undefined, { batchSize: 20 })).rejects.toThrow('disk full');
+    expect(occupancyBatches).toBe(3);
+
+    expect(await dumpTables(t.db)).toEqual(live);
+    const leftovers = await t.db.query(`SELECT relname FROM pg_class WHERE relname LIKE '%\\_\\_rebuild%'`);
+    expect(leftovers.rows).toEqual([]);
+    // The lock is free again: a rebuild right after runs and changes nothing.
+    await rebuild(t.db, store);
+    expect(await dumpTables(t.db)).toEqual(live);
   });
 
   it.skipIf(!hasServer())(`refuses to run twice at once${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`, async () => {
