@@ -43,12 +43,17 @@ describe('rebuild', () => {
     return service;
   };
 
-  it('builds tables identical to the ones the runners keep, and swaps them in under the live names', async () => {
-    const head = await appendScenario(store, 40, 21);
+  /** A scenario's events, projected by the live runners: the tables a rebuild must reproduce. */
+  const projectedLive = async (workers: number, seed: number) => {
+    const head = await appendScenario(store, workers, seed);
     const s = await startService();
     expect(await s.waitFor(head, 10_000)).toBe(true);
     await s.stop();
-    const live = await dumpTables(t.db);
+    return { head, live: await dumpTables(t.db) };
+  };
+
+  it('builds tables identical to the ones the runners keep, and swaps them in under the live names', async () => {
+    const { head, live } = await projectedLive(40, 21);
 
     const progress: RebuildProgress[] = [];
     const result = await rebuild(t.db, store, undefined, { batchSize: 50, onProgress: (p) => progress.push(p) });
@@ -105,11 +110,7 @@ describe('rebuild', () => {
   });
 
   it('fails as a whole when one read model fails mid-replay: the live tables stay and nothing of the build is left', async () => {
-    const head = await appendScenario(store, 40, 25);
-    const s = await startService();
-    expect(await s.waitFor(head, 10_000)).toBe(true);
-    await s.stop();
-    const live = await dumpTables(t.db);
+    const { live } = await projectedLive(40, 25);
 
     // The third batch of the occupancy build fails; the other read models go on meanwhile.
     let occupancyBatches = 0;
