@@ -2,7 +2,9 @@
  * HTTP benchmarks of the real server on the local PostgreSQL with 5,000 generated workers:
  * calculate, consult and add, plus a bare fastify hello-world as the ceiling of this machine.
  * Needs DATABASE_URL (an admin connection: a database of its own is created and dropped).
- *   node bin/run-ts.mjs bench/http.ts [--duration 10] [--connections 32]
+ *   node bin/run-ts.mjs bench/http.ts [--duration 10] [--connections 32] [--only consult,add]
+ * BENCH_SERVER_NODE_ARGS adds options to the server's node, e.g. to profile it:
+ *   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results" node bin/run-ts.mjs bench/http.ts --only consult
  */
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +23,12 @@ const FIRST = 100_000;
 function arg(name: string, def: number): number {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
+}
+
+/** The scenarios named by --only (all when absent): for a quick look at one of them. */
+function chosen(scenario: string): boolean {
+  const i = process.argv.indexOf('--only');
+  return i < 0 || (process.argv[i + 1] ?? '').split(',').includes(scenario);
 }
 
 export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: number }> {
@@ -46,20 +54,22 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     const key = (await createApiKey(db, { name: 'bench' })).key;
     await db.close();
 
-    const hello = await startChild(
-      process.execPath,
-      ['-e', "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))"],
-      {},
-      /listening (http:\/\/\S+)/,
-    );
-    rows.push(await runScenario({ name: 'ceiling: bare fastify', kind: 'hello', url: hello.url, connections, durationSec: duration }));
-    await hello.stop();
+    if (chosen('ceiling')) {
+      const hello = await startChild(
+        process.execPath,
+        ['-e', "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))"],
+        {},
+        /listening (http:\/\/\S+)/,
+      );
+      rows.push(await runScenario({ name: 'ceiling: bare fastify', kind: 'hello', url: hello.url, connections, durationSec: duration }));
+      await hello.stop();
+    }
 
     // The compiled build with the heap limit `npm start` gives it, as it runs in production.
     execSync('npm run --silent build', { stdio: 'inherit' });
     const server = await startChild(
       process.execPath,
-      ['--max-old-space-size=192', resolve('dist/cli/run.js'), 'serve'],
+      ['--max-old-space-size=192', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), resolve('dist/cli/run.js'), 'serve'],
       { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-02-01', RATE_LIMIT_PER_MINUTE: '0' },
       /"address":"(http:\/\/[^"]+)"/,
     );
@@ -69,13 +79,16 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
       // JIT and the caches are in the steady state of a service that has been up a while (the
       // service also warms its caches in bulk when it starts; this pass covers the rest, such as
       // each worker's first audit stream).
-      await runScenario({ ...common, name: 'warm-up', kind: 'calculate', durationSec: 0, amount: WORKERS });
-      rows.push(await runScenario({ ...common, name: 'calculate', kind: 'calculate', durationSec: duration }));
-      await runScenario({ ...common, name: 'warm-up', kind: 'consult', durationSec: 0, amount: WORKERS });
-      rows.push(await runScenario({ ...common, name: 'consult', kind: 'consult', durationSec: duration }));
-      const add = await runScenario({ ...common, name: 'add (distinct workers)', kind: 'add', durationSec: duration, okStatus: 201 });
-      add.note = `${(add.ok / duration).toFixed(0)} created/s`;
-      rows.push(add);
+      for (const kind of ['calculate', 'consult'] as const) {
+        if (!chosen(kind)) continue;
+        await runScenario({ ...common, name: 'warm-up', kind, durationSec: 0, amount: WORKERS });
+        rows.push(await runScenario({ ...common, name: kind, kind, durationSec: duration }));
+      }
+      if (chosen('add')) {
+        const add = await runScenario({ ...common, name: 'add (distinct workers)', kind: 'add', durationSec: duration, okStatus: 201 });
+        add.note = `${(add.ok / duration).toFixed(0)} created/s`;
+        rows.push(add);
+      }
       peakRssMb = server.peakRssMb();
     } finally {
       await server.stop();
