@@ -7,9 +7,10 @@ export interface Asked<Item, Answer> {
 
 /**
  * Gathers what callers ask for while earlier batches are on their way, and hands it over as the
- * next batch: at most `maxInFlight` batches at once, each started on the turn of the event loop
- * after it could be, so that whatever was asked for in the meantime rides along. Alone, an item
- * waits one turn; under load, batches grow with it. `run` answers every caller of its batch.
+ * next batch: at most `maxInFlight` batches at once. From idle, a batch starts on the turn of the
+ * event loop after the first ask, so that whatever is asked for in the meantime rides along; a
+ * batch that waited for a slot starts as soon as one frees. Alone, an item waits one turn; under
+ * load, batches grow with it. `run` answers every caller of its batch.
  */
 export class Gatherer<Item, Answer> {
   private queue: Asked<Item, Answer>[] = [];
@@ -34,17 +35,22 @@ export class Gatherer<Item, Answer> {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      if (this.inFlight >= this.maxInFlight) return;
-      const batch = this.queue.splice(0, this.maxBatch);
-      if (batch.length === 0) return;
-      this.inFlight++;
-      this.run(batch)
-        .catch((err: unknown) => batch.forEach((a) => a.reject(err)))
-        .finally(() => {
-          this.inFlight--;
-          this.schedule();
-        });
-      this.schedule();
+      this.launch();
     });
+  }
+
+  private launch(): void {
+    if (this.inFlight >= this.maxInFlight) return;
+    const batch = this.queue.splice(0, this.maxBatch);
+    if (batch.length === 0) return;
+    this.inFlight++;
+    this.run(batch)
+      .catch((err: unknown) => batch.forEach((a) => a.reject(err)))
+      .finally(() => {
+        this.inFlight--;
+        // What gathered while this batch was out goes at once: it has waited long enough.
+        if (!this.scheduled) this.launch();
+      });
+    this.schedule();
   }
 }

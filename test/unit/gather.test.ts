@@ -21,6 +21,28 @@ describe('gathering what callers ask for into batches', () => {
     expect(batches).toEqual([[1, 2, 3], [4, 5]]);
   });
 
+  it('starts what waited for a slot as soon as the slot frees, without waiting another turn', async () => {
+    const batches: number[][] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const g = new Gatherer<number, number>(async (batch) => {
+      batches.push(batch.map((a) => a.item));
+      if (batches.length === 1) await gate;
+      for (const a of batch) a.resolve(a.item);
+    }, 1);
+    const first = g.ask(1);
+    await new Promise((r) => setImmediate(r));
+    const second = g.ask(2);
+    let turned = false;
+    setImmediate(() => (turned = true));
+    release();
+    await first;
+    await new Promise<void>((r) => queueMicrotask(r));
+    expect(batches).toEqual([[1], [2]]);
+    expect(turned).toBe(false);
+    await second;
+  });
+
   it('keeps batches to their largest size and runs no more than allowed at once', async () => {
     let running = 0;
     let most = 0;
