@@ -1,16 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { Gatherer } from '../../src/gather.ts';
 
+/** One batch at a time, each answering ten times its items; the first is held until released. */
+function gated() {
+  const batches: number[][] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const g = new Gatherer<number, number>(async (batch) => {
+    batches.push(batch.map((a) => a.item));
+    if (batches.length === 1) await gate;
+    for (const a of batch) a.resolve(a.item * 10);
+  }, 1);
+  return { g, batches, release };
+}
+
 describe('gathering what callers ask for into batches', () => {
   it('sends what is asked for together as one batch, and what arrives meanwhile as the next', async () => {
-    const batches: number[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const g = new Gatherer<number, number>(async (batch) => {
-      batches.push(batch.map((a) => a.item));
-      if (batches.length === 1) await gate;
-      for (const a of batch) a.resolve(a.item * 10);
-    }, 1);
+    const { g, batches, release } = gated();
     const first = [1, 2, 3].map((n) => g.ask(n));
     await new Promise((r) => setImmediate(r));
     const later = [4, 5].map((n) => g.ask(n));
@@ -22,14 +28,7 @@ describe('gathering what callers ask for into batches', () => {
   });
 
   it('starts what waited for a slot as soon as the slot frees, without waiting another turn', async () => {
-    const batches: number[][] = [];
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const g = new Gatherer<number, number>(async (batch) => {
-      batches.push(batch.map((a) => a.item));
-      if (batches.length === 1) await gate;
-      for (const a of batch) a.resolve(a.item);
-    }, 1);
+    const { g, batches, release } = gated();
     const first = g.ask(1);
     await new Promise((r) => setImmediate(r));
     const second = g.ask(2);
