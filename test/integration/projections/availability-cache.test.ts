@@ -4,6 +4,7 @@ import { ProjectionService } from '../../../src/projections/service.ts';
 import { silentLogger } from '../../../src/projections/types.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { Queryable } from '../../../src/db/types.ts';
+import type { NewEvent } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 import { created, deletedEvent, record } from '../../support/event-builders.ts';
 
@@ -22,29 +23,39 @@ describe('availability kept beside the runner that writes it', () => {
     await t?.drop();
   });
 
-  it('serves repeated reads from memory and never an answer older than what was applied', async () => {
+  /** Runs `fn` with a projection service that is the one applying availability, as in a running service. */
+  const whileApplying = async (fn: (service: ProjectionService) => Promise<void>) => {
     const service = new ProjectionService(t.db, store, { logger: silentLogger, idleMs: 10 });
     await service.start();
     try {
-      const cache = new AvailabilityCache(counting, service);
-      // Wait for the runner to be the one applying, as in a running service.
       for (let i = 0; i < 100 && !service.isApplying('availability'); i++) await new Promise((r) => setTimeout(r, 20));
+      await fn(service);
+    } finally {
+      await service.stop();
+    }
+  };
+
+  /** Appends one event to a worker's stream and waits until the runners have applied it. */
+  const applied = async (service: ProjectionService, workerId: number, expectedRevision: 'no_stream' | number, event: NewEvent) => {
+    const w = await store.append([{ stream: `worker-${workerId}`, expectedRevision, events: [event] }]);
+    expect(await service.waitFor(w.position, 10_000)).toBe(true);
+  };
+
+  it('serves repeated reads from memory and never an answer older than what was applied', async () => {
+    await whileApplying(async (service) => {
+      const cache = new AvailabilityCache(counting, service);
       expect(await cache.get(7)).toMatchObject({ daysTaken: 0 });
       const before = reads;
       expect(await cache.get(7)).toMatchObject({ daysTaken: 0 });
       expect(reads).toBe(before);
 
       const r = record({ codigoPila: 'VAC_1_00000001_00000001', workerId: 7, businessDays: 6 });
-      const w = await store.append([{ stream: 'worker-7', expectedRevision: 'no_stream', events: [created(r)] }]);
-      expect(await service.waitFor(w.position, 10_000)).toBe(true);
+      await applied(service, 7, 'no_stream', created(r));
       expect(await cache.get(7)).toMatchObject({ daysTaken: 6, liveRecords: 1 });
 
-      const d = await store.append([{ stream: 'worker-7', expectedRevision: 0, events: [deletedEvent(r)] }]);
-      expect(await service.waitFor(d.position, 10_000)).toBe(true);
+      await applied(service, 7, 0, deletedEvent(r));
       expect(await cache.get(7)).toMatchObject({ daysTaken: 0, liveRecords: 0 });
-    } finally {
-      await service.stop();
-    }
+    });
   });
 
   it('reads the database every time while this process does not apply availability', async () => {
@@ -57,13 +68,9 @@ describe('availability kept beside the runner that writes it', () => {
   });
 
   it('warms in bulk from the read model, zeros for workers without records, and still follows later batches', async () => {
-    const service = new ProjectionService(t.db, store, { logger: silentLogger, idleMs: 10 });
-    await service.start();
-    try {
-      for (let i = 0; i < 100 && !service.isApplying('availability'); i++) await new Promise((r) => setTimeout(r, 20));
+    await whileApplying(async (service) => {
       const r = record({ codigoPila: 'VAC_2_00000002_00000002', workerId: 8, businessDays: 4 });
-      const w = await store.append([{ stream: 'worker-8', expectedRevision: 'no_stream', events: [created(r)] }]);
-      expect(await service.waitFor(w.position, 10_000)).toBe(true);
+      await applied(service, 8, 'no_stream', created(r));
 
       const cache = new AvailabilityCache(counting, service);
       const before = reads;
@@ -73,12 +80,9 @@ describe('availability kept beside the runner that writes it', () => {
       expect(await cache.get(9)).toMatchObject({ daysTaken: 0, liveRecords: 0 });
       expect(reads).toBe(before + 2);
 
-      const d = await store.append([{ stream: 'worker-8', expectedRevision: 0, events: [deletedEvent(r)] }]);
-      expect(await service.waitFor(d.position, 10_000)).toBe(true);
+      await applied(service, 8, 0, deletedEvent(r));
       expect(await cache.get(8)).toMatchObject({ daysTaken: 0, liveRecords: 0 });
-    } finally {
-      await service.stop();
-    }
+    });
   });
 
   it('warms nothing while this process does not apply availability', async () => {
