@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import type { HttpMetrics } from './http/context.ts';
-import type { EventStore } from './store/types.ts';
+import type { AppendResult, EventStore, StreamWrite } from './store/types.ts';
 
 /** Prometheus figures of one service instance, on a registry of its own (tests build several). */
 export class Metrics implements HttpMetrics {
@@ -60,16 +60,20 @@ export class Metrics implements HttpMetrics {
 /** The same store, with every append timed. */
 export function timedStore(store: EventStore, metrics: Metrics): EventStore {
   const readStreams = store.readStreams?.bind(store);
-  return {
-    name: store.name,
-    async append(writes) {
+  const timed =
+    (append: (writes: StreamWrite[]) => Promise<AppendResult>) =>
+    async (writes: StreamWrite[]): Promise<AppendResult> => {
       const end = metrics.appendLatency.startTimer({ store: store.name });
       try {
-        return await store.append(writes);
+        return await append(writes);
       } finally {
         end();
       }
-    },
+    };
+  return {
+    name: store.name,
+    append: timed((writes) => store.append(writes)),
+    ...(store.appendAny ? { appendAny: timed(store.appendAny.bind(store)) } : {}),
     readStream: (stream, opts) => store.readStream(stream, opts),
     ...(readStreams ? { readStreams } : {}),
     readAll: (opts) => store.readAll(opts),

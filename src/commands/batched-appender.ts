@@ -57,7 +57,8 @@ export class BatchedAppender {
       }
     }
     try {
-      const r = await this.store.append([...byStream.values()]);
+      const writes = [...byStream.values()];
+      const r = await (this.store.appendAny ? this.store.appendAny(writes) : this.store.append(writes));
       for (const p of batch) p.resolve(r.position);
     } catch (err) {
       for (const p of batch) p.reject(err);

@@ -522,6 +522,47 @@ ${GROUP_HEAD}${groupFastPath(ANSWER_JOINED)}${GROUP_LOOP}      END
       ALTER FUNCTION vac_append_batch SET jit = off;
     `,
   },
+  {
+    version: 13,
+    name: 'appends that expect no revision',
+    sql: `
+      -- Appends whose every write expects no revision ("any": the audit records of queries) need
+      -- none of vac_append's checks: the stream rows are claimed, locked and moved on in the one
+      -- upsert, in name order as vac_append locks them, and the events go in with the revisions
+      -- it hands out. Each stream is named once. An event id already stored fails the whole call
+      -- on the unique index: there is no replay to answer, the ids being new for every record.
+      CREATE OR REPLACE FUNCTION vac_append_any(
+        p_streams text[], p_counts integer[], p_ids uuid[], p_types text[], p_versions integer[], p_data jsonb[], p_meta jsonb[]
+      ) RETURNS TABLE (out_stream text, out_revision bigint, out_position bigint, out_tx text)
+      LANGUAGE plpgsql AS $fn$
+      BEGIN
+${APPEND_LOCK}        RETURN QUERY
+          WITH w AS (
+            SELECT u.stream, u.n, u.i, (sum(u.n) OVER (ORDER BY u.i) - u.n)::integer AS offs
+              FROM unnest(p_streams, p_counts) WITH ORDINALITY AS u(stream, n, i)
+          ), s AS (
+            INSERT INTO streams AS st (stream, revision)
+            SELECT w.stream, w.n - 1 FROM w ORDER BY w.stream
+            ON CONFLICT (stream) DO UPDATE SET revision = st.revision + excluded.revision + 1
+            RETURNING st.stream, st.revision
+          ), ins AS (
+            INSERT INTO events (event_id, stream, revision, type, version, data, metadata)
+            SELECT p_ids[w.offs + k], w.stream, s.revision - w.n + k, p_types[w.offs + k], p_versions[w.offs + k],
+                   p_data[w.offs + k], p_meta[w.offs + k]
+              FROM w JOIN s ON s.stream = w.stream CROSS JOIN LATERAL generate_series(1, w.n) AS k
+             ORDER BY w.i, k
+            RETURNING events.stream, events.position
+          ), last AS (
+            SELECT ins.stream, max(ins.position) AS position FROM ins GROUP BY ins.stream
+          )
+          SELECT w.stream, s.revision, last.position, pg_current_xact_id()::text
+            FROM w JOIN s ON s.stream = w.stream LEFT JOIN last ON last.stream = w.stream
+           ORDER BY w.i;
+      END
+      $fn$;
+      ALTER FUNCTION vac_append_any SET jit = off;
+    `,
+  },
 ];
 
 /** Serialises concurrent migrators (several instances starting at once). */

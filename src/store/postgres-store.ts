@@ -101,6 +101,22 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  async appendAny(writes: StreamWrite[]): Promise<AppendResult> {
+    for (const w of writes) {
+      if (w.expectedRevision !== 'any') throw new Error(`appendAny takes no expected revision (stream ${w.stream})`);
+    }
+    const a = appendArguments(writes);
+    // Straight to the database, not through the group appender: its callers gather their own
+    // batches, and waiting a turn of the event loop for company would only add to their latency.
+    const rows = (
+      await this.db.query<Omit<AppendRow, 'out_replayed'>>(
+        'SELECT * FROM vac_append_any($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])',
+        [a.streams, a.counts, a.ids, a.types, a.versions, a.data, a.meta],
+      )
+    ).rows;
+    return this.appended(rows);
+  }
+
   private async storedIds(ids: string[], q: Queryable = this.db): Promise<StoredIdRow[]> {
     if (ids.length === 0) return [];
     const r = await q.query<StoredIdRow>(

@@ -58,6 +58,12 @@ export interface EventStore {
   readonly name: string;
   /** All streams or none; a failed expectation on any stream throws WrongExpectedRevisionError. */
   append(writes: StreamWrite[]): Promise<AppendResult>;
+  /**
+   * An append whose every write expects no revision ('any'), each stream named once, written by
+   * the shortest way the store has: no expectation to check, no retry to recognise (every event
+   * id must be new). For the audit records of queries, which come in bursts and wait on it.
+   */
+  appendAny?(writes: StreamWrite[]): Promise<AppendResult>;
   /** Whole stream in revision order; [] when it does not exist. */
   readStream(stream: string, opts?: { fromRevision?: number }): Promise<StoredEvent[]>;
   /**

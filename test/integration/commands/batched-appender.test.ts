@@ -11,25 +11,34 @@ describe('batched appends of audit records', () => {
   let t: TestDb;
   let store: PostgresEventStore;
   let appends = 0;
+  let shortAppends = 0;
   let counting: EventStore;
 
   beforeAll(async () => {
     t = await freshDb();
     store = new PostgresEventStore(t.db);
     counting = new Proxy(store, {
-      get: (target, prop) => (prop === 'append' ? (w: StreamWrite[]) => (appends++, target.append(w)) : Reflect.get(target, prop, target)),
+      get: (target, prop) =>
+        prop === 'append'
+          ? (w: StreamWrite[]) => (appends++, target.append(w))
+          : prop === 'appendAny'
+            ? (w: StreamWrite[]) => (shortAppends++, target.appendAny(w))
+            : Reflect.get(target, prop, target),
     });
   });
   afterAll(async () => {
     await t?.drop();
   });
 
-  it('stores every record of a burst, in the order asked, with far fewer appends', async () => {
+  it('stores every record of a burst, in the order asked, with far fewer appends, by the store\'s short way', async () => {
     const batched = new BatchedAppender(counting, 5);
     appends = 0;
+    shortAppends = 0;
     const positions = await Promise.all(Array.from({ length: 60 }, (_, n) => batched.append([write(`audit-worker-${n % 3}`, n)])));
     expect(positions).toHaveLength(60);
-    expect(appends).toBeLessThan(10);
+    expect(appends).toBe(0);
+    expect(shortAppends).toBeGreaterThan(0);
+    expect(shortAppends).toBeLessThan(10);
     for (let w = 0; w < 3; w++) {
       const stored = await store.readStream(`audit-worker-${w}`);
       expect(stored.map((e) => e.data.n)).toEqual(Array.from({ length: 20 }, (_, k) => k * 3 + w));
@@ -37,7 +46,8 @@ describe('batched appends of audit records', () => {
   });
 
   it('gathers everything that arrives while a write is in flight into the next write, and drains on demand', async () => {
-    // A store whose first write is held until every later record has been asked for.
+    // A store whose first write is held until every later record has been asked for; it has no
+    // short way (as the KurrentDB store), so the appender uses its plain append.
     const sizes: number[] = [];
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
