@@ -82,11 +82,13 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
       for (const kind of ['calculate', 'consult'] as const) {
         if (!chosen(kind)) continue;
         await runScenario({ ...common, name: 'warm-up', kind, durationSec: 0, amount: WORKERS });
-        rows.push(await runScenario({ ...common, name: kind, kind, durationSec: duration }));
+        rows.push(await withServerFigures(server.url, duration, () => runScenario({ ...common, name: kind, kind, durationSec: duration })));
       }
       if (chosen('add')) {
-        const add = await runScenario({ ...common, name: 'add (distinct workers)', kind: 'add', durationSec: duration, okStatus: 201 });
-        add.note = `${(add.ok / duration).toFixed(0)} created/s`;
+        const add = await withServerFigures(server.url, duration, () =>
+          runScenario({ ...common, name: 'add (distinct workers)', kind: 'add', durationSec: duration, okStatus: 201 }),
+        );
+        add.note = `${(add.ok / duration).toFixed(0)} created/s; ${add.note}`;
         rows.push(add);
       }
       peakRssMb = server.peakRssMb();
@@ -98,6 +100,32 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     await c.end();
   }
   return { rows, peakRssMb };
+}
+
+/** Sum of the samples of one metric in Prometheus text (over all its label sets). */
+function metricSum(text: string, name: string): number {
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`${name}{`) || line.startsWith(`${name} `)) sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+/**
+ * Runs a scenario and notes what the service's own /metrics say of it: the share of its time
+ * spent in garbage collection, and its event store appends (count per second and mean latency).
+ */
+async function withServerFigures(url: string, durationSec: number, run: () => Promise<Figures>): Promise<Figures> {
+  const scrape = async () => (await fetch(`${url}/metrics`)).text();
+  const before = await scrape();
+  const row = await run();
+  const after = await scrape();
+  const delta = (name: string) => metricSum(after, name) - metricSum(before, name);
+  const gc = delta('vacaciones_nodejs_gc_duration_seconds_sum');
+  const appends = delta('vacaciones_event_store_append_seconds_count');
+  const appendMs = appends > 0 ? (delta('vacaciones_event_store_append_seconds_sum') / appends) * 1000 : 0;
+  row.note = `gc ${((gc / durationSec) * 100).toFixed(1)}%, ${(appends / durationSec).toFixed(0)} appends/s of ${appendMs.toFixed(1)} ms`;
+  return row;
 }
 
 if (process.argv[1]?.endsWith('bench/http.ts')) {
