@@ -124,9 +124,10 @@ async function withServerFigures(url: string, durationSec: number, run: () => Pr
   const gc = delta('vacaciones_nodejs_gc_duration_seconds_sum');
   const appends = delta('vacaciones_event_store_append_seconds_count');
   const appendMs = appends > 0 ? (delta('vacaciones_event_store_append_seconds_sum') / appends) * 1000 : 0;
-  const majorGcs = metricSum(after, 'vacaciones_nodejs_gc_duration_seconds_count{kind="major"}') - metricSum(before, 'vacaciones_nodejs_gc_duration_seconds_count{kind="major"}');
+  const majorGcs = delta('vacaciones_nodejs_gc_duration_seconds_count{kind="major"}');
   const heapMb = metricSum(after, 'vacaciones_nodejs_heap_size_used_bytes') / 2 ** 20;
-  row.note = `gc ${((gc / durationSec) * 100).toFixed(1)}% (${majorGcs} major), heap ${heapMb.toFixed(0)} MB, ${(appends / durationSec).toFixed(0)} appends/s of ${appendMs.toFixed(1)} ms`;
+  const appended = appends > 0 ? `${(appends / durationSec).toFixed(0)} appends/s of ${appendMs.toFixed(1)} ms` : 'no appends';
+  row.note = `gc ${((gc / durationSec) * 100).toFixed(1)}% (${majorGcs} major), heap ${heapMb.toFixed(0)} MB, ${appended}`;
   return row;
 }
 
