@@ -1,6 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, EMPLOYEE, LOOKUP_MESSAGES as M, W, client, expectLookupError, type Client } from '../support/http.ts';
-import { HISTORIC_DAYS_1001, importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
+import { FIXTURE, HISTORIC_DAYS_1001, ROOT, importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
 
 const CONSULT = '/api/vacaciones/consultdatavacations';
 const CHECK = '/api/contratos/verificarContratoActivo';
@@ -100,6 +103,43 @@ describe('GET /api/vacaciones/consultdatavacations', () => {
     expectLookupError(await consult('9999999999'), 404, M.workerNotFound);
     expectLookupError(await consult(W.maria, 'nadie@empresa.co'), 404, M.adminNotFound);
     expectLookupError(await consult(W.maria, EMPLOYEE), 404, M.adminNotFound);
+  });
+});
+
+describe('consult after an import changes the payroll', () => {
+  it('counts a new payroll sheet in the days worked, the available days and the IBC', async (ctx) => {
+    if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
+    const consult = () => c.get(CONSULT, { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    const before = await consult();
+    expect(before.status, before.text).toBe(200);
+    expect(before.body).toMatchObject({ diasLaboradosNomina: 990, ibcUltimoMes: 2847000 });
+
+    // The fixture plus the first half of November, paid at another amount.
+    const data = JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8')) as { nomina: Record<string, unknown>[] };
+    data.nomina.push({ asociadoId: 1001, contratoId: 10001, periodoInicio: '2026-11-01', periodoFin: '2026-11-15', diasLaborados: 15, compensacionBasica: 1500000 });
+    const dir = mkdtempSync(join(tmpdir(), 'vac-nomina-'));
+    const file = join(dir, 'reference-data.json');
+    writeFileSync(file, JSON.stringify(data));
+    try {
+      const imported = await srv.cli(['import', file]);
+      expect(imported.code, imported.stderr).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+
+    // The server hears of the import through the database's notice, or its next version check.
+    let after = await consult();
+    for (let i = 0; i < 50 && after.body.diasLaboradosNomina === 990; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await consult();
+    }
+    expect(after.status, after.text).toBe(200);
+    expect(after.body).toMatchObject({
+      diasLaboradosNomina: 1005,
+      ibcUltimoMes: 1500000,
+      // 15 more days worked at 15 days a year: 0.625 more available, answered to two decimals.
+      vacacionesDisponibles: Number((before.body.vacacionesDisponibles + 0.625).toFixed(2)),
+    });
   });
 });
 

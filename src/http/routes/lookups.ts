@@ -12,13 +12,29 @@ import {
   takenDays,
   toDecimal2,
 } from '../../domain/index.ts';
-import type { Worker } from '../../reference/repository.ts';
+import type { Worker, WorkerFile } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
+
+/**
+ * Days worked and IBC come from the worker's file and the day alone. The reference cache hands
+ * out the same file object until an import replaces it, so that object keys them: a consult
+ * does not walk every payroll sheet again while nothing changed.
+ */
+const payrollFigures = new WeakMap<WorkerFile, { today: string; worked: number; ibc: number }>();
+
+function payrollFiguresOf(file: WorkerFile, today: string): { worked: number; ibc: number } {
+  const known = payrollFigures.get(file);
+  if (known?.today === today) return known;
+  const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
+  const figures = { today, worked: daysWorked(file.sheets, file.contracts, today), ibc: ibcLastMonth(file.sheets, latest.baseSalary, today) };
+  payrollFigures.set(file, figures);
+  return figures;
+}
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
 
 export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
@@ -79,16 +95,15 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
 
     let figures;
     try {
-      const sheets = file?.sheets ?? [];
-      const worked = daysWorked(sheets, contracts, today);
+      // A contract was found above, so the worker has a file.
+      const { worked, ibc } = payrollFiguresOf(file!, today);
       const annual = annualDaysFor(contract.riskLevel, params)!;
       const taken = (await deps.readSide.availabilityOf(worker.id)).daysTaken;
       const available = accruedDays(worked, annual).minus(takenDays(taken));
-      const latest = [...contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
       figures = {
         diasLaboradosNomina: worked,
         vacacionesDisponibles: toDecimal2(available ?? Days360.ZERO),
-        ibcUltimoMes: ibcLastMonth(sheets, latest.baseSalary, today),
+        ibcUltimoMes: ibc,
         annual,
       };
     } catch (err) {
