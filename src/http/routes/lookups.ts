@@ -19,6 +19,7 @@ import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
+const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
 
 /**
  * Days worked and IBC come from the worker's file and the day alone. The reference cache hands
@@ -35,7 +36,6 @@ function payrollFiguresOf(file: WorkerFile, today: string): { worked: number; ib
   payrollFigures.set(file, figures);
   return figures;
 }
-const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
 
 export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
