@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, EMPLOYEE, LOOKUP_MESSAGES as M, W, client, expectLookupError, type Client } from '../support/http.ts';
-import { FIXTURE, HISTORIC_DAYS_1001, ROOT, importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
+import { HISTORIC_DAYS_1001, importedHistoric, loadFixture, startTestServer, type TestServer } from '../support/server.ts';
 
 const CONSULT = '/api/vacaciones/consultdatavacations';
 const CHECK = '/api/contratos/verificarContratoActivo';
@@ -115,7 +115,7 @@ describe('consult after an import changes the payroll', () => {
     expect(before.body).toMatchObject({ diasLaboradosNomina: 990, ibcUltimoMes: 2847000 });
 
     // The fixture plus the first half of November, paid at another amount.
-    const data = JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8')) as { nomina: Record<string, unknown>[] };
+    const data = loadFixture() as { nomina: Record<string, unknown>[] };
     data.nomina.push({ asociadoId: 1001, contratoId: 10001, periodoInicio: '2026-11-01', periodoFin: '2026-11-15', diasLaborados: 15, compensacionBasica: 1500000 });
     const dir = mkdtempSync(join(tmpdir(), 'vac-nomina-'));
     const file = join(dir, 'reference-data.json');

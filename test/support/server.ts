@@ -8,6 +8,12 @@ import { freshDb } from './db.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURE = 'test/fixtures/reference-data.json';
+
+/** The fixture as data, a fresh copy each time, so a test may change it freely. */
+export function loadFixture(): any {
+  return JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8'));
+}
+
 /** The service's "today" in every acceptance run, so accruals and contract states are fixed. */
 export const TODAY = '2026-11-21';
 

@@ -1,21 +1,15 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { PgliteDb } from '../../../src/db/pglite.ts';
 import type { Db } from '../../../src/db/types.ts';
 import { freshDb, hasServer } from '../../support/db.ts';
+import { ROOT } from '../../support/server.ts';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const FIXTURE = 'test/fixtures/reference-data.json';
+export { FIXTURE, ROOT, loadFixture } from '../../support/server.ts';
 
 export type Json = any;
-
-/** A fresh copy each time, so a test may mutate it freely. */
-export function loadFixture(): Json {
-  return JSON.parse(readFileSync(join(ROOT, FIXTURE), 'utf8'));
-}
 
 const REF_TABLES = [
   'ref_subgerencias', 'ref_company_contracts', 'ref_workers', 'ref_contracts', 'ref_payroll_sheets', 'ref_users',
