@@ -5,11 +5,14 @@
 import {
   ANY,
   NO_STREAM,
+  NotLeaderError,
   STREAM_EXISTS,
   WrongExpectedVersionError,
   convertToCommandError,
+  jsonEvent,
   type AppendStreamState,
   type CurrentStreamState,
+  type EventData,
   type RecordedEvent,
 } from '@kurrent/kurrentdb-client';
 import {
@@ -72,6 +75,25 @@ export function encodeMetadata(event: NewEvent): Record<string, string> {
     [VERSION_KEY]: String(event.version ?? 1),
     [METADATA_KEY]: JSON.stringify(event.metadata ?? {}),
   };
+}
+
+/**
+ * The event as the client sends it, serialised here first: the client serialises data inside
+ * a promise executor, where a failure (a BigInt, a cycle) is an unhandled rejection that ends
+ * the process and leaves the append unanswered. What is sent is the JSON round trip of the
+ * data, which the client can always serialise again.
+ */
+export function toEventData(stream: string, event: NewEvent): EventData {
+  let data: unknown;
+  let metadata: Record<string, string>;
+  try {
+    data = JSON.parse(JSON.stringify(event.data) ?? 'null');
+    metadata = encodeMetadata(event);
+  } catch (err) {
+    throw new TypeError(`event ${event.id} of stream ${stream} cannot be serialised as JSON: ${(err as Error).message}`);
+  }
+  if (!isPlainObject(data)) throw new TypeError(`event ${event.id} of stream ${stream}: its data is not a JSON object`);
+  return jsonEvent({ id: event.id, type: event.type, data, metadata });
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -142,6 +164,15 @@ export function toStored(event: RecordedEvent | undefined): StoredEvent | undefi
   };
 }
 
+/**
+ * KurrentDB 25.1 answers a multi-stream append with the log position of its last event; events
+ * of an append are read back with that same position as commit and prepare. A negative
+ * position (an append answered as an earlier one's repeat) says nothing.
+ */
+export function replyPosition(position: bigint): Position | undefined {
+  return position >= 0n ? { commit: position, prepare: position } : undefined;
+}
+
 /** `fromPosition` is inclusive; the port's `after` is not. */
 export function isAfter(position: Position, cursor: Position): boolean {
   return comparePositions(position, cursor) > 0;
@@ -175,6 +206,50 @@ export function toConflict(err: unknown, writes: StreamWrite[]): WrongExpectedRe
     writes[0];
   if (!w) return undefined;
   return new WrongExpectedRevisionError(w.stream, w.expectedRevision, toActualRevision(e.actualState));
+}
+
+const GRPC_FAILED_PRECONDITION = 9;
+
+/**
+ * A node that is not the leader refusing a write. Multi-stream append answers it with
+ * FAILED_PRECONDITION and NotLeaderNodeErrorDetails, which client 1.3.1 does not know: it
+ * reports an UnknownError and keeps its channel on that node. The details travel as a
+ * serialised google.rpc.Status whose type URL names them. Reads refused on a follower come as
+ * the client's own NotLeaderError.
+ */
+export function isNotLeader(err: unknown): boolean {
+  const e = converted(err);
+  if (e instanceof NotLeaderError) return true;
+  const raw = ((e as { _raw?: unknown })._raw ?? e) as { code?: unknown; metadata?: { get?(key: string): unknown[] } };
+  if (typeof raw !== 'object' || raw === null || raw.code !== GRPC_FAILED_PRECONDITION) return false;
+  const details = raw.metadata?.get?.('grpc-status-details-bin')?.[0];
+  return details instanceof Uint8Array && Buffer.from(details).includes('NotLeaderNodeErrorDetails');
+}
+
+/**
+ * How the server tells streams of one append apart: ordinally, ignoring case (.NET's
+ * OrdinalIgnoreCase, one character at a time). Characters whose upper case is longer keep
+ * their own form, as there.
+ */
+export function streamKey(stream: string): string {
+  let key = '';
+  for (const c of stream) {
+    const upper = c.toUpperCase();
+    key += upper.length === c.length ? upper : c;
+  }
+  return key;
+}
+
+/** Two streams of one append that the server would take for one, or undefined. */
+export function sameStreamTwice(streams: string[]): [string, string] | undefined {
+  const seen = new Map<string, string>();
+  for (const s of streams) {
+    const key = streamKey(s);
+    const earlier = seen.get(key);
+    if (earlier !== undefined) return [earlier, s];
+    seen.set(key, s);
+  }
+  return undefined;
 }
 
 /** `kurrentdb://user:pass@host:2113?tls=false` → `host:2113`, never the credentials. */

@@ -3,25 +3,32 @@ import {
   END,
   ErrorType,
   FORWARDS,
-  KurrentDBClient,
   START as FROM_START,
   STREAM_EXISTS,
   StreamNotFoundError,
+  UnavailableError,
   UnsupportedError,
   WrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
+  type AllStreamResolvedEvent,
   type AppendStreamRequest,
+  type ReadAllOptions as ClientReadAllOptions,
+  type ReadStreamOptions,
 } from '@kurrent/kurrentdb-client';
+import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
 import {
   PROBE_STREAM,
   converted,
-  encodeMetadata,
   expectationHolds,
   hostOf,
   isAfter,
+  isNotLeader,
   maxPosition,
+  replyPosition,
+  sameStreamTwice,
   toConflict,
+  toEventData,
   toPosition,
   toStored,
   toStreamState,
@@ -31,6 +38,7 @@ import {
   DuplicateEventIdError,
   START,
   WrongExpectedRevisionError,
+  positionToString,
   type AppendResult,
   type EventStore,
   type Position,
@@ -41,6 +49,15 @@ import {
 
 const GRPC_UNIMPLEMENTED = 12;
 
+/** countAfter stops counting here: beyond it, the lag reads as this many events. */
+export const COUNT_CAP = 10_000;
+/** How long a count is reused: every projector of one /metrics scrape asks at once. */
+const COUNT_REUSE_MS = 1_000;
+/** Events read per page when looking backwards for the newest event of ours. */
+const HEAD_PAGE = 32;
+/** How far back a stream written with no expected revision is searched for a repeat's events. */
+export const REPEAT_LOOKBACK = 256;
+
 function isNotFound(err: unknown): boolean {
   return err instanceof StreamNotFoundError || (err as { type?: unknown }).type === ErrorType.STREAM_NOT_FOUND;
 }
@@ -50,56 +67,105 @@ function isUnsupported(err: unknown): boolean {
 }
 
 /**
+ * Every item of a read. The read bridge's iterator has no return(): a loop left half way
+ * leaves the read open on the server. So every read here is bounded (maxCount, or a stream's
+ * end) and consumed to its end.
+ */
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+/** Where an append's events land in a stream with that expectation, when it says. */
+function firstRevisionOf(w: StreamWrite): number | undefined {
+  if (w.expectedRevision === 'no_stream') return 0;
+  return typeof w.expectedRevision === 'number' ? w.expectedRevision + 1 : undefined;
+}
+
+/**
  * The event store on KurrentDB 25.1 or newer. Appends go through multi-stream append, the only
  * way KurrentDB writes to several streams atomically; positions are the log's own.
  */
 export class KurrentEventStore implements EventStore {
   readonly name = 'kurrentdb';
+  private client: KurrentClient;
+  private closed = false;
+  private readonly counts = new Map<string, { at: number; count: Promise<number> }>();
 
-  private constructor(private readonly client: KurrentDBClient) {}
+  /** `newClient` is called again whenever the client has to be replaced (a leader change). */
+  constructor(
+    private readonly newClient: () => KurrentClient,
+    private readonly host = 'KurrentDB',
+  ) {
+    this.client = newClient();
+  }
 
   static async connect(connectionString: string): Promise<KurrentEventStore> {
-    const client = KurrentDBClient.connectionString(connectionString);
-    const store = new KurrentEventStore(client);
+    const store = new KurrentEventStore(() => connectClient(connectionString), hostOf(connectionString));
     try {
-      await store.probeMultiStreamAppend(hostOf(connectionString));
+      await store.probeAppendPath();
     } catch (err) {
-      await client.dispose().catch(() => {});
+      await store.close().catch(() => {});
       throw err;
     }
     return store;
   }
 
   /**
-   * The client's server-feature table is not public; it is consulted by multiStreamAppend itself,
-   * which refuses before sending anything when the server lacks it. The probe expects a stream
-   * that never exists, so on a capable server it ends in a conflict and writes nothing.
+   * Runs `op`, and once more on a fresh client when a node that is not the leader refused it.
+   * Such a refusal comes before anything is written, so the second try cannot write twice.
+   * The client keeps its channel on the node that refused (it does not know the refusal of
+   * multi-stream append), and only a new client finds the leader again. The old one is closed:
+   * calls still under way on it finish first.
    */
-  private async probeMultiStreamAppend(host: string): Promise<void> {
+  private async onLeader<T>(op: (client: KurrentClient) => Promise<T>): Promise<T> {
+    const client = this.client;
     try {
-      await this.client.multiStreamAppend([
-        {
-          streamName: PROBE_STREAM,
-          expectedState: STREAM_EXISTS,
-          events: [jsonEvent({ type: 'CapabilityProbe', data: { at: new Date().toISOString() } })],
-        },
-      ]);
+      return await op(client);
+    } catch (err) {
+      if (!isNotLeader(err) || this.closed) throw err;
+      if (this.client === client) {
+        this.client = this.newClient();
+        void client.close().catch(() => {});
+      }
+      return op(this.client);
+    }
+  }
+
+  /**
+   * One multi-stream append that can never be met (a stream that never exists expected to
+   * exist): a conflict means the append path reaches a leader that has multi-stream append.
+   * Client 1.3.1 looks the method up in the server's feature table before sending and throws
+   * UnsupportedError when a server lacks it; a server without that table answers UNIMPLEMENTED.
+   */
+  private async probeAppendPath(): Promise<void> {
+    try {
+      await this.onLeader((c) =>
+        c.multiStreamAppend([{ streamName: PROBE_STREAM, expectedState: STREAM_EXISTS, events: [jsonEvent({ type: 'CapabilityProbe', data: {} })] }]),
+      );
     } catch (err) {
       const e = converted(err);
       if (e instanceof WrongExpectedVersionError) return;
-      if (isUnsupported(e)) throw new Error(unsupportedMessage(host));
+      if (isUnsupported(e)) throw new Error(unsupportedMessage(this.host));
       throw e;
     }
   }
 
   async append(writes: StreamWrite[]): Promise<AppendResult> {
-    const streams = writes.map((w) => w.stream);
-    if (new Set(streams).size !== streams.length) {
-      // Multi-stream append takes each stream once; callers merge their writes per stream.
-      throw new Error('an append names the same stream twice');
+    const twice = sameStreamTwice(writes.map((w) => w.stream));
+    if (twice) {
+      // Multi-stream append takes each stream once, comparing names without case; callers merge
+      // their writes per stream.
+      const [a, b] = twice;
+      throw new Error(`an append names the same stream twice${a === b ? '' : ` (${a} and ${b} differ only in case)`}`);
     }
     const ids = writes.flatMap((w) => w.events.map((e) => e.id));
     if (new Set(ids).size !== ids.length) throw new DuplicateEventIdError('an append names the same event id twice');
+    // Serialised before anything is sent: an event that cannot be leaves the append unsent.
+    const requests: AppendStreamRequest[] = writes
+      .filter((w) => w.events.length > 0)
+      .map((w) => ({ streamName: w.stream, expectedState: toStreamState(w.expectedRevision), events: w.events.map((e) => toEventData(w.stream, e)) }));
 
     // KurrentDB 25.1 cannot append nothing to a stream, so an expectation without events is checked
     // here, before the append: a write landing on that stream in between goes unnoticed.
@@ -113,40 +179,63 @@ export class KurrentEventStore implements EventStore {
     }
 
     const appends = writes.filter((w) => w.events.length > 0);
-    const written = appends.length > 0 ? await this.appendEvents(appends) : new Map<string, number>();
+    const written = appends.length > 0 ? await this.appendEvents(appends, requests) : undefined;
     return {
-      revisions: writes.map((w) => ({ stream: w.stream, revision: written.get(w.stream) ?? checked.get(w.stream)! })),
-      position: appends.length > 0 ? await this.positionOf(written) : await this.headPosition(),
+      revisions: writes.map((w) => ({ stream: w.stream, revision: written?.revisions.get(w.stream) ?? checked.get(w.stream)! })),
+      position: written ? (written.position ?? (await this.positionOf(written.revisions))) : await this.headPosition(),
     };
   }
 
-  private async appendEvents(writes: StreamWrite[]): Promise<Map<string, number>> {
-    const requests: AppendStreamRequest[] = writes.map((w) => ({
-      streamName: w.stream,
-      expectedState: toStreamState(w.expectedRevision),
-      events: w.events.map((e) => jsonEvent({ id: e.id, type: e.type, data: e.data, metadata: encodeMetadata(e) })),
-    }));
+  /** The short form of the port: here the same append, after checking every write expects nothing. */
+  async appendAny(writes: StreamWrite[]): Promise<AppendResult> {
+    for (const w of writes) {
+      if (w.expectedRevision !== 'any') throw new Error(`appendAny takes no expected revision (stream ${w.stream})`);
+    }
+    return this.append(writes);
+  }
+
+  private async appendEvents(
+    writes: StreamWrite[],
+    requests: AppendStreamRequest[],
+  ): Promise<{ revisions: Map<string, number>; position?: Position }> {
     try {
-      const r = await this.client.multiStreamAppend(requests);
-      return new Map(
+      const r = await this.onLeader((c) => c.multiStreamAppend(requests));
+      const revisions = new Map(
         writes.map((w, i) => {
           const out = r.responses.find((x) => x.streamName === w.stream) ?? r.responses[i];
           if (!out) throw new Error(`KurrentDB did not report the revision of stream ${w.stream}`);
           return [w.stream, Number(out.revision)];
         }),
       );
+      return { revisions, position: replyPosition(r.position) };
     } catch (err) {
-      const conflict = toConflict(err, writes);
-      if (!conflict) throw converted(err);
-      const retried = await this.alreadyStored(writes);
-      if (retried) return retried;
-      throw conflict;
+      const e = converted(err);
+      const conflict = toConflict(e, writes);
+      if (conflict) {
+        const earlier = await this.alreadyStored(writes);
+        if (earlier) return { revisions: earlier };
+        throw conflict;
+      }
+      if (e instanceof UnavailableError) {
+        // The server answers INTERNAL, which the client reports as UnavailableError (dropping its
+        // channel), when a repeated multi-stream append is recognised on some streams and not on
+        // others; a reply lost on the way looks the same. Either way the events may be stored.
+        const earlier = await this.alreadyStored(writes).catch((checkErr: unknown) => {
+          if (checkErr instanceof DuplicateEventIdError) throw checkErr;
+          throw e;
+        });
+        if (earlier) return { revisions: earlier };
+      }
+      throw e;
     }
   }
 
   /**
-   * KurrentDB answers a retry of the same events at the same expected revision as a success on
-   * its own; this covers the retry it refuses, looking where the events would have landed.
+   * Looks for an append's events in its streams, in case an earlier attempt stored them: where
+   * they would have landed (from the expected revision on), or, for a write that expected
+   * nothing, among the stream's last REPEAT_LOOKBACK events. KurrentDB answers most repeats
+   * as successes itself; this covers those it refuses or fails. All found: the revisions each
+   * stream reached then. Some: DuplicateEventIdError. None: undefined.
    */
   private async alreadyStored(writes: StreamWrite[]): Promise<Map<string, number> | undefined> {
     const found = new Map<string, number>();
@@ -154,13 +243,15 @@ export class KurrentEventStore implements EventStore {
     let total = 0;
     for (const w of writes) {
       total += w.events.length;
-      const from =
-        w.expectedRevision === 'no_stream' ? 0 : typeof w.expectedRevision === 'number' ? w.expectedRevision + 1 : undefined;
-      if (from === undefined) continue;
-      const stored = new Set((await this.readForwards(w.stream, BigInt(from), w.events.length)).map((e) => e.id));
-      const matching = w.events.filter((e) => stored.has(e.id)).length;
-      seen += matching;
-      if (matching === w.events.length) found.set(w.stream, from + w.events.length - 1);
+      const ids = new Set(w.events.map((e) => e.id));
+      const from = firstRevisionOf(w);
+      const candidates =
+        from !== undefined
+          ? await this.readStreamEvents(w.stream, { direction: FORWARDS, fromRevision: BigInt(from), maxCount: w.events.length })
+          : await this.readStreamEvents(w.stream, { direction: BACKWARDS, fromRevision: END, maxCount: REPEAT_LOOKBACK });
+      const matching = new Map(candidates.filter((e) => ids.has(e.id)).map((e) => [e.id, e.revision]));
+      seen += matching.size;
+      if (matching.size === w.events.length) found.set(w.stream, Math.max(...matching.values()));
     }
     if (total > 0 && seen === total) return found;
     if (seen > 0) throw new DuplicateEventIdError(`${seen} of ${total} event ids are already stored`);
@@ -168,38 +259,39 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * The append's reply carries one log position for the whole write, and multi-stream append
-   * does not order streams in the log as given: the last event of each stream is read back so
-   * that the position handed out is exactly that of the newest event written.
+   * For an append whose reply carried no position (a repeat answered from the log): the
+   * position of the newest of its events, read back from the leader.
    */
   private async positionOf(written: Map<string, number>): Promise<Position> {
     const positions = await Promise.all(
-      [...written].map(async ([stream, revision]) => (await this.readForwards(stream, BigInt(revision), 1))[0]?.position),
+      [...written].map(
+        async ([stream, revision]) =>
+          (await this.readStreamEvents(stream, { direction: FORWARDS, fromRevision: BigInt(revision), maxCount: 1 }))[0]?.position,
+      ),
     );
     return maxPosition(positions.filter((p): p is Position => p !== undefined)) ?? (await this.headPosition());
   }
 
-  /** A stream that does not exist reads as empty; `maxCount` omitted reads to the end. */
-  private async readForwards(stream: string, fromRevision: bigint | typeof FROM_START, maxCount?: number): Promise<StoredEvent[]> {
-    const out: StoredEvent[] = [];
+  /**
+   * A stream's events as ours; [] when it does not exist. Read from the leader: these reads
+   * decide commands and check appends, and a follower that lags would hide a write just made.
+   */
+  private async readStreamEvents(stream: string, options: ReadStreamOptions): Promise<StoredEvent[]> {
     try {
-      for await (const r of this.client.readStream(stream, { direction: FORWARDS, fromRevision, maxCount })) {
-        const e = toStored(r.event);
-        if (e) out.push(e);
-      }
+      const read = await this.onLeader((c) => collect(c.readStream(stream, { ...options, requiresLeader: true })));
+      return read.map((r) => toStored(r.event)).filter((e): e is StoredEvent => e !== undefined);
     } catch (err) {
       if (isNotFound(err)) return [];
       throw err;
     }
-    return out;
   }
 
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {
     try {
-      for await (const r of this.client.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
-        if (r.event) return Number(r.event.revision);
-      }
-      return 'no_stream';
+      const [last] = await this.onLeader((c) =>
+        collect(c.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1, requiresLeader: true })),
+      );
+      return last?.event ? Number(last.event.revision) : 'no_stream';
     } catch (err) {
       if (isNotFound(err)) return 'no_stream';
       throw err;
@@ -207,69 +299,100 @@ export class KurrentEventStore implements EventStore {
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
-    return this.readForwards(stream, opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START);
+    return this.readStreamEvents(stream, { direction: FORWARDS, fromRevision: opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START });
   }
 
-  /** Forwards from `from` (inclusive), or backwards from the end when `from` is omitted. */
-  private scanAll(from?: Position, maxCount?: number) {
-    const atStart = from !== undefined && from.commit === 0n && from.prepare === 0n;
-    return this.client.readAll({
-      direction: from ? FORWARDS : BACKWARDS,
-      fromPosition: !from ? END : atStart ? FROM_START : from,
+  /** KurrentDB reads one stream per call: the streams are read side by side. */
+  async readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
+    return new Map(
+      await Promise.all(
+        requests.map(async (r) => [r.stream, await this.readStream(r.stream, { fromRevision: r.fromRevision })] as const),
+      ),
+    );
+  }
+
+  /** One bounded page of $all: forwards from `from` (inclusive), or backwards from before `from` (END: the end). */
+  private readAllPage(direction: typeof FORWARDS | typeof BACKWARDS, from: Position | typeof END, maxCount: number): Promise<AllStreamResolvedEvent[]> {
+    const atStart = from !== END && from.commit === 0n && from.prepare === 0n;
+    const options: ClientReadAllOptions = {
+      direction,
+      fromPosition: atStart ? FROM_START : from,
       filter: excludeSystemEvents(),
-      ...(maxCount !== undefined ? { maxCount } : {}),
-    });
+      maxCount,
+    };
+    return collect(this.client.readAll(options));
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
     let cursor = after;
     // Pages come back short of `limit` when probe or non-JSON events are skipped: read on until
-    // the page is full or the log ends.
+    // the page is full or the log ends. One more than needed is asked, as the event at the
+    // cursor itself comes back.
     while (out.length < limit) {
       const want = limit - out.length + 1;
-      let received = 0;
+      const page = await this.readAllPage(FORWARDS, cursor, want);
       let last: Position | undefined;
-      for await (const r of this.scanAll(cursor, want)) {
-        received++;
+      for (const r of page) {
         if (!r.event) continue;
         const position = toPosition(r.event.position);
         last = position;
-        if (!isAfter(position, cursor)) continue;
+        if (!isAfter(position, cursor) || out.length === limit) continue;
         const e = toStored(r.event);
         if (e) out.push(e);
-        if (out.length === limit) break;
       }
-      if (received < want || !last || !isAfter(last, cursor)) break;
+      if (page.length < want || !last || !isAfter(last, cursor)) break;
       cursor = last;
     }
     return out;
   }
 
+  /** Backwards a page at a time: reading backwards from an event's position starts before it. */
   async headPosition(): Promise<Position> {
-    for await (const r of this.scanAll()) {
-      const e = toStored(r.event);
-      if (e) return e.position;
+    let from: Position | typeof END = END;
+    for (;;) {
+      const page = await this.readAllPage(BACKWARDS, from, HEAD_PAGE);
+      for (const r of page) {
+        const e = toStored(r.event);
+        if (e) return e.position;
+      }
+      const last = page.at(-1)?.event;
+      if (page.length < HEAD_PAGE || !last) return START;
+      from = toPosition(last.position);
     }
-    return START;
   }
 
-  /** Reads every event after `after`: its cost grows with the lag it measures. */
+  /**
+   * Counts by reading, so the count stops at COUNT_CAP (a lag that large reads as COUNT_CAP),
+   * and a count is reused for COUNT_REUSE_MS: every projector asks on each /metrics scrape,
+   * most of them from the same checkpoint.
+   */
   async countAfter(after: Position): Promise<number> {
-    let n = 0;
-    for await (const r of this.scanAll(after)) {
-      const e = toStored(r.event);
-      if (e && isAfter(e.position, after)) n++;
-    }
-    return n;
+    const now = Date.now();
+    for (const [key, c] of this.counts) if (now - c.at >= COUNT_REUSE_MS) this.counts.delete(key);
+    const key = positionToString(after);
+    const reused = this.counts.get(key);
+    if (reused) return reused.count;
+    const count = this.readAllPage(FORWARDS, after, COUNT_CAP + 1).then(
+      (page) => Math.min(COUNT_CAP, page.filter((r) => toStored(r.event) && isAfter(toPosition(r.event!.position), after)).length),
+    );
+    this.counts.set(key, { at: now, count });
+    count.catch(() => this.counts.delete(key));
+    return count;
   }
 
+  /**
+   * Ready when $all can be read (the reads go over the bridge's own connection) and the append
+   * path reaches a leader (over the gRPC channel, which a leader change can leave on a follower).
+   */
   async ping(): Promise<void> {
-    const events = this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
-    for await (const _ of events) break;
+    await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }));
+    await this.probeAppendPath();
   }
 
   async close(): Promise<void> {
-    await this.client.dispose();
+    this.closed = true;
+    this.counts.clear();
+    await this.client.close();
   }
 }

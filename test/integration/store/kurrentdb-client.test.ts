@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { connectClient } from '../../../src/store/kurrentdb-client.ts';
+import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
+import type { NewEvent } from '../../../src/store/types.ts';
+import { FakeKurrentNode } from '../../support/fake-kurrent-node.ts';
+
+/**
+ * The installed client itself (@kurrent/kurrentdb-client 1.3.1) against a stand-in node that
+ * answers its gRPC calls for appends: what the client does with its connections and with the
+ * server's answers is the client's own. Reads are not served (they go over the client's
+ * separate bridge), so every append here is answered with a position and reads nothing back.
+ */
+describe('KurrentDB adapter on the real client, against a stand-in node', () => {
+  let node: FakeKurrentNode;
+  let store: KurrentEventStore | undefined;
+
+  beforeEach(async () => {
+    node = await FakeKurrentNode.start();
+  });
+  afterEach(async () => {
+    await store?.close();
+    store = undefined;
+    await node.stop();
+  });
+
+  const ev = (data: Record<string, unknown> = { n: 1 }): NewEvent => ({ id: randomUUID(), type: 'Tick', data });
+  const until = async (check: () => boolean) => {
+    for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  };
+
+  it('closes its connection on close(), which the client\'s dispose() leaves open', async () => {
+    store = new KurrentEventStore(() => connectClient(node.url));
+    const r = await store.append([{ stream: 'worker-1', expectedRevision: 'no_stream', events: [ev()] }]);
+    expect(r.revisions).toEqual([{ stream: 'worker-1', revision: 0 }]);
+    expect(r.position).toEqual({ commit: node.lastPosition, prepare: node.lastPosition });
+    expect(node.openSessions()).toBe(1);
+    await store.close();
+    store = undefined;
+    await until(() => node.openSessions() === 0);
+    expect(node.openSessions()).toBe(0);
+  });
+
+  it('sends a write refused by a follower once more on a new client, which reaches the leader', async () => {
+    node.followerSessions = 1;
+    store = new KurrentEventStore(() => connectClient(node.url));
+    const r = await store.append([
+      { stream: 'worker-2', expectedRevision: 'no_stream', events: [ev(), ev()] },
+      { stream: 'pila-2', expectedRevision: 'no_stream', events: [ev()] },
+    ]);
+    expect(r.revisions).toEqual([
+      { stream: 'worker-2', revision: 1 },
+      { stream: 'pila-2', revision: 0 },
+    ]);
+    // The first connection asked, was refused, and was closed; the second one wrote.
+    expect(node.sessions).toHaveLength(2);
+    expect(node.calls.filter((c) => c === 'AppendSession')).toHaveLength(2);
+    await until(() => node.openSessions() === 1);
+    expect(node.openSessions()).toBe(1);
+  });
+
+  it('does not retry a second refusal: the write fails', async () => {
+    node.followerSessions = 5;
+    store = new KurrentEventStore(() => connectClient(node.url));
+    await expect(store.append([{ stream: 'worker-3', expectedRevision: 'any', events: [ev()] }])).rejects.toThrow(/not the leader/);
+    expect(node.sessions).toHaveLength(2);
+  });
+
+  it('refuses an event it cannot serialise before sending, instead of leaving the client to crash the process', async () => {
+    store = new KurrentEventStore(() => connectClient(node.url));
+    await expect(store.append([{ stream: 'worker-4', expectedRevision: 'any', events: [ev({ big: 1n })] }])).rejects.toThrow(
+      /cannot be serialised as JSON/,
+    );
+    expect(node.calls).not.toContain('AppendSession');
+    // The store still works.
+    await store.append([{ stream: 'worker-4', expectedRevision: 'any', events: [ev()] }]);
+    expect(node.calls).toContain('AppendSession');
+  });
+});

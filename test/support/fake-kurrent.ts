@@ -1,0 +1,280 @@
+/**
+ * An in-memory stand-in for the KurrentDB client, behind the adapter's seam (KurrentClient). It
+ * keeps a log the way a 25.1 node answers multi-stream append and reads, and fails the way the
+ * installed client fails: every error it raises is one of the client's own classes, most of
+ * them made by the client's own converter from the gRPC error the server sends. It is a model
+ * of the server, not the server: what it cannot show is said where each test uses it.
+ */
+import {
+  BACKWARDS,
+  END,
+  NO_STREAM,
+  NotLeaderError,
+  START,
+  StreamNotFoundError,
+  WrongExpectedVersionError,
+  convertToCommandError,
+  type AllStreamResolvedEvent,
+  type AppendStreamRequest,
+  type MultiAppendResult,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type ResolvedEvent,
+} from '@kurrent/kurrentdb-client';
+import type { KurrentClient } from '../../src/store/kurrentdb-client.ts';
+import { streamKey } from '../../src/store/kurrentdb-mapping.ts';
+
+// --- gRPC errors as the server sends them -------------------------------------------------
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return Buffer.from(out);
+}
+
+/** A length-delimited protobuf field. */
+function field(number: number, bytes: Buffer): Buffer {
+  return Buffer.concat([varint((number << 3) | 2), varint(bytes.length), bytes]);
+}
+
+/** A serialised google.rpc.Status carrying one detail message, as in `grpc-status-details-bin`. */
+export function statusDetails(code: number, message: string, typeName: string, detail: Buffer): Buffer {
+  const any = Buffer.concat([field(1, Buffer.from(`type.googleapis.com/${typeName}`)), field(2, detail)]);
+  return Buffer.concat([varint((1 << 3) | 0), varint(code), field(2, Buffer.from(message)), field(3, any)]);
+}
+
+/** The error grpc-js hands the client for a status (what convertToCommandError receives). */
+export function serviceError(code: number, message: string, details?: Buffer): Error {
+  const names: Record<number, string> = { 9: 'FAILED_PRECONDITION', 10: 'ABORTED', 13: 'INTERNAL', 14: 'UNAVAILABLE' };
+  return Object.assign(new Error(`${code} ${names[code] ?? code}: ${message}`), {
+    code,
+    details: message,
+    metadata: {
+      get: (key: string) => (key === 'grpc-status-details-bin' && details ? [details] : []),
+      getMap: () => ({}),
+    },
+  });
+}
+
+export const NOT_LEADER_MESSAGE = 'The server is not the leader node and cannot handle the request. Please retry your request against the leader node directly.';
+
+/** What a follower answers a multi-stream append with (FAILED_PRECONDITION, NotLeaderNodeErrorDetails). */
+export function notLeaderDetails(leaderHost = 'node-2', leaderPort = 2113): Buffer {
+  const nodeInfo = Buffer.concat([field(1, Buffer.from(leaderHost)), varint((2 << 3) | 0), varint(leaderPort)]);
+  return statusDetails(9, NOT_LEADER_MESSAGE, 'kurrent.rpc.NotLeaderNodeErrorDetails', field(1, nodeInfo));
+}
+
+/** The client's error for a follower's refusal of an append: the client makes an UnknownError of it. */
+export function notLeaderAppendError(): Error {
+  return convertToCommandError(serviceError(9, NOT_LEADER_MESSAGE, notLeaderDetails())) as Error;
+}
+
+/** A read refused on a follower, as the client reports it. */
+export function notLeaderReadError(): NotLeaderError {
+  return new NotLeaderError({ metadata: { 'leader-endpoint-host': 'node-2', 'leader-endpoint-port': '2113' } } as never);
+}
+
+/** INTERNAL, which the client reports as UnavailableError. */
+export function internalError(): Error {
+  return convertToCommandError(serviceError(13, 'Exception was thrown by handler.')) as Error;
+}
+
+/** ABORTED with StreamAlreadyInAppendSessionErrorDetails, which the client reports as a TimeoutError. */
+export function streamTwiceError(stream: string): Error {
+  const message = `Stream '${stream}' is already part of this append session. Appending to the same stream multiple times is currently not supported.`;
+  const details = statusDetails(10, message, 'kurrentdb.protocol.v2.streams.errors.StreamAlreadyInAppendSessionErrorDetails', field(1, Buffer.from(stream)));
+  return convertToCommandError(serviceError(10, message, details)) as Error;
+}
+
+// --- the log ------------------------------------------------------------------------------
+
+interface Recorded {
+  streamId: string;
+  id: string;
+  revision: bigint;
+  type: string;
+  isJson: true;
+  data: Record<string, unknown>;
+  metadata: Record<string, string>;
+  created: Date;
+  position: { commit: bigint; prepare: bigint };
+}
+
+type Expected = AppendStreamRequest['expectedState'];
+
+function holds(expected: Expected, actual: bigint | typeof NO_STREAM): boolean {
+  if (expected === 'any') return true;
+  if (expected === 'no_stream') return actual === NO_STREAM;
+  if (expected === 'stream_exists') return actual !== NO_STREAM;
+  return actual === expected;
+}
+
+/** The node's state: streams, the log, and the memory cache of recent event ids. */
+export class FakeKurrentLog {
+  readonly streams = new Map<string, Recorded[]>();
+  readonly all: Recorded[] = [];
+  /** Ids of recent appends: the only way a repeat with `any` or `stream_exists` is recognised. */
+  readonly recentIds = new Set<string>();
+  private next = 1_000n;
+
+  private actual(stream: string): bigint | typeof NO_STREAM {
+    const events = this.streams.get(stream);
+    return events && events.length > 0 ? BigInt(events.length - 1) : NO_STREAM;
+  }
+
+  /** Whether this request repeats one already stored, as the server judges it. */
+  private repeats(r: AppendStreamRequest): { revision: bigint } | undefined {
+    const stored = this.streams.get(r.streamName) ?? [];
+    const ids = r.events.map((e) => e.id);
+    if (typeof r.expectedState === 'bigint' || r.expectedState === 'no_stream') {
+      const from = r.expectedState === 'no_stream' ? 0 : Number(r.expectedState) + 1;
+      const at = stored.slice(from, from + ids.length);
+      return at.length === ids.length && at.every((e, i) => e.id === ids[i]) ? { revision: at.at(-1)!.revision } : undefined;
+    }
+    if (!ids.every((id) => this.recentIds.has(id))) return undefined;
+    const last = stored.filter((e) => ids.includes(e.id)).at(-1);
+    return last ? { revision: last.revision } : undefined;
+  }
+
+  append(requests: AppendStreamRequest[]): MultiAppendResult {
+    const keys = new Set<string>();
+    for (const r of requests) {
+      if (keys.has(streamKey(r.streamName))) throw streamTwiceError(r.streamName);
+      keys.add(streamKey(r.streamName));
+    }
+    const repeated = requests.map((r) => this.repeats(r));
+    if (repeated.every((x) => x !== undefined)) {
+      // A repeat of an append already stored: its revisions, and no position.
+      return { position: -1n, responses: requests.map((r, i) => ({ streamName: r.streamName, revision: repeated[i]!.revision })) };
+    }
+    // Recognised on some streams and not on others: the server fails to map the outcome.
+    if (repeated.some((x) => x !== undefined)) throw internalError();
+    for (const r of requests) {
+      const actual = this.actual(r.streamName);
+      if (!holds(r.expectedState, actual)) {
+        throw new WrongExpectedVersionError(undefined, { streamName: r.streamName, expected: r.expectedState, current: actual });
+      }
+    }
+    const responses = requests.map((r) => {
+      const events = this.streams.get(r.streamName) ?? [];
+      this.streams.set(r.streamName, events);
+      for (const e of r.events) {
+        const position = { commit: this.next, prepare: this.next };
+        this.next += 100n;
+        const recorded: Recorded = {
+          streamId: r.streamName,
+          id: e.id,
+          revision: BigInt(events.length),
+          type: e.type,
+          isJson: true,
+          data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>,
+          metadata: { ...(e.metadata as Record<string, string>), '$schema.format': 'Json' },
+          created: new Date(),
+          position,
+        };
+        events.push(recorded);
+        this.all.push(recorded);
+        this.recentIds.add(e.id);
+      }
+      return { streamName: r.streamName, revision: BigInt(events.length - 1) };
+    });
+    return { position: this.all.at(-1)!.position.commit, responses };
+  }
+
+  readStream(stream: string, o: ReadStreamOptions): Recorded[] {
+    const events = this.streams.get(stream);
+    if (!events) throw new StreamNotFoundError(undefined, stream);
+    const max = Number(o.maxCount ?? Number.MAX_SAFE_INTEGER);
+    if (o.direction === BACKWARDS) {
+      const from = o.fromRevision === END || o.fromRevision === undefined ? events.length - 1 : Number(o.fromRevision);
+      return events.slice(0, from + 1).reverse().slice(0, max);
+    }
+    const from = o.fromRevision === START || o.fromRevision === undefined ? 0 : Number(o.fromRevision as bigint);
+    return events.slice(from, from + max);
+  }
+
+  readAll(o: ReadAllOptions): Recorded[] {
+    const regex = o.filter && 'regex' in o.filter && o.filter.filterOn === 'eventType' ? new RegExp(o.filter.regex) : undefined;
+    const visible = this.all.filter((e) => !regex || regex.test(e.type));
+    const max = Number(o.maxCount ?? Number.MAX_SAFE_INTEGER);
+    const from = o.fromPosition;
+    if (o.direction === BACKWARDS) {
+      // Backwards from a position starts before the event there.
+      const before = from === END || from === undefined ? visible : visible.filter((e) => typeof from === 'object' && e.position.commit < from.commit);
+      return before.reverse().slice(0, max);
+    }
+    const after = from === START || from === undefined ? visible : visible.filter((e) => typeof from === 'object' && e.position.commit >= from.commit);
+    return after.slice(0, max);
+  }
+}
+
+// --- a connection -------------------------------------------------------------------------
+
+/**
+ * One client's connection to the log. Its reads behave like the read bridge's: an iterator
+ * with next() and nothing else, so a read left half way stays open (`openReads`).
+ */
+export class FakeKurrentClient implements KurrentClient {
+  readonly appendCalls: AppendStreamRequest[][] = [];
+  readonly streamReads: { stream: string; options: ReadStreamOptions }[] = [];
+  readonly allReads: ReadAllOptions[] = [];
+  openReads = 0;
+  closed = false;
+  /** Runs before each append reaches the log; it may throw, or store first (`store()`) and then throw. */
+  onAppend?: (requests: AppendStreamRequest[], store: () => MultiAppendResult) => MultiAppendResult;
+
+  constructor(
+    readonly log: FakeKurrentLog,
+    /** A follower refuses appends and reads that require the leader. */
+    readonly follower = false,
+  ) {}
+
+  async multiStreamAppend(requests: AppendStreamRequest[]): Promise<MultiAppendResult> {
+    if (this.closed) throw new Error('the client is closed');
+    this.appendCalls.push(requests);
+    if (this.follower) throw notLeaderAppendError();
+    // The client serialises each event's data as it sends it.
+    for (const r of requests) for (const e of r.events) JSON.stringify(e.data);
+    const store = () => this.log.append(requests);
+    return this.onAppend ? this.onAppend(requests, store) : store();
+  }
+
+  readStream(stream: string, options: ReadStreamOptions): AsyncIterable<ResolvedEvent> {
+    this.streamReads.push({ stream, options });
+    return this.read(() => {
+      if (this.follower && options.requiresLeader) throw notLeaderReadError();
+      return this.log.readStream(stream, options).map((event) => ({ event }) as unknown as ResolvedEvent);
+    });
+  }
+
+  readAll(options: ReadAllOptions): AsyncIterable<AllStreamResolvedEvent> {
+    this.allReads.push(options);
+    return this.read(() => this.log.readAll(options).map((event) => ({ event }) as unknown as AllStreamResolvedEvent));
+  }
+
+  private read<T>(produce: () => T[]): AsyncIterable<T> {
+    let items: T[] | undefined;
+    let i = 0;
+    const iterator = {
+      next: async (): Promise<IteratorResult<T>> => {
+        if (this.closed) throw new Error('the client is closed');
+        if (!items) {
+          items = produce();
+          this.openReads++;
+        }
+        if (i < items.length) return { value: items[i++]!, done: false };
+        if (i++ === items.length) this.openReads--;
+        return { value: undefined, done: true };
+      },
+    };
+    return { [Symbol.asyncIterator]: () => iterator };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+}
