@@ -1,0 +1,356 @@
+import { randomUUID } from 'node:crypto';
+import { TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
+import { COUNT_CAP, KurrentEventStore, REPEAT_LOOKBACK } from '../../../src/store/kurrentdb-store.ts';
+import { DuplicateEventIdError, START, WrongExpectedRevisionError, type NewEvent, type StreamWrite } from '../../../src/store/types.ts';
+import {
+  FakeKurrentClient,
+  FakeKurrentLog,
+  internalError,
+  notLeaderAppendError,
+  streamTwiceError,
+} from '../../support/fake-kurrent.ts';
+
+/**
+ * The adapter's own logic, on an in-memory stand-in for the client (test/support/fake-kurrent)
+ * that raises the client's real error classes. The stand-in models the server; what a server
+ * really answers is not shown here.
+ */
+
+const ev = (type = 'Tick', data: Record<string, unknown> = {}): NewEvent => ({ id: randomUUID(), type, data, metadata: { requestId: 'r' } });
+
+/** A store on one log; `followers` clients are followers, counted from the first one made. */
+function setup(followers = 0) {
+  const log = new FakeKurrentLog();
+  const clients: FakeKurrentClient[] = [];
+  const store = new KurrentEventStore(() => {
+    const c = new FakeKurrentClient(log, clients.length < followers);
+    clients.push(c);
+    return c;
+  });
+  return { log, clients, store, client: () => clients.at(-1)! };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('KurrentDB adapter: a leader change', () => {
+  it('is what the client reports as an UnknownError, with no reconnection', () => {
+    expect(notLeaderAppendError()).toBeInstanceOf(UnknownError);
+  });
+
+  it('sends a write refused by a follower once more on a new client, and closes the old one', async () => {
+    const { store, clients, log } = setup(1);
+    const r = await store.append([{ stream: 'worker-1', expectedRevision: 'no_stream', events: [ev(), ev()] }]);
+    expect(r.revisions).toEqual([{ stream: 'worker-1', revision: 1 }]);
+    expect(clients).toHaveLength(2);
+    expect(clients[0]!.closed).toBe(true);
+    expect(clients[0]!.appendCalls).toHaveLength(1);
+    expect(clients[1]!.appendCalls).toHaveLength(1);
+    expect(log.all).toHaveLength(2);
+  });
+
+  it('replaces the client once for all the writes a follower refused at the same time', async () => {
+    const { store, clients, log } = setup(1);
+    await Promise.all(Array.from({ length: 5 }, (_, i) => store.append([{ stream: `w-${i}`, expectedRevision: 'no_stream', events: [ev()] }])));
+    expect(clients).toHaveLength(2);
+    expect(log.all).toHaveLength(5);
+  });
+
+  it('lets a second refusal through as the failure it is', async () => {
+    const { store, clients } = setup(5);
+    await expect(store.append([{ stream: 'w', expectedRevision: 'any', events: [ev()] }])).rejects.toBeInstanceOf(UnknownError);
+    expect(clients).toHaveLength(2);
+  });
+
+  it('reads that require the leader are sent once more on a new client too', async () => {
+    const { store, clients, log } = setup(1);
+    log.append([{ streamName: 'w', expectedState: 'any', events: [{ id: randomUUID(), type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(ev()) }] }]);
+    expect(await store.readStream('w')).toHaveLength(1);
+    expect(clients).toHaveLength(2);
+  });
+
+  it('is seen by readiness: ping fails while appends reach only followers, though reads work', async () => {
+    const stuck = setup(100);
+    await expect(stuck.store.ping()).rejects.toBeInstanceOf(UnknownError);
+    const recovering = setup(1);
+    await recovering.store.ping();
+    expect(recovering.clients).toHaveLength(2);
+    // The probe expects a stream that never exists: nothing is written.
+    expect(recovering.log.all).toHaveLength(0);
+  });
+
+  it('does not replace the client for other failures', async () => {
+    const { store, clients, client } = setup();
+    client().onAppend = () => {
+      throw internalError();
+    };
+    await expect(store.append([{ stream: 'w', expectedRevision: 'any', events: [ev()] }])).rejects.toBeInstanceOf(UnavailableError);
+    expect(clients).toHaveLength(1);
+  });
+});
+
+describe('KurrentDB adapter: an UnavailableError on an append', () => {
+  it('is what the client makes of the server\'s INTERNAL', () => {
+    expect(internalError()).toBeInstanceOf(UnavailableError);
+  });
+
+  it('is answered as the first attempt when a repeated multi-stream append was stored before', async () => {
+    const { store, log, client } = setup();
+    const writes: StreamWrite[] = [
+      { stream: 'worker-1', expectedRevision: 'no_stream', events: [ev(), ev()] },
+      { stream: 'pila-1', expectedRevision: 'no_stream', events: [ev()] },
+      { stream: 'unit-1', expectedRevision: 'any', events: [ev()] },
+    ];
+    const first = await store.append(writes);
+    // Another node, or this one restarted: the ids of the write that expected nothing are
+    // forgotten, the repeat is recognised on two streams only, and the server answers INTERNAL.
+    log.recentIds.clear();
+    let raised: unknown;
+    const send = client().multiStreamAppend.bind(client());
+    client().multiStreamAppend = (requests) => send(requests).catch((err: unknown) => Promise.reject((raised = err)));
+    const again = await store.append(writes);
+    expect(raised).toBeInstanceOf(UnavailableError);
+    expect(again).toEqual(first);
+    expect(log.all).toHaveLength(4);
+  });
+
+  it('is rethrown when the append was not stored', async () => {
+    const { store, log, client } = setup();
+    const error = internalError();
+    client().onAppend = () => {
+      throw error;
+    };
+    await expect(
+      store.append([
+        { stream: 'a', expectedRevision: 'no_stream', events: [ev()] },
+        { stream: 'b', expectedRevision: 'any', events: [ev()] },
+      ]),
+    ).rejects.toBe(error);
+    expect(log.all).toHaveLength(0);
+  });
+
+  it('is answered as a success when the append was stored but its reply was lost', async () => {
+    const { store, log, client } = setup();
+    client().onAppend = (_requests, storeIt) => {
+      storeIt();
+      throw internalError();
+    };
+    const r = await store.append([{ stream: 'a', expectedRevision: 'any', events: [ev(), ev()] }]);
+    expect(r.revisions).toEqual([{ stream: 'a', revision: 1 }]);
+    expect(r.position).toEqual(log.all[1]!.position);
+  });
+
+  it('is rethrown unchanged when the check cannot read either', async () => {
+    const { store, log, client } = setup();
+    const error = internalError();
+    client().onAppend = () => {
+      throw error;
+    };
+    vi.spyOn(log, 'readStream').mockImplementation(() => {
+      throw internalError();
+    });
+    await expect(store.append([{ stream: 'a', expectedRevision: 0, events: [ev()] }])).rejects.toBe(error);
+  });
+
+  it('says which ids are stored when only some are', async () => {
+    const { store, log, client } = setup();
+    const stored = ev();
+    log.append([{ streamName: 'a', expectedState: 'no_stream', events: [{ id: stored.id, type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(stored) }] }]);
+    client().onAppend = () => {
+      throw internalError();
+    };
+    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [stored, ev()] }])).rejects.toBeInstanceOf(DuplicateEventIdError);
+  });
+
+  it(`looks for a write that expected nothing among its stream's last ${REPEAT_LOOKBACK} events`, async () => {
+    const { store, log, client } = setup();
+    const early = ev();
+    await store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [early] }]);
+    for (let i = 0; i < REPEAT_LOOKBACK; i++) await store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [ev()] }]);
+    client().onAppend = () => {
+      throw internalError();
+    };
+    // Pushed out of the window: not found, so the failure stands.
+    await expect(store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [early] }])).rejects.toBeInstanceOf(UnavailableError);
+    expect(log.streams.get('audit-1')).toHaveLength(REPEAT_LOOKBACK + 1);
+  });
+});
+
+describe('KurrentDB adapter: stream names', () => {
+  it('refuses streams that differ only in case before sending, which the server answers with what the client calls a timeout', async () => {
+    expect(streamTwiceError('w')).toBeInstanceOf(TimeoutError);
+    const { store, client } = setup();
+    await expect(
+      store.append([
+        { stream: 'Worker-1', expectedRevision: 'any', events: [ev()] },
+        { stream: 'worker-1', expectedRevision: 'any', events: [ev()] },
+      ]),
+    ).rejects.toThrow('an append names the same stream twice (Worker-1 and worker-1 differ only in case)');
+    expect(client().appendCalls).toHaveLength(0);
+  });
+
+  it('keeps streams apart that only look alike', async () => {
+    const { store } = setup();
+    const r = await store.append([
+      { stream: 'straße', expectedRevision: 'any', events: [ev()] },
+      { stream: 'STRASSE', expectedRevision: 'any', events: [ev()] },
+    ]);
+    expect(r.revisions.map((x) => x.revision)).toEqual([0, 0]);
+  });
+});
+
+describe('KurrentDB adapter: counting and the head', () => {
+  async function fill(store: KurrentEventStore, n: number) {
+    for (let i = 0; i < n; i += 500) {
+      await store.append([{ stream: `bulk-${i}`, expectedRevision: 'no_stream', events: Array.from({ length: Math.min(500, n - i) }, () => ev()) }]);
+    }
+  }
+
+  it(`counts exactly below ${COUNT_CAP} and stops there, in one bounded read consumed to its end`, async () => {
+    const { store, client, log } = setup();
+    await fill(store, COUNT_CAP + 50);
+    expect(await store.countAfter(START)).toBe(COUNT_CAP);
+    expect(client().allReads.at(-1)!.maxCount).toBe(COUNT_CAP + 1);
+    expect(await store.countAfter(log.all.at(-8)!.position)).toBe(7);
+    expect(await store.countAfter(log.all.at(-1)!.position)).toBe(0);
+    expect(client().openReads).toBe(0);
+  });
+
+  it('answers every projector of one scrape from one read, and reads again a second later', async () => {
+    const { store, client } = setup();
+    await fill(store, 20);
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now);
+    const reads = client().allReads.length;
+    expect(await Promise.all(Array.from({ length: 6 }, () => store.countAfter(START)))).toEqual(Array(6).fill(20));
+    expect(client().allReads.length).toBe(reads + 1);
+    await store.append([{ stream: 'more', expectedRevision: 'any', events: [ev()] }]);
+    clock.mockReturnValue(now + 1_000);
+    expect(await store.countAfter(START)).toBe(21);
+    expect(client().allReads.length).toBe(reads + 2);
+  });
+
+  it('finds the head in bounded backward pages past events that are not ours, leaving no read open', async () => {
+    const { store, client, log } = setup();
+    expect(await store.headPosition()).toEqual(START);
+    await store.append([{ stream: 'ours', expectedRevision: 'any', events: [ev()] }]);
+    const ours = log.all.at(-1)!.position;
+    // Forty events of another tool's stream the adapter leaves out (as it does the probe's).
+    log.append([{ streamName: PROBE_STREAM, expectedState: 'any', events: Array.from({ length: 40 }, () => ({ id: randomUUID(), type: 'Other', contentType: 'application/json' as const, data: {}, metadata: {} })) }]);
+    expect(await store.headPosition()).toEqual(ours);
+    const heads = client().allReads.filter((o) => o.direction === 'backwards');
+    expect(heads.length).toBeGreaterThan(1);
+    for (const o of heads) expect(Number(o.maxCount)).toBeLessThanOrEqual(32);
+    expect(client().openReads).toBe(0);
+  });
+
+  it('leaves no read open, whatever it reads', async () => {
+    const { store, client, log } = setup();
+    await fill(store, 40);
+    expect(await store.readAll({ after: START, limit: 7 })).toHaveLength(7);
+    expect((await store.readAll({ after: log.all[3]!.position, limit: 1 }))[0]!.id).toBe(log.all[4]!.id);
+    await store.readStream('bulk-0', { fromRevision: 5 });
+    await store.readStream('missing');
+    await store.append([{ stream: 'bulk-0', expectedRevision: 39, events: [] }]);
+    await store.ping();
+    await store.headPosition();
+    expect(client().openReads).toBe(0);
+  });
+});
+
+describe('KurrentDB adapter: positions and reads after a write', () => {
+  it('takes the position of an append from its reply, reading nothing back', async () => {
+    const { store, client, log } = setup();
+    const r = await store.append([
+      { stream: 'a', expectedRevision: 'no_stream', events: [ev(), ev()] },
+      { stream: 'b', expectedRevision: 'no_stream', events: [ev()] },
+    ]);
+    expect(r.position).toEqual(log.all.at(-1)!.position);
+    expect(client().streamReads).toHaveLength(0);
+  });
+
+  it('reads the position back from the leader when the reply has none (a repeat)', async () => {
+    const { store, client } = setup();
+    const writes: StreamWrite[] = [{ stream: 'a', expectedRevision: 'no_stream', events: [ev(), ev()] }];
+    const first = await store.append(writes);
+    const again = await store.append(writes);
+    expect(again).toEqual(first);
+    expect(client().streamReads.length).toBeGreaterThan(0);
+    for (const r of client().streamReads) expect(r.options.requiresLeader).toBe(true);
+  });
+
+  it('reads streams from the leader', async () => {
+    const { store, client } = setup();
+    await store.readStream('a');
+    await store.readStreams([{ stream: 'b', fromRevision: 0 }]);
+    await store.append([{ stream: 'c', expectedRevision: 'no_stream', events: [] }]);
+    expect(client().streamReads.map((r) => r.options.requiresLeader)).toEqual([true, true, true]);
+  });
+});
+
+describe('KurrentDB adapter: serialising', () => {
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+
+  it.each([
+    ['a BigInt', { big: 1n }, /cannot be serialised as JSON/],
+    ['a cycle', cyclic, /cannot be serialised as JSON/],
+    ['data that serialises to a string', { toJSON: () => 'text' }, /not a JSON object/],
+  ])('refuses %s before calling the client', async (_label, data, message) => {
+    const { store, client } = setup();
+    await expect(store.append([{ stream: 'a', expectedRevision: 'any', events: [ev('T', data as Record<string, unknown>)] }])).rejects.toThrow(message);
+    expect(client().appendCalls).toHaveLength(0);
+  });
+
+  it('refuses metadata it cannot serialise the same way', async () => {
+    const { store, client } = setup();
+    const e = { ...ev(), metadata: { n: 1n } };
+    await expect(store.append([{ stream: 'a', expectedRevision: 'any', events: [e] }])).rejects.toThrow(/cannot be serialised as JSON/);
+    expect(client().appendCalls).toHaveLength(0);
+  });
+});
+
+describe('KurrentDB adapter: the rest of the port', () => {
+  it('appendAny writes what append writes, and only writes that expect nothing', async () => {
+    const { store, log } = setup();
+    await expect(store.appendAny([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toThrow(/appendAny takes no expected revision/);
+    const r = await store.appendAny([
+      { stream: 'a', expectedRevision: 'any', events: [ev(), ev()] },
+      { stream: 'b', expectedRevision: 'any', events: [ev()] },
+    ]);
+    expect(r.revisions).toEqual([
+      { stream: 'a', revision: 1 },
+      { stream: 'b', revision: 0 },
+    ]);
+    expect(r.position).toEqual(log.all.at(-1)!.position);
+  });
+
+  it('readStreams reads each stream from its revision; a missing one is []', async () => {
+    const { store } = setup();
+    await store.append([
+      { stream: 'a', expectedRevision: 'no_stream', events: [ev('A0'), ev('A1'), ev('A2')] },
+      { stream: 'b', expectedRevision: 'no_stream', events: [ev('B0')] },
+    ]);
+    const read = await store.readStreams([
+      { stream: 'a', fromRevision: 1 },
+      { stream: 'b', fromRevision: 1 },
+      { stream: 'c', fromRevision: 0 },
+    ]);
+    expect([...read].map(([s, events]) => [s, events.map((e) => e.type)])).toEqual([
+      ['a', ['A1', 'A2']],
+      ['b', []],
+      ['c', []],
+    ]);
+  });
+
+  it('close() closes the client, and a conflict still reads as the port\'s', async () => {
+    const { store, client } = setup();
+    await store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }]);
+    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await store.close();
+    expect(client().closed).toBe(true);
+  });
+});
