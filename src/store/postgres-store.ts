@@ -95,7 +95,7 @@ export class PostgresEventStore implements EventStore {
       if (err instanceof WrongExpectedRevisionError || isUniqueViolation(err)) {
         const ids = writes.flatMap((w) => w.events.map((e) => e.id));
         const stored = await this.storedIds(ids);
-        if (ids.length > 0 && stored.length === ids.length) return idempotentResult(stored);
+        if (ids.length > 0 && stored.length === ids.length) return idempotentResult(stored, writes);
       }
       throw err;
     }
@@ -169,7 +169,7 @@ export class PostgresEventStore implements EventStore {
       case 'duplicate':
         throw outcome.error;
       case 'replayed':
-        return idempotentResult(outcome.rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx! })));
+        return idempotentResult(outcome.rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx! })), writes);
       default:
         return this.appended(outcome.rows);
     }
@@ -263,8 +263,9 @@ function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: string }).code === UNIQUE_VIOLATION;
 }
 
-function idempotentResult(rows: StoredIdRow[]): AppendResult {
-  const byStream = new Map<string, number>();
+/** The answer to a repeat, from its stored events' rows; revisions in the order of `writes`. */
+function idempotentResult(rows: StoredIdRow[], writes?: StreamWrite[]): AppendResult {
+  const byStream = new Map<string, number>(writes?.filter((w) => w.events.length > 0).map((w) => [w.stream, -1]));
   let last: Position = { commit: 0n, prepare: 0n };
   for (const r of rows) {
     byStream.set(r.stream, Math.max(byStream.get(r.stream) ?? -1, Number(r.revision)));

@@ -205,6 +205,27 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       expect(all.filter((e) => e.id === events[0]!.id)).toHaveLength(1);
     });
 
+    it('answers a repeated multi-stream append as its first attempt, even after its streams moved on, storing nothing twice', async () => {
+      const [worker, code, month] = [s('repeat-worker'), s('repeat-code'), s('repeat-month')];
+      await t.store.append([{ stream: worker, expectedRevision: 'no_stream', events: [ev('W0')] }]);
+      const writes = [
+        { stream: worker, expectedRevision: 0, events: [ev('W1'), ev('W2')] },
+        { stream: code, expectedRevision: 'no_stream' as const, events: [ev('C0')] },
+        { stream: month, expectedRevision: 'any' as const, events: [ev('M0')] },
+      ];
+      const first = await t.store.append(writes);
+      // Others write to two of its streams before the repeat arrives.
+      await t.store.append([{ stream: worker, expectedRevision: 2, events: [ev('W3')] }]);
+      await t.store.append([{ stream: month, expectedRevision: 'any', events: [ev('M1')] }]);
+
+      const again = await t.store.append(writes);
+      expect(again.revisions).toEqual(first.revisions);
+      expect(comparePositions(again.position, first.position)).toBe(0);
+      expect((await t.store.readStream(worker)).map((e) => e.type)).toEqual(['W0', 'W1', 'W2', 'W3']);
+      expect((await t.store.readStream(code)).map((e) => e.type)).toEqual(['C0']);
+      expect((await t.store.readStream(month)).map((e) => e.type)).toEqual(['M0', 'M1']);
+    });
+
     it('delivers readAll in a stable order, each event once, across pages', async () => {
       const head = await t.store.headPosition();
       const streams = [s('p1'), s('p2'), s('p3')];
