@@ -19,6 +19,7 @@ import {
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
 import { eventStoreContract, type ContractTarget } from '../../support/event-store-contract.ts';
+import { FakeKurrentClient, FakeKurrentLog } from '../../support/fake-kurrent.ts';
 
 const NO_SERVER = 'no KurrentDB server: set KURRENTDB_URL or run Docker';
 const IMAGE = 'docker.kurrent.io/kurrent-latest/kurrentdb:25.1';
@@ -77,6 +78,19 @@ async function makeTarget(): Promise<ContractTarget> {
 const haveServer = process.env.KURRENTDB_URL !== undefined || (await containerRuntimeReachable());
 
 eventStoreContract('KurrentDB', makeTarget, haveServer ? undefined : NO_SERVER);
+
+// The adapter's side of the contract, everywhere: the same suite on the in-memory stand-in for
+// the client (a model of a 25.1 node, not a node), so that what the adapter does with pages,
+// conflicts, repeats and positions is checked on every run.
+eventStoreContract('KurrentDB adapter on the in-memory stand-in for the client', async () => {
+  const log = new FakeKurrentLog();
+  const store = new KurrentEventStore(() => new FakeKurrentClient(log));
+  return {
+    store,
+    holdOpenSkipReason: 'KurrentDB commits each append as one write: there is no transaction to hold open',
+    dispose: () => store.close(),
+  };
+});
 
 describe('KurrentDB mapping (no server needed)', () => {
   it('maps each kind of expected revision to the client stream state', () => {
