@@ -12,10 +12,23 @@ export interface Position {
 
 export const START: Position = { commit: 0n, prepare: 0n };
 
+/**
+ * What a write expects of its stream's revision before the append.
+ *
+ * A repeat of an append (the same event ids, sent again after a lost reply) is recognised for
+ * certain only with an exact expectation, a revision or 'no_stream': the store looks where the
+ * events would have landed. With 'any' or 'stream_exists', PostgreSQL still finds the ids (they
+ * are unique across its store), but KurrentDB recognises a repeated id only from a memory cache
+ * of recent ids that each node keeps for itself: emptied by a restart, not shared with the node
+ * that leads after an election, and of limited size. There a repeat may be stored a second
+ * time. No caller may count on that cache: callers draw new event ids for every attempt, and a
+ * write that must not happen twice carries an exact expectation on a stream of the same append
+ * (appends are atomic, so that expectation guards the whole append).
+ */
 export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
 
 export interface NewEvent {
-  /** UUID; an id already stored is not stored twice. */
+  /** UUID; an id already stored is not stored twice where a repeat is recognised (see ExpectedRevision). */
   id: string;
   type: string;
   version?: number;
@@ -75,9 +88,13 @@ export interface EventStore {
   readAll(opts: ReadAllOptions): Promise<StoredEvent[]>;
   /** Position of the newest event readable now (START when empty). */
   headPosition(): Promise<Position>;
-  /** Number of readable events after `after` (projection lag). */
+  /**
+   * Number of readable events after `after` (projection lag). A store that has to read events
+   * to count them stops at a bound and answers the bound (KurrentDB: 10,000, a lower bound of the
+   * lag), and may answer from a count made up to a second before.
+   */
   countAfter(after: Position): Promise<number>;
-  /** Checks the store is reachable and usable. */
+  /** Checks the store is reachable and usable (on KurrentDB: $all reads, and appends reach a leader). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
