@@ -136,8 +136,9 @@ export class KurrentEventStore implements EventStore {
   /**
    * One multi-stream append that can never be met (a stream that never exists expected to
    * exist): a conflict means the append path reaches a leader that has multi-stream append.
-   * Client 1.3.1 looks the method up in the server's feature table before sending and throws
-   * UnsupportedError when a server lacks it; a server without that table answers UNIMPLEMENTED.
+   * Before sending one, client 1.3.1 looks AppendSession up in the server's feature table
+   * (fetched once per channel) and throws UnsupportedError when it is not there, or when the
+   * server has no table; UNIMPLEMENTED from the server is taken the same way.
    */
   private async probeAppendPath(): Promise<void> {
     try {

@@ -35,6 +35,8 @@ export class FakeKurrentNode {
   readonly calls: string[] = [];
   /** Connections that answer appends as a follower, counted from the first. */
   followerSessions = 0;
+  /** What the server-feature table lists: multi-stream append (25.1+), not it, or no table at all. */
+  features: 'multi-stream append' | 'older server' | 'no table' = 'multi-stream append';
   private position = 1_000n;
 
   private constructor(private readonly server: http2.Http2Server) {}
@@ -63,12 +65,12 @@ export class FakeKurrentNode {
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {
       this.calls.push(path.split('/').pop()!);
-      if (path.endsWith('/GetSupportedMethods')) {
+      if (path.endsWith('/GetSupportedMethods') && this.features !== 'no table') {
         const reply = new features.SupportedMethods();
-        reply.setEventStoreServerVersion('25.1.0');
+        reply.setEventStoreServerVersion(this.features === 'older server' ? '24.10.0' : '25.1.0');
         const method = new features.SupportedMethod();
-        method.setServiceName('kurrentdb.protocol.v2.streams.StreamsService');
-        method.setMethodName('AppendSession');
+        method.setServiceName(this.features === 'older server' ? 'event_store.client.streams.Streams' : 'kurrentdb.protocol.v2.streams.StreamsService');
+        method.setMethodName(this.features === 'older server' ? 'BatchAppend' : 'AppendSession');
         reply.addMethods(method);
         return this.reply(stream, frame(reply));
       }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectClient } from '../../../src/store/kurrentdb-client.ts';
+import { hostOf, unsupportedMessage } from '../../../src/store/kurrentdb-mapping.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import type { NewEvent } from '../../../src/store/types.ts';
 import { FakeKurrentNode } from '../../support/fake-kurrent-node.ts';
@@ -28,6 +29,22 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
   const until = async (check: () => boolean) => {
     for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
   };
+
+  it('connects to a server whose feature table lists multi-stream append', async () => {
+    store = await KurrentEventStore.connect(node.url);
+    expect(node.calls).toEqual(['GetSupportedMethods', 'AppendSession']);
+  });
+
+  it.each(['older server', 'no table'] as const)(
+    'refuses to connect when the client finds no multi-stream append in the feature table (%s), before sending one',
+    async (features) => {
+      node.features = features;
+      await expect(KurrentEventStore.connect(node.url)).rejects.toThrow(unsupportedMessage(hostOf(node.url)));
+      expect(node.calls).toEqual(['GetSupportedMethods']);
+      await until(() => node.openSessions() === 0);
+      expect(node.openSessions()).toBe(0);
+    },
+  );
 
   it('closes its connection on close(), which the client\'s dispose() leaves open', async () => {
     store = new KurrentEventStore(() => connectClient(node.url));
