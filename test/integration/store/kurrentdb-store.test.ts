@@ -9,9 +9,14 @@ import {
   expectationHolds,
   hostOf,
   isAfter,
+  isNotLeader,
   maxPosition,
+  replyPosition,
+  sameStreamTwice,
+  streamKey,
   toActualRevision,
   toConflict,
+  toEventData,
   toStored,
   toStreamState,
   unsupportedMessage,
@@ -19,7 +24,17 @@ import {
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
 import { eventStoreContract, type ContractTarget } from '../../support/event-store-contract.ts';
-import { FakeKurrentClient, FakeKurrentLog } from '../../support/fake-kurrent.ts';
+import {
+  FakeKurrentClient,
+  FakeKurrentLog,
+  NOT_LEADER_MESSAGE,
+  internalError,
+  notLeaderAppendError,
+  notLeaderDetails,
+  notLeaderReadError,
+  serviceError,
+  statusDetails,
+} from '../../support/fake-kurrent.ts';
 
 const NO_SERVER = 'no KurrentDB server: set KURRENTDB_URL or run Docker';
 const IMAGE = 'docker.kurrent.io/kurrent-latest/kurrentdb:25.1';
@@ -199,6 +214,38 @@ describe('KurrentDB mapping (no server needed)', () => {
     expect(toStored(recorded({ streamId: PROBE_STREAM }))).toBeUndefined();
     expect(toStored(recorded({ isJson: false, data: new Uint8Array([0xff, 0x00]) }))).toBeUndefined();
     expect(toStored(recorded({ data: [1, 2] }))).toBeUndefined();
+  });
+
+  it('recognises a follower\'s refusal, however the client passes it on, and nothing else', () => {
+    expect(isNotLeader(notLeaderAppendError())).toBe(true);
+    expect(isNotLeader(serviceError(9, NOT_LEADER_MESSAGE, notLeaderDetails()))).toBe(true);
+    expect(isNotLeader(notLeaderReadError())).toBe(true);
+    expect(isNotLeader(serviceError(9, 'precondition', statusDetails(9, 'x', 'kurrent.rpc.AccessDeniedErrorDetails', Buffer.alloc(0))))).toBe(false);
+    expect(isNotLeader(serviceError(9, NOT_LEADER_MESSAGE))).toBe(false);
+    expect(isNotLeader(internalError())).toBe(false);
+    expect(isNotLeader(new Error('boom'))).toBe(false);
+  });
+
+  it('compares the streams of one append as the server does, ignoring case one character at a time', () => {
+    expect(sameStreamTwice(['worker-1', 'pila-1', 'Worker-1'])).toEqual(['worker-1', 'Worker-1']);
+    expect(sameStreamTwice(['a', 'b'])).toBeUndefined();
+    expect(streamKey('unit-5-2026-01')).toBe('UNIT-5-2026-01');
+    // ß has no one-character upper case: it stays itself, so 'straße' and 'STRASSE' stay apart.
+    expect(sameStreamTwice(['straße', 'STRASSE'])).toBeUndefined();
+  });
+
+  it('takes a non-negative reply position as the last event\'s, and a negative one as none', () => {
+    expect(replyPosition(4096n)).toEqual({ commit: 4096n, prepare: 4096n });
+    expect(replyPosition(0n)).toEqual({ commit: 0n, prepare: 0n });
+    expect(replyPosition(-1n)).toBeUndefined();
+  });
+
+  it('sends the JSON round trip of an event\'s data, with string-only metadata', () => {
+    const when = new Date('2026-01-05T00:00:00Z');
+    const e = toEventData('s', { id: '5d3c2f1e-0000-4000-8000-000000000009', type: 'T', version: 2, data: { when, skip: undefined, n: 1 }, metadata: { userId: 3 } });
+    expect(e).toMatchObject({ id: '5d3c2f1e-0000-4000-8000-000000000009', type: 'T', contentType: 'application/json' });
+    expect(e.data).toEqual({ when: '2026-01-05T00:00:00.000Z', n: 1 });
+    expect(e.metadata).toEqual({ [VERSION_KEY]: '2', [METADATA_KEY]: '{"userId":3}' });
   });
 
   it('names the host, never the credentials, when the server is too old', () => {
