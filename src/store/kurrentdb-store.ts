@@ -164,9 +164,12 @@ export class KurrentEventStore implements EventStore {
     const ids = writes.flatMap((w) => w.events.map((e) => e.id));
     if (new Set(ids).size !== ids.length) throw new DuplicateEventIdError('an append names the same event id twice');
     // Serialised before anything is sent: an event that cannot be leaves the append unsent.
-    const requests: AppendStreamRequest[] = writes
-      .filter((w) => w.events.length > 0)
-      .map((w) => ({ streamName: w.stream, expectedState: toStreamState(w.expectedRevision), events: w.events.map((e) => toEventData(w.stream, e)) }));
+    const appends = writes.filter((w) => w.events.length > 0);
+    const requests: AppendStreamRequest[] = appends.map((w) => ({
+      streamName: w.stream,
+      expectedState: toStreamState(w.expectedRevision),
+      events: w.events.map((e) => toEventData(w.stream, e)),
+    }));
 
     // KurrentDB 25.1 cannot append nothing to a stream, so an expectation without events is checked
     // here, before the append: a write landing on that stream in between goes unnoticed.
@@ -179,7 +182,6 @@ export class KurrentEventStore implements EventStore {
       checked.set(w.stream, actual === 'no_stream' ? -1 : actual);
     }
 
-    const appends = writes.filter((w) => w.events.length > 0);
     const written = appends.length > 0 ? await this.appendEvents(appends, requests) : undefined;
     return {
       revisions: writes.map((w) => ({ stream: w.stream, revision: written?.revisions.get(w.stream) ?? checked.get(w.stream)! })),
