@@ -6,7 +6,7 @@ export type { VacationParams } from '../reference/repository.ts';
 /** The parts of the payroll master data the commands read; the repository's rows fit as they are. */
 export type WorkerRef = Pick<Worker, 'id' | 'documentNumber'>;
 export type ContractRef = Omit<Contract, 'workerId'>;
-export type SheetRef = Pick<PayrollSheet, 'periodStart' | 'periodEnd' | 'daysWorked' | 'basicCompensation'>;
+export type SheetRef = Pick<PayrollSheet, 'contractId' | 'periodStart' | 'periodEnd' | 'daysWorked' | 'basicCompensation'>;
 export type CompanyContractRef = Pick<CompanyContract, 'id' | 'vacationParams'>;
 
 export interface WorkerFile {

@@ -1,4 +1,4 @@
-/** Vacation accrual from payroll sheets: days worked under main contracts, at an annual rate. */
+/** Vacation accrual from payroll sheets: days worked under main contracts, at an annual rate; the IBC. */
 import type { Contract } from './contracts.ts';
 import { assertValidDate } from './dates.ts';
 import { Days360 } from './days360.ts';
@@ -17,31 +17,49 @@ export interface AccrualParams {
   annualDaysHighRisk: number;
 }
 
-type SheetPeriod = Pick<PayrollSheet, 'periodStart' | 'periodEnd' | 'daysWorked'>;
-type ContractRange = Pick<Contract, 'startDate' | 'endDate' | 'additional'>;
+/** A sheet as the day count reads it; `Id` is whatever the caller's contract ids are. */
+export type WorkedSheet<Id> = Pick<PayrollSheet, 'periodStart' | 'periodEnd' | 'daysWorked'> & { contractId: Id };
+export type ContractRange<Id> = Pick<Contract, 'startDate' | 'endDate' | 'additional'> & { id: Id };
+
+/** The date range of each main contract that has both dates, by contract id. */
+export type MainContractRanges<Id> = ReadonlyMap<Id, { from: string; to: string }>;
 
 /**
- * Days worked up to `referenceDate`: a sheet counts once when its whole period lies inside the
- * range of some main contract. Additional contracts run alongside a main one, so counting their
- * ranges would count the same days twice.
+ * Only main contracts earn days worked. An additional contract runs alongside a main one, so
+ * its own sheets would count the same days twice; a contract without both dates cannot place a
+ * sheet in time.
  */
-export function daysWorked(
-  sheets: readonly SheetPeriod[],
-  contracts: readonly ContractRange[],
+export function mainContractRanges<Id>(contracts: readonly ContractRange<Id>[]): MainContractRanges<Id> {
+  const ranges = new Map<Id, { from: string; to: string }>();
+  for (const c of contracts) {
+    if (!c.additional && c.startDate !== null && c.endDate !== null) ranges.set(c.id, { from: c.startDate, to: c.endDate });
+  }
+  return ranges;
+}
+
+/**
+ * Whether a sheet's days count by `referenceDate`: it belongs to a main contract (by its
+ * contract id, whatever its dates), lies inside that contract's range, and has ended.
+ */
+export function countsAsWorked<Id>(sheet: WorkedSheet<Id>, ranges: MainContractRanges<Id>, referenceDate: string): boolean {
+  assertValidDate(sheet.periodStart, 'sheet period start');
+  assertValidDate(sheet.periodEnd, 'sheet period end');
+  if (sheet.periodEnd > referenceDate) return false;
+  const range = ranges.get(sheet.contractId);
+  return range !== undefined && range.from <= sheet.periodStart && sheet.periodEnd <= range.to;
+}
+
+/** Days worked up to `referenceDate`: the days of every sheet that countsAsWorked. */
+export function daysWorked<Id>(
+  sheets: readonly WorkedSheet<Id>[],
+  contracts: readonly ContractRange<Id>[],
   referenceDate: string,
 ): number {
   assertValidDate(referenceDate, 'reference date');
-  const ranges = contracts.flatMap((c) =>
-    c.additional || c.startDate === null || c.endDate === null ? [] : [{ from: c.startDate, to: c.endDate }],
-  );
+  const ranges = mainContractRanges(contracts);
   let total = 0;
   for (const sheet of sheets) {
-    assertValidDate(sheet.periodStart, 'sheet period start');
-    assertValidDate(sheet.periodEnd, 'sheet period end');
-    if (sheet.periodEnd > referenceDate) continue;
-    if (ranges.some((r) => r.from <= sheet.periodStart && sheet.periodEnd <= r.to)) {
-      total += sheet.daysWorked;
-    }
+    if (countsAsWorked(sheet, ranges, referenceDate)) total += sheet.daysWorked;
   }
   return total;
 }
@@ -73,24 +91,35 @@ export function availableDays(accrued: Days360, taken: Days360): Days360 {
 }
 
 /**
- * IBC (contribution base) of the last month paid: the compensation of every sheet of the latest
- * month, by period end, that has a sheet ended by `today`. Without such a sheet the contract
- * salary stands in, as for a newly hired worker.
+ * The latest month that has ended by `today` (its last day is before today): the month before
+ * today's. A month still running is never settled, however many of its sheets are paid.
+ */
+export function lastSettledMonth(today: string): string {
+  assertValidDate(today, 'today');
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  return month === 1 ? `${String(year - 1).padStart(4, '0')}-12` : `${today.slice(0, 4)}-${String(month - 1).padStart(2, '0')}`;
+}
+
+/**
+ * IBC (contribution base) of the last settled month: the compensation of every sheet, of any
+ * contract, whose period ends in the latest settled month that has a sheet. Without such a sheet
+ * the contract salary stands in, as for a newly hired worker.
  */
 export function ibcLastMonth(
   sheets: readonly Pick<PayrollSheet, 'periodEnd' | 'basicCompensation'>[],
   latestContractSalary: number,
   today: string,
 ): number {
-  assertValidDate(today, 'today');
+  const settled = lastSettledMonth(today);
   let latestMonth: string | null = null;
   for (const sheet of sheets) {
     assertValidDate(sheet.periodEnd, 'sheet period end');
     const month = sheet.periodEnd.slice(0, 7);
-    if (sheet.periodEnd <= today && (latestMonth === null || month > latestMonth)) latestMonth = month;
+    if (month <= settled && (latestMonth === null || month > latestMonth)) latestMonth = month;
   }
   if (latestMonth === null) return latestContractSalary;
-  return sheets
-    .filter((s) => s.periodEnd.slice(0, 7) === latestMonth)
-    .reduce((sum, s) => sum + s.basicCompensation, 0);
+  let total = 0;
+  for (const s of sheets) if (s.periodEnd.slice(0, 7) === latestMonth) total += s.basicCompensation;
+  return total;
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, EMPLOYEE, LOOKUP_MESSAGES as M, W, client, expectLookupError, type Client } from '../support/http.ts';
-import { HISTORIC_DAYS_1001, importedHistoric, loadFixture, startTestServer, type TestServer } from '../support/server.ts';
+import { HISTORIC_DAYS_1001, importedHistoric, loadFixture, runCli, startTestServer, type TestServer } from '../support/server.ts';
 
 const CONSULT = '/api/vacaciones/consultdatavacations';
 const CHECK = '/api/contratos/verificarContratoActivo';
@@ -40,6 +40,19 @@ describe('GET /api/vacaciones/consultdatavacations', () => {
         diasVacacionesAnticipadas: 5,
         numeroPersonasVacaciones: 2,
       },
+    });
+  });
+
+  it('counts only the main contract of 1020307070, who also has an additional one: 990 days, 41.25 available, IBC of both', async () => {
+    const r = await consult(W.camilo);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({
+      success: true,
+      asociadoId: 1010,
+      diasLaboradosNomina: 990,
+      vacacionesDisponibles: 41.25,
+      // October's four fortnights: 2 × 1,325,000 of the main contract and 2 × 450,000 of the additional one.
+      ibcUltimoMes: 3550000,
     });
   });
 
@@ -106,26 +119,33 @@ describe('GET /api/vacaciones/consultdatavacations', () => {
   });
 });
 
+/** Writes the fixture plus `sheets` to a file of its own and imports it; the file is gone afterwards. */
+async function importWithSheets(run: (args: string[]) => Promise<{ code: number | null; stderr: string }>, sheets: Record<string, unknown>[]) {
+  const data = loadFixture() as { nomina: Record<string, unknown>[] };
+  data.nomina.push(...sheets);
+  const dir = mkdtempSync(join(tmpdir(), 'vac-nomina-'));
+  const file = join(dir, 'reference-data.json');
+  writeFileSync(file, JSON.stringify(data));
+  try {
+    const imported = await run(['import', file]);
+    expect(imported.code, imported.stderr).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The first half of November 2026 for worker 1001, paid at another amount than the salary's half. */
+const NOVEMBER_FIRST_HALF = { asociadoId: 1001, contratoId: 10001, periodoInicio: '2026-11-01', periodoFin: '2026-11-15', diasLaborados: 15, compensacionBasica: 1500000 };
+
 describe('consult after an import changes the payroll', () => {
-  it('counts a new payroll sheet in the days worked, the available days and the IBC', async (ctx) => {
+  it('counts a new payroll sheet in the days worked and the available days, not in the IBC of a month still running', async (ctx) => {
     if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
     const consult = () => c.get(CONSULT, { numeroDocumento: W.maria, emailResponsable: ADMIN });
     const before = await consult();
     expect(before.status, before.text).toBe(200);
     expect(before.body).toMatchObject({ diasLaboradosNomina: 990, ibcUltimoMes: 2847000 });
 
-    // The fixture plus the first half of November, paid at another amount.
-    const data = loadFixture() as { nomina: Record<string, unknown>[] };
-    data.nomina.push({ asociadoId: 1001, contratoId: 10001, periodoInicio: '2026-11-01', periodoFin: '2026-11-15', diasLaborados: 15, compensacionBasica: 1500000 });
-    const dir = mkdtempSync(join(tmpdir(), 'vac-nomina-'));
-    const file = join(dir, 'reference-data.json');
-    writeFileSync(file, JSON.stringify(data));
-    try {
-      const imported = await srv.cli(['import', file]);
-      expect(imported.code, imported.stderr).toBe(0);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await importWithSheets((args) => srv.cli(args), [NOVEMBER_FIRST_HALF]);
 
     // The server hears of the import through the database's notice, or its next version check.
     let after = await consult();
@@ -136,10 +156,29 @@ describe('consult after an import changes the payroll', () => {
     expect(after.status, after.text).toBe(200);
     expect(after.body).toMatchObject({
       diasLaboradosNomina: 1005,
-      ibcUltimoMes: 1500000,
+      // November has not ended on 2026-11-21: its first fortnight does not stand for a month.
+      ibcUltimoMes: 2847000,
       // 15 more days worked at 15 days a year: 0.625 more available, answered to two decimals.
       vacacionesDisponibles: Number((before.body.vacacionesDisponibles + 0.625).toFixed(2)),
     });
+  });
+});
+
+describe('consult in the middle of a month', () => {
+  let mid: TestServer;
+  beforeAll(async () => {
+    // Imported before the server opens the database, so this runs on PGlite too.
+    mid = await startTestServer({ beforeStart: (env) => importWithSheets((args) => runCli(env, args), [NOVEMBER_FIRST_HALF]) });
+  });
+  afterAll(async () => {
+    await mid?.stop();
+  });
+
+  it('reports the IBC of the last month that has ended, not the one fortnight of November paid so far', async () => {
+    const r = await client(mid.url, mid.keys.acceptance!).get(CONSULT, { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect(r.status, r.text).toBe(200);
+    // The fortnight has ended, so its days count; November has not, so October's IBC stands.
+    expect(r.body).toMatchObject({ asociadoId: 1001, diasLaboradosNomina: 1005, ibcUltimoMes: 2847000 });
   });
 });
 

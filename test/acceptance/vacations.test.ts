@@ -62,6 +62,18 @@ describe('POST /api/vacaciones/calculate', () => {
     });
   });
 
+  it('accrues only the main contract of 1020307070, who also has an additional one: 990 days worked, 41.25 accrued', async () => {
+    // Before any record of worker 1010 exists in this file.
+    const r = await c.post('/api/vacaciones/calculate', vacationForm(W.camilo, '2026-11-23', 6));
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data).toMatchObject({ vacAsociado: 1010, vacSalario: 2650000, diasCausados: 41.25, DiasDisponibles: 41.25 });
+  });
+
+  it('does not let the additional contract\'s payroll make days available to 1020307070: 45 days are refused', async () => {
+    const r = await c.post('/api/vacaciones/calculate', vacationForm(W.camilo, '2026-11-23', 45));
+    expect(expectErrorList(expectVacationError(r, 422, M.rules))).toContain('Los días solicitados (45) superan los días disponibles (41.25)');
+  });
+
   it('counts Saturdays as business days when vacLaboraSabado=1: end 2026-01-22, 18 calendar days', async () => {
     const r = await c.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15, { vacLaboraSabado: '1' }));
     expect(r.status, r.text).toBe(200);

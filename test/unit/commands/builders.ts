@@ -30,16 +30,16 @@ export const contract = (over: Partial<ContractRef> = {}): ContractRef => ({
   ...over,
 });
 
-/** Fortnightly sheets of 15 days each from `from` through the month of `through`. */
-export function fortnights(from: string, through: string, salary = 2_847_000): SheetRef[] {
+/** Fortnightly sheets of 15 days each of contract `contractId` from `from` through the month of `through`. */
+export function fortnights(from: string, through: string, salary = 2_847_000, contractId = 10001): SheetRef[] {
   const sheets: SheetRef[] = [];
   let month = monthOf(from);
   while (month <= monthOf(through)) {
     const first = `${month}-01`;
     const next = addDays(first, 32).slice(0, 7) + '-01';
     const last = addDays(next, -1);
-    sheets.push({ periodStart: first, periodEnd: `${month}-15`, daysWorked: 15, basicCompensation: Math.round(salary / 2) });
-    sheets.push({ periodStart: `${month}-16`, periodEnd: last, daysWorked: 15, basicCompensation: Math.round(salary / 2) });
+    sheets.push({ contractId, periodStart: first, periodEnd: `${month}-15`, daysWorked: 15, basicCompensation: Math.round(salary / 2) });
+    sheets.push({ contractId, periodStart: `${month}-16`, periodEnd: last, daysWorked: 15, basicCompensation: Math.round(salary / 2) });
     month = next.slice(0, 7);
   }
   return sheets;

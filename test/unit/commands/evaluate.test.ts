@@ -64,6 +64,31 @@ describe('evaluate: figures', () => {
   });
 });
 
+describe('evaluate: a worker with a main and an additional contract', () => {
+  // Main contract 10001 paid from 2024-02, additional 10510 from 2025-01, both through 2026-10.
+  const both = workerFile({
+    contracts: [contract(), contract({ id: 10510, additional: true, startDate: '2025-01-01', endDate: '2026-12-31', baseSalary: 900_000 })],
+    sheets: [...fortnights('2024-02-01', '2026-10-31'), ...fortnights('2025-01-01', '2026-10-31', 900_000, 10510)],
+  });
+  const on = (over: Parameters<typeof request>[0]) => run({ file: both, request: request({ startDate: '2026-11-23', ...over }) });
+
+  it('given sheets of both contracts, when calculated, then only the main contract\'s 990 days accrue: 41.25', () => {
+    const ev = on({ days: 6 });
+    expect(ev.ok && ev.figures.accruedUnits / 360).toBe(41.25);
+    expect(ev.ok && ev.figures.availableUnits / 360).toBe(41.25);
+  });
+
+  it('(a) given 45 days asked without advance, then the additional sheets do not make them available', () => {
+    const ev = on({ days: 45 });
+    expect(!ev.ok && ev.errors).toEqual(['Los días solicitados (45) superan los días disponibles (41.25)']);
+  });
+
+  it('(c) given 48 days asked in advance, then 6.75 days in advance pass the maximum of 5', () => {
+    const ev = on({ days: 48, advance: true });
+    expect(!ev.ok && ev.errors).toEqual(['Los días anticipados (6.75) superan el máximo de 5 días de vacaciones anticipadas']);
+  });
+});
+
 describe('evaluate: business rules (every failing rule listed)', () => {
   it('(a) given fewer available days than requested without advance, then it fails with both figures', () => {
     const ev = run({ file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31') }), request: request({ days: 15 }) });
