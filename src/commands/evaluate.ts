@@ -17,7 +17,7 @@ import {
 import { formatDays, msg } from './messages.ts';
 import { firstFullDay, type UnitOccupancy } from './occupancy.ts';
 import type { ContractRef, VacationFigures, VacationParams, VacationRequest, WorkerFile } from './types.ts';
-import { liveVacations, type WorkerState } from './worker-state.ts';
+import { liveVacations, type VacationState, type WorkerState } from './worker-state.ts';
 
 export interface EvaluationInput {
   request: VacationRequest;
@@ -46,8 +46,20 @@ export interface Placement {
 export function place(request: VacationRequest, file: WorkerFile, calendar: HolidayLookup): Placement | undefined {
   const contract = governingContract(file.contracts, request.startDate);
   if (!contract) return undefined;
+  return { contract, endDate: endOf(request, calendar) };
+}
+
+/** The last business day of the period: the calendar alone decides it. */
+function endOf(request: VacationRequest, calendar: HolidayLookup): string {
   const first = nextBusinessDay(request.startDate, request.worksSaturday, calendar);
-  return { contract, endDate: endDate(first, request.days, request.worksSaturday, calendar) };
+  return endDate(first, request.days, request.worksSaturday, calendar);
+}
+
+/** Rule (e): an enjoyed vacation may not share a day with another live enjoyed one of the worker. */
+function overlapping(request: VacationRequest, end: string, others: readonly VacationState[]): string | undefined {
+  if (request.compensated) return undefined;
+  const clash = others.find((v) => !v.compensated && v.startDate <= end && v.endDate >= request.startDate);
+  return clash && msg.overlap(clash.codigoPila, clash.startDate, clash.endDate);
 }
 
 /**
@@ -62,8 +74,12 @@ export function evaluate(input: EvaluationInput): Evaluation {
   const others = liveVacations(state).filter((v) => v.codigoPila !== replacing);
 
   if (!placement) {
+    // Without a contract there are no parameters nor balances to judge, but the period still
+    // has an end, so an overlap is reported beside the missing contract.
     errors.push(msg.noContract());
     if (!businessDay) errors.push(msg.notBusinessDay(request.startDate));
+    const clash = overlapping(request, endOf(request, calendar), others);
+    if (clash) errors.push(clash);
     return { ok: false, errors };
   }
   const { contract } = placement;
@@ -125,9 +141,7 @@ export function evaluate(input: EvaluationInput): Evaluation {
       if (day) errors.push(msg.unitFull(params.maxPeopleOnVacation, contract.subgerenciaId, day)); // (d)
     }
   }
-  if (!request.compensated) {
-    const clash = others.find((v) => !v.compensated && v.startDate <= end && v.endDate >= request.startDate);
-    if (clash) errors.push(msg.overlap(clash.codigoPila, clash.startDate, clash.endDate)); // (e)
-  }
+  const clash = overlapping(request, end, others);
+  if (clash) errors.push(clash);
   return errors.length ? { ok: false, errors, figures } : { ok: true, figures, params: params! };
 }

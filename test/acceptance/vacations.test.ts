@@ -242,6 +242,15 @@ describe('overlaps and places per subgerencia', () => {
     }
   });
 
+  it('an overlap is reported even when no contract is in force on the start date', async () => {
+    // The main contract of 1020307070 ends 2027-01-31; this vacation ends on Monday 2027-02-01.
+    await addVacation(c, vacationForm(W.camilo, '2027-01-25', 6));
+    const r = await c.post('/api/vacaciones/calculate', vacationForm(W.camilo, '2027-02-01', 6));
+    const errors = expectErrorList(expectVacationError(r, 422, M.rules));
+    expect(errors).toContain('El trabajador no tiene un contrato vigente en la fecha de inicio');
+    expect(errors.some((e) => e.includes('se cruzan')), errors.join(' | ')).toBe(true);
+  });
+
   it('with two other SG-OPS workers away, a third one is refused: "Se alcanzó el máximo de 2 personas"', async () => {
     await addVacation(c, vacationForm(W.juan, '2026-09-07', 6, { vacCompensado: '0' }));
     await addVacation(c, vacationForm(W.camilo, '2026-09-08', 6, { vacCompensado: '0' }));

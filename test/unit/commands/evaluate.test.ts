@@ -175,6 +175,17 @@ describe('evaluate: business rules (every failing rule listed)', () => {
     expect(run({ state: comp }).ok).toBe(true);
   });
 
+  it('(e) given no contract valid on the start date and an overlapping enjoyed vacation, then both are reported', () => {
+    const state = stateOf([created('VAC_1', '2028-02-28', '2028-03-03', 5)]);
+    const ev = run({ state, request: request({ startDate: '2028-03-01', days: 6 }) });
+    expect(!ev.ok && ev.errors).toEqual([
+      'El trabajador no tiene un contrato vigente en la fecha de inicio',
+      'Las fechas se cruzan con otras vacaciones del trabajador (VAC_1, del 2028-02-28 al 2028-03-03)',
+    ]);
+    const compensated = run({ state, request: request({ startDate: '2028-03-01', days: 6, compensated: true }) });
+    expect(!compensated.ok && compensated.errors).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
+  });
+
   it('given no contract valid on the start date, then it fails and still reports a non-business start', () => {
     const ev = run({ request: request({ startDate: '2028-01-01' }) });
     expect(!ev.ok && ev.errors).toEqual([
