@@ -84,6 +84,12 @@ describe('GET /api/vacaciones/consultdatavacations', () => {
     expect(lower.body).toMatchObject({ success: true, asociadoId: 1002 });
   });
 
+  it('takes no tipoDocumento: one that matches no worker changes nothing', async () => {
+    const r = await c.get(CONSULT, { tipoDocumento: 'XX', numeroDocumento: W.juan, emailResponsable: ADMIN });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body).toMatchObject({ success: true, asociadoId: 1002 });
+  });
+
   it.each([
     ['no contracts', W.catalina],
     ['only a settled contract', W.andres],

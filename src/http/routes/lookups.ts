@@ -40,14 +40,18 @@ function payrollFiguresOf(file: WorkerFile, today: string): { worked: number; ib
 export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
 
-  /** Worker by document (and type, when given), then the administrator by e-mail, in that order. */
-  async function identify(req: FastifyRequest, reply: FastifyReply, fields: Fields, omit400Status: boolean) {
+  /**
+   * Worker by document, then the administrator by e-mail, in that order. Only the contract check
+   * takes a document type (and then filters by it); the consult has no such parameter.
+   */
+  async function identify(req: FastifyRequest, reply: FastifyReply, fields: Fields, contractCheck: boolean) {
+    const omit400Status = contractCheck;
     const doc = fields.isAmbiguous('numeroDocumento') ? undefined : fields.get('numeroDocumento');
     if (!doc) return void lookupError(reply, 400, MESSAGES.documentRequired, { omitStatusCode: omit400Status });
     const email = fields.isAmbiguous('emailResponsable') ? undefined : fields.get('emailResponsable');
     if (!email) return void lookupError(reply, 400, MESSAGES.emailResponsableRequired, { omitStatusCode: omit400Status });
     req.responsibleEmail = email;
-    const docType = fields.get('tipoDocumento');
+    const docType = contractCheck ? fields.get('tipoDocumento') : undefined;
     const worker: Worker | null = await deps.reference.workerByDocument(doc);
     if (!worker || (docType !== undefined && docType.toUpperCase() !== worker.documentType)) {
       return void lookupError(reply, 404, MESSAGES.workerNotFound);
