@@ -55,6 +55,19 @@ function endOf(request: VacationRequest, calendar: HolidayLookup): string {
   return endDate(first, request.days, request.worksSaturday, calendar);
 }
 
+/**
+ * The end of a period no contract governs, which may run past the last date the calendar can
+ * name (a start in 9999): no recorded vacation can reach there, so there is nothing to overlap.
+ */
+function endOrUndefined(request: VacationRequest, calendar: HolidayLookup): string | undefined {
+  try {
+    return endOf(request, calendar);
+  } catch (err) {
+    if (err instanceof RangeError) return undefined;
+    throw err;
+  }
+}
+
 /** Rule (e): an enjoyed vacation may not share a day with another live enjoyed one of the worker. */
 function overlapping(request: VacationRequest, end: string, others: readonly VacationState[]): string | undefined {
   if (request.compensated) return undefined;
@@ -78,7 +91,8 @@ export function evaluate(input: EvaluationInput): Evaluation {
     // has an end, so an overlap is reported beside the missing contract.
     errors.push(msg.noContract());
     if (!businessDay) errors.push(msg.notBusinessDay(request.startDate));
-    const clash = overlapping(request, endOf(request, calendar), others);
+    const end = endOrUndefined(request, calendar);
+    const clash = end === undefined ? undefined : overlapping(request, end, others);
     if (clash) errors.push(clash);
     return { ok: false, errors };
   }

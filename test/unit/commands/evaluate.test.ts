@@ -186,6 +186,11 @@ describe('evaluate: business rules (every failing rule listed)', () => {
     expect(!compensated.ok && compensated.errors).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
   });
 
+  it('given no contract and a period running past the last date the calendar names, then the missing contract is reported', () => {
+    const ev = run({ request: request({ startDate: '9999-12-31', days: 10 }) });
+    expect(!ev.ok && ev.errors).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
+  });
+
   it('given no contract valid on the start date, then it fails and still reports a non-business start', () => {
     const ev = run({ request: request({ startDate: '2028-01-01' }) });
     expect(!ev.ok && ev.errors).toEqual([
