@@ -7,7 +7,7 @@ import { apiKeyGuard } from './auth.ts';
 import type { AppDeps } from './context.ts';
 import { registerDocs } from './docs.ts';
 import { MESSAGES, errorFor } from './envelopes.ts';
-import { classifyError } from './errors.ts';
+import { classifyError, errorDetail } from './errors.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lookupRoutes } from './routes/lookups.ts';
@@ -142,7 +142,8 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
     if (c.status >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
     else req.log.info({ reqId: req.id, code: (err as { code?: string }).code }, 'request rejected');
     if (c.status === 503) reply.header('retry-after', '2');
-    return errorFor(kind, reply, c.status, c.message);
+    const detalle = errorDetail(c.status, { requestId: req.id, bodyLimitBytes: deps.config.bodyLimitBytes, rateLimitPerMinute: deps.config.rateLimitPerMinute });
+    return errorFor(kind, reply, c.status, c.message, detalle);
   });
 
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ success: false, statusCode: 404, message: MESSAGES.routeNotFound }));

@@ -65,9 +65,12 @@ export function vacationSuccess(reply: FastifyReply, status: number, message: st
 /** Which envelope family a route answers in; set per route so shared hooks pick the right one. */
 export type EnvelopeKind = 'vacation' | 'lookup' | 'contract';
 
-/** An error body in the route's family, for failures raised before or around the handler. */
-export function errorFor(kind: EnvelopeKind, reply: FastifyReply, status: number, message: string) {
-  if (kind === 'vacation') return vacationError(reply, status, message);
+/**
+ * An error body in the route's family, for failures raised before or around the handler. The
+ * vacation family carries `errors.detalle` when one is given (every failure but the 405).
+ */
+export function errorFor(kind: EnvelopeKind, reply: FastifyReply, status: number, message: string, detalle?: string) {
+  if (kind === 'vacation') return vacationError(reply, status, message, detalle === undefined ? undefined : { detalle });
   if (kind === 'contract' && (status === 400 || status === 500)) return lookupError(reply, status, message, { omitStatusCode: true });
   return lookupError(reply, status, message);
 }

@@ -43,3 +43,24 @@ export function classifyError(err: unknown): { status: number; message: string }
   }
   return { status: 500, message: MESSAGES.internal };
 }
+
+/**
+ * The `errors.detalle` of a vacation endpoint's answer to a failure raised outside its handler:
+ * what the caller can do about it. A 500 names the request, whose detail is in the log only.
+ */
+export function errorDetail(status: number, ctx: { requestId: string; bodyLimitBytes: number; rateLimitPerMinute: number }): string {
+  switch (status) {
+    case 400:
+      return 'El cuerpo debe ser un formulario (urlencoded o multipart, solo campos) o un JSON bien formado';
+    case 413:
+      return `El cuerpo supera el máximo de ${ctx.bodyLimitBytes} bytes`;
+    case 415:
+      return 'Envíe application/x-www-form-urlencoded, multipart/form-data o application/json';
+    case 429:
+      return `Se superó el límite de ${ctx.rateLimitPerMinute} solicitudes por minuto de la API key`;
+    case 503:
+      return 'La base de datos o el almacén de eventos no responde';
+    default:
+      return `Error registrado con el identificador de solicitud ${ctx.requestId}`;
+  }
+}

@@ -192,6 +192,23 @@ describe('request bodies', () => {
     expectEnvelope(await c.call(CALC, { method: 'POST', raw: { body: '{"documentoAsociado": "1020307007",', contentType: 'application/json' } }), 400);
   });
 
+  // Refused before any handler runs, yet answered like the handlers' own errors: with errors.detalle.
+  const unreadable: [string, number, (op: string) => CallOptions][] = [
+    ['malformed JSON', 400, () => ({ method: 'POST', raw: { body: '{"codigoPila": "VAC_1",', contentType: 'application/json' } })],
+    ['a text/plain body', 415, () => ({ method: 'POST', raw: { body: 'codigoPila=VAC_1', contentType: 'text/plain' } })],
+    ['a body over 64 KiB', 413, () => ({ form: { codigoPila: CODE, emailUserResponsable: ADMIN, relleno: 'x'.repeat(70 * 1024) } })],
+  ];
+  it.each(VACATION_WRITES.flatMap((op) => unreadable.map(([what, status, o]) => [op, what, status, o] as const)))(
+    '%s: %s is %i with errors.detalle',
+    async (op, _, status, o) => {
+      const r = await c.call(`/api/vacaciones/${op}`, o(op));
+      expect({ status: r.status, body: r.body }).toEqual({
+        status,
+        body: { success: false, statusCode: status, message: expect.any(String), errors: { detalle: expect.stringMatching(/\S/) } },
+      });
+    },
+  );
+
   it('parameter names match in any case', async () => {
     const r = await c.post(CALC, {
       DOCUMENTOASOCIADO: W.maria,

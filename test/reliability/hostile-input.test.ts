@@ -220,7 +220,7 @@ describe(`bodies over BODY_LIMIT_BYTES (${BODY_LIMIT})`, () => {
     const mark = await events.mark();
     const body = encodings[enc as keyof typeof encodings]({ ...formOf(op), relleno: big });
     const a = await call(srv.url, `/api/vacaciones/${op}`, { key: srv.keys.acceptance!, ...body });
-    expect({ status: a.status, body: a.body }).toEqual({ status: 413, body: { success: false, statusCode: 413, message: TOO_LARGE } });
+    expect({ status: a.status, body: a.body }).toEqual({ status: 413, body: { success: false, statusCode: 413, message: TOO_LARGE, errors: { detalle: `El cuerpo supera el máximo de ${BODY_LIMIT} bytes` } } });
     expect((await events.since(mark)).count).toBe(0);
   });
 
@@ -228,7 +228,7 @@ describe(`bodies over BODY_LIMIT_BYTES (${BODY_LIMIT})`, () => {
     const form: Record<string, string> = { ...formOf('add') };
     for (let i = 0; i < 60; i++) form[`campo${i}`] = 'y'.repeat(90);
     const a = await call(srv.url, '/api/vacaciones/add', { key: srv.keys.acceptance!, ...encodings[enc as keyof typeof encodings](form) });
-    expect({ status: a.status, body: a.body }).toEqual({ status: 413, body: { success: false, statusCode: 413, message: TOO_LARGE } });
+    expect({ status: a.status, body: a.body }).toEqual({ status: 413, body: { success: false, statusCode: 413, message: TOO_LARGE, errors: { detalle: `El cuerpo supera el máximo de ${BODY_LIMIT} bytes` } } });
   });
 
   it.each(Object.keys(encodings))('a %s body just under the limit is read', async (enc) => {
@@ -275,7 +275,7 @@ describe('inputs the database, the multipart parser or the router cannot take', 
     });
     expect({ status: a.status, body: a.body }).toEqual({
       status: 400,
-      body: { success: false, statusCode: 400, message: 'El cuerpo de la solicitud no se pudo leer' },
+      body: { success: false, statusCode: 400, message: 'El cuerpo de la solicitud no se pudo leer', errors: { detalle: expect.stringMatching(/formulario/) } },
     });
     expect((await events.since(mark)).count).toBe(0);
   });

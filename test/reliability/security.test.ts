@@ -70,9 +70,12 @@ describe('per-key rate limit', () => {
       expect(r.status, `request ${i}: ${r.text}`).toBe(200);
     }
     const over = await limited.post('/api/vacaciones/calculate', form);
-    expect({ status: over.status, body: over.body }).toEqual({ status: 429, body: { success: false, statusCode: 429, message: TOO_MANY } });
+    expect({ status: over.status, body: over.body }).toEqual({
+      status: 429,
+      body: { success: false, statusCode: 429, message: TOO_MANY, errors: { detalle: `Se superó el límite de ${LIMIT} solicitudes por minuto de la API key` } },
+    });
 
-    // The same key on a lookup endpoint: 429 in that endpoint's envelope.
+    // The same key on a lookup endpoint: 429 in that endpoint's envelope, which has no errors.
     const lookup = await limited.get('/api/vacaciones/consultdatavacations', { numeroDocumento: W.maria, emailResponsable: ADMIN });
     expect({ status: lookup.status, body: lookup.body }).toEqual({ status: 429, body: { success: false, statusCode: 429, message: TOO_MANY } });
 

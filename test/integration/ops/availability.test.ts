@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.ts';
-import { createLogger } from '../../../src/logger.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { createApiKey } from '../../../src/security/api-keys.ts';
 import { createService, type Service } from '../../../src/service.ts';
@@ -25,6 +25,7 @@ describe.skipIf(!hasServer())(`a service whose database goes away and comes back
   let service: Service;
   let base: string;
   let key: string;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     t = await freshDb();
@@ -35,8 +36,9 @@ describe.skipIf(!hasServer())(`a service whose database goes away and comes back
     await proxy.open();
     u.hostname = '127.0.0.1';
     u.port = String(proxy.port);
-    const config = loadConfig({ DATABASE_URL: u.toString(), VACACIONES_TODAY: '2026-11-21', LOG_LEVEL: 'silent', PORT: '0' });
-    service = await createService(config, createLogger(config));
+    const config = loadConfig({ DATABASE_URL: u.toString(), VACACIONES_TODAY: '2026-11-21', LOG_LEVEL: 'error', PORT: '0' });
+    // Error lines kept in memory, to see what a failure logs.
+    service = await createService(config, pino({ level: config.logLevel }, { write: (line: string) => void logLines.push(line) }));
     base = await service.app.listen({ port: 0, host: '127.0.0.1' });
   });
   afterAll(async () => {
@@ -68,10 +70,37 @@ describe.skipIf(!hasServer())(`a service whose database goes away and comes back
       success: false,
       statusCode: 503,
       message: 'Servicio no disponible temporalmente. Intente de nuevo en unos segundos.',
+      errors: { detalle: 'La base de datos o el almacén de eventos no responde' },
     });
 
     await proxy.open();
     await waitUntil('readiness', async () => (await fetch(`${base}/health/ready`)).status === 200);
+    await waitUntil('a request to succeed', async () => (await calculate()).status === 200);
+  });
+
+  it('answers an internal failure of every vacation write with 500, errors.detalle naming the request, and logs it', async () => {
+    const post = (op: string, form: Record<string, string>) =>
+      fetch(`${base}/api/vacaciones/${op}`, { method: 'POST', headers: { 'x-api-key': `Bearer ${key}` }, body: new URLSearchParams(form) });
+    const vacation = { documentoAsociado: '1020307007', vacFechaInicio: '2026-01-05', vacDiasVacaciones: '15', emailUserResponsable: 'admin@empresa.co' };
+    const byCode = { codigoPila: 'VAC_1760000000000_11223344_0badf00d', emailUserResponsable: 'admin@empresa.co' };
+    // Every write reads the event log first: without its table each fails as a bug would, not as an outage.
+    await t.db.query('ALTER TABLE events RENAME TO events_away');
+    try {
+      for (const [op, form] of [['calculate', vacation], ['add', vacation], ['edit', { ...byCode, ...vacation }], ['delete', byCode], ['approve', byCode]] as const) {
+        const r = await post(op, form);
+        const body = (await r.json()) as { errors: { detalle: string } };
+        expect({ op, status: r.status, body }).toEqual({
+          op,
+          status: 500,
+          body: { success: false, statusCode: 500, message: expect.any(String), errors: { detalle: expect.any(String) } },
+        });
+        expect(JSON.stringify(body)).not.toMatch(/events_away|relation|\bat \w/);
+        if (op !== 'delete') expect(body.errors.detalle).toContain(r.headers.get('x-request-id'));
+        expect(logLines.some((l) => l.includes(r.headers.get('x-request-id')!) && l.includes('events')), `${op} logged`).toBe(true);
+      }
+    } finally {
+      await t.db.query('ALTER TABLE events_away RENAME TO events');
+    }
     await waitUntil('a request to succeed', async () => (await calculate()).status === 200);
   });
 
