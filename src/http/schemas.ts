@@ -33,7 +33,7 @@ export const calculateBody = z.object({
   documentoAsociado: document,
   vacFechaInicio: date,
   vacDiasVacaciones: days,
-  emailUserResponsable: email,
+  emailUserResponsable: strictEmail,
   vacLaboraSabado: flag('"1" el trabajador labora los sábados, "0" no (por defecto)'),
   ...vacationFlags,
 });

@@ -65,13 +65,18 @@ function requestOf(v: { vacFechaInicio: string; vacDiasVacaciones: string; vacPa
   };
 }
 
-/** calculate and add: a missing e-mail is its own error; the rest come as a list. */
+/** calculate and add: a missing or malformed e-mail is its own error; the rest come as a list. */
 export function parseCreateInput(fields: Fields): { ok: true; value: VacationInput } | ({ ok: false } & Rejection) {
   if (fields.get('emailUserResponsable') === undefined && !fields.isAmbiguous('emailUserResponsable')) {
     return { ok: false, status: 400, message: MESSAGES.emailRequired, errors: { emailUserResponsable: required('emailUserResponsable') } };
   }
   const r = validate(calculateBody, fields);
-  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: [...r.problems.values()] };
+  if (!r.ok) {
+    // A malformed e-mail gets the answer it gets on edit, delete and approve: keyed by the field.
+    const email = r.problems.get('emailUserResponsable');
+    if (email !== undefined) return { ok: false, status: 400, message: MESSAGES.missingData, errors: { emailUserResponsable: email } };
+    return { ok: false, status: 400, message: MESSAGES.missingData, errors: [...r.problems.values()] };
+  }
   const v = r.value;
   return { ok: true, value: { documentNumber: v.documentoAsociado, email: v.emailUserResponsable, request: requestOf(v, v.vacLaboraSabado) } };
 }

@@ -111,6 +111,23 @@ describe('API key', () => {
   });
 });
 
+describe('a malformed responsible e-mail', () => {
+  const ANSWER = {
+    success: false,
+    statusCode: 400,
+    message: 'Datos requeridos faltantes',
+    errors: { emailUserResponsable: 'emailUserResponsable no tiene un formato de correo válido' },
+  };
+  it.each(VACATION_WRITES.flatMap((op) => ['admin.empresa.co', 'admin@empresa', 'admin@'].map((email) => [op, email])))(
+    'gets the same 400 keyed emailUserResponsable from %s (%s)',
+    async (op, email) => {
+      const [, , o] = ENDPOINTS.find(([, p]) => p === `/api/vacaciones/${op}`)!;
+      const r = await c.post(`/api/vacaciones/${op}`, { ...o.form!, emailUserResponsable: email });
+      expect({ status: r.status, body: r.body }).toEqual({ status: 400, body: ANSWER });
+    },
+  );
+});
+
 describe('methods and routes', () => {
   const posts = VACATION_WRITES.flatMap((op) => ['/api', ''].map((p) => `${p}/vacaciones/${op}`));
   it.each(posts.flatMap((path) => ['GET', 'PUT', 'DELETE'].map((m) => [m, path])))('%s %s is 405 "Use POST" without errors', async (method, path) => {
