@@ -41,6 +41,8 @@ export interface Service {
 export interface ServiceOptions {
   /** Run the projectors in this process (default true). */
   projections?: boolean;
+  /** The real clock, for event times and PILA codes (default the system's); tests pass their own. */
+  now?: () => Date;
 }
 
 
@@ -109,6 +111,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     reference,
     calendar,
     today,
+    now: opts.now,
     nextRecordId: idsInBlocks(async (n) =>
       (await db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [n])).rows.map((r) => Number(r.id)),
     ),
@@ -169,6 +172,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       readSide,
       verifyApiKey: (key) => apiKeys.verify(key),
       today,
+      now: opts.now,
       metrics,
       metricsText: () => metrics.text(),
       async checkReady() {

@@ -150,25 +150,32 @@ export function decideEdit(code: string, input: EvaluationInput, state: WorkerSt
   };
 }
 
+/** A record deleted or approved, and the time the event records for it (what the answer shows). */
+export interface Changed {
+  record: VacationState;
+  at: string;
+}
+
 /** Delete and approve both act on a live record that is not yet approved. */
 function onPendingRecord(
   code: string,
   state: WorkerState,
+  given: Pick<Given, 'nowIso'>,
   change: (record: VacationState) => { event: DomainEvent; also?: PlannedWrite[] },
-): Decision<VacationState> {
+): Decision<Changed> {
   const previous = live(state, code);
   if (!previous) return { ok: false, kind: 'record_not_found' };
   if (previous.approved) return { ok: false, kind: 'approved' };
   const { event, also = [] } = change(previous);
   return {
     ok: true,
-    value: previous,
+    value: { record: previous, at: given.nowIso },
     writes: [{ stream: workerStream(previous.workerId), expectedRevision: expectedOf(state.revision), events: [event] }, ...also],
   };
 }
 
-export function decideDelete(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<VacationState> {
-  return onPendingRecord(code, state, (previous) => ({
+export function decideDelete(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<Changed> {
+  return onPendingRecord(code, state, given, (previous) => ({
     event: {
       type: 'VacationDeleted',
       data: { codigoPila: code, workerId: previous.workerId, reason: 'delete', replacedBy: null, snapshot: snapshot(previous), deletedByUserId: userId, deletedAt: given.nowIso },
@@ -177,8 +184,8 @@ export function decideDelete(code: string, state: WorkerState, given: Pick<Given
   }));
 }
 
-export function decideApprove(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<VacationState> {
-  return onPendingRecord(code, state, (previous) => ({
+export function decideApprove(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<Changed> {
+  return onPendingRecord(code, state, given, (previous) => ({
     event: { type: 'VacationApproved', data: { codigoPila: code, workerId: previous.workerId, approvedByUserId: userId, approvedAt: given.nowIso } },
   }));
 }

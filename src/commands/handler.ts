@@ -3,13 +3,13 @@ import type { HolidayLookup } from '../domain/index.ts';
 import { decode, encode } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import { WrongExpectedRevisionError, type EventStore, type Position } from '../store/types.ts';
-import { decideApprove, decideCreate, decideDelete, decideEdit, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
+import { decideApprove, decideCreate, decideDelete, decideEdit, type Changed, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
 import { evaluate, place, type Placement } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { ReferenceReader } from '../reference/repository.ts';
 import { metadataOf, type Actor, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
 import { StreamCache } from './stream-cache.ts';
-import { foldWorker, type VacationState, type WorkerState } from './worker-state.ts';
+import { foldWorker, type WorkerState } from './worker-state.ts';
 
 /** The reference data the commands read: the payroll system's master data. */
 export type CommandReference = Pick<ReferenceReader, 'workerByDocument' | 'workerFile'>;
@@ -93,19 +93,19 @@ export class VacationCommands {
     });
   }
 
-  async delete(code: string, actor: Actor): Promise<Outcome<Written<VacationState>>> {
+  async delete(code: string, actor: Actor): Promise<Outcome<Written<Changed>>> {
     return this.onRecord(code, actor, (state, given) => decideDelete(code, state, given, actor.userId));
   }
 
-  async approve(code: string, actor: Actor): Promise<Outcome<Written<VacationState>>> {
+  async approve(code: string, actor: Actor): Promise<Outcome<Written<Changed>>> {
     return this.onRecord(code, actor, (state, given) => decideApprove(code, state, given, actor.userId));
   }
 
   private async onRecord(
     code: string,
     actor: Actor,
-    decide: (state: WorkerState, given: Given) => Decision<VacationState>,
-  ): Promise<Outcome<Written<VacationState>>> {
+    decide: (state: WorkerState, given: Given) => Decision<Changed>,
+  ): Promise<Outcome<Written<Changed>>> {
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
     return this.retrying(actor, async (given) => decide(await this.workerState(owner), given));

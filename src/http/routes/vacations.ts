@@ -45,7 +45,6 @@ function calculationBody(f: VacationFigures) {
 }
 
 export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
-  const now = deps.now ?? (() => new Date());
 
   async function responsible(req: FastifyRequest, email: string): Promise<User | null> {
     req.responsibleEmail = email;
@@ -161,13 +160,14 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     }
     if (!r.ok) return failure(reply, r, { code, op: 'delete' });
     deps.metrics?.commandOutcome('delete', 'ok');
-    const deletedAt = now();
-    req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.recordId, codigoPila: code, responsable: user.email, fecha: deletedAt.toISOString() }, 'vacation deleted');
+    const { record, at } = r.value.value;
+    req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: record.recordId, codigoPila: code, responsable: user.email, fecha: at }, 'vacation deleted');
     deps.readSide.noteWrite(r.value.position);
     return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
-      idEliminado: r.value.value.recordId,
+      idEliminado: record.recordId,
       codigoPila: code,
-      fechaEliminacion: bogotaTimestamp(deletedAt),
+      // The time the deletion event holds, so the answer and the history never disagree.
+      fechaEliminacion: bogotaTimestamp(new Date(at)),
     });
   });
 
@@ -177,9 +177,9 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     deps.metrics?.commandOutcome('approve', 'ok');
     deps.readSide.noteWrite(r.value.position);
     return vacationSuccess(reply, 200, 'Vacaciones aprobadas correctamente', {
-      id: r.value.value.recordId,
+      id: r.value.value.record.recordId,
       codigoPila: code,
-      fechaAprobacion: bogotaTimestamp(now()),
+      fechaAprobacion: bogotaTimestamp(new Date(r.value.value.at)),
     });
   });
 

@@ -126,6 +126,7 @@ describe('delete and approve', () => {
       ['unit-SG-OPS-2026-01', 'any', ['SlotsReleased']],
     ]);
     expect(d.writes[0]!.events[0]!.data).toMatchObject({ reason: 'delete', deletedByUserId: 3, snapshot: { codigoPila: code, totalValue: 1_423_500, approved: false } });
+    expect(d.value).toEqual({ record: expect.objectContaining({ codigoPila: code }), at: (d.writes[0]!.events[0]!.data as { deletedAt: string }).deletedAt });
   });
 
   it('given an approved record, then neither delete nor a second approval is allowed', () => {
@@ -146,6 +147,7 @@ describe('delete and approve', () => {
   it('given a live unapproved record, then approve writes the approval', () => {
     const { code, state } = withOne();
     const d = decideApprove(code, { ...state, revision: 0 }, given(), 2);
+    expect(d.ok && d.value.at).toBe('2026-11-21T12:00:00.000Z');
     expect(d.ok && d.writes).toEqual([
       { stream: 'worker-1001', expectedRevision: 0, events: [{ type: 'VacationApproved', data: { codigoPila: code, workerId: 1001, approvedByUserId: 2, approvedAt: '2026-11-21T12:00:00.000Z' } }] },
     ]);
