@@ -563,6 +563,24 @@ ${APPEND_LOCK}        RETURN QUERY
       ALTER FUNCTION vac_append_any SET jit = off;
     `,
   },
+  {
+    version: 14,
+    name: 'audit deletions read DELETE',
+    sql: `
+      -- The audit read model now names a deletion's action DELETE, with the Spanish label in its
+      -- details. Rows projected before keep their events' meaning and take the new name here, so
+      -- the trail reads the same without a rebuild; a rebuild projects them so by itself. The
+      -- read model is created by the projectors, so a database without it has nothing to change.
+      DO $do$
+      BEGIN
+        IF to_regclass('rm_audit') IS NOT NULL THEN
+          UPDATE rm_audit SET action = 'DELETE', details = jsonb_build_object('etiqueta', 'ELIMINACION') || details
+           WHERE action = 'ELIMINACION';
+        END IF;
+      END
+      $do$;
+    `,
+  },
 ];
 
 /** Serialises concurrent migrators (several instances starting at once). */

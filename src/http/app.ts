@@ -8,6 +8,7 @@ import type { AppDeps } from './context.ts';
 import { registerDocs } from './docs.ts';
 import { MESSAGES, errorFor } from './envelopes.ts';
 import { classifyError, errorDetail } from './errors.ts';
+import { maskEmail } from './fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lookupRoutes } from './routes/lookups.ts';
@@ -48,12 +49,6 @@ function multipartFields(body: unknown, limit: number): Record<string, unknown> 
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,100}$/;
-
-function maskEmail(email: string | null): string | null {
-  if (!email) return null;
-  const at = email.indexOf('@');
-  return at > 0 ? `${email[0]}***${email.slice(at)}` : '***';
-}
 
 export interface AppOptions {
   logger: FastifyServerOptions['loggerInstance'];

@@ -44,6 +44,12 @@ export class Fields {
   }
 }
 
+/** An e-mail as logs show it when it may be someone else's: first letter and domain. */
+export function maskEmail(email: string | null): string | null {
+  if (!email) return null;
+  const at = email.indexOf('@');
+  return at > 0 ? `${email[0]}***${email.slice(at)}` : '***';
+}
 
 export const flagText = (b: boolean | null): string | null => (b === null ? null : b ? '1' : '0');
 

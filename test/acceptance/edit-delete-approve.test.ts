@@ -221,6 +221,51 @@ describe('POST /api/vacaciones/delete', () => {
   });
 });
 
+describe('the deletion log', () => {
+  interface LogLine {
+    action?: string;
+    codigoPila?: string;
+    responsable?: string | null;
+    status?: number;
+    reason?: string;
+    idEliminado?: number | null;
+  }
+  const deletionLines = (code: string): LogLine[] =>
+    srv
+      .logs()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as LogLine)
+      .filter((l) => l.codigoPila === code && (l.action === 'ERROR_ELIMINACION' || l.action === 'ELIMINACION_EXITOSA'));
+
+  it('holds every refused deletion as ERROR_ELIMINACION with its reason, and the one done as ELIMINACION_EXITOSA', async () => {
+    const pending = await addVacation(c, vacationForm(W.camilo, '2026-08-03', 6));
+    const approved = await addVacation(c, vacationForm(W.camilo, '2026-10-05', 6));
+    expect((await c.post('/api/vacaciones/approve', { codigoPila: approved.codigo_pila, emailUserResponsable: ADMIN })).status).toBe(200);
+
+    const del = (code: string, email = ADMIN) => c.post('/api/vacaciones/delete', { codigoPila: code, emailUserResponsable: email });
+    expect((await del(pending.codigo_pila, 'nadie@empresa.co')).status).toBe(404);
+    expect((await del(pending.codigo_pila, AUDITOR)).status).toBe(403);
+    expect((await del(approved.codigo_pila)).status).toBe(422);
+    expect((await del(UNKNOWN_CODE)).status).toBe(404);
+    expect((await del(pending.codigo_pila)).status).toBe(200);
+
+    await expect.poll(() => deletionLines(pending.codigo_pila).length).toBe(3);
+    expect(deletionLines(pending.codigo_pila)).toEqual([
+      expect.objectContaining({ action: 'ERROR_ELIMINACION', status: 404, reason: M.userNotFound, responsable: 'n***@empresa.co' }),
+      expect.objectContaining({ action: 'ERROR_ELIMINACION', status: 403, reason: expect.stringContaining('vacaciones:eliminar'), responsable: AUDITOR }),
+      expect.objectContaining({ action: 'ELIMINACION_EXITOSA', idEliminado: pending.id, responsable: ADMIN }),
+    ]);
+    expect(deletionLines(approved.codigo_pila)).toEqual([
+      expect.objectContaining({ action: 'ERROR_ELIMINACION', status: 422, reason: M.deleteApproved, responsable: ADMIN }),
+    ]);
+    // Earlier tests of this file asked for the unknown code too.
+    expect(deletionLines(UNKNOWN_CODE)).toContainEqual(
+      expect.objectContaining({ action: 'ERROR_ELIMINACION', status: 404, reason: M.recordNotFound, responsable: ADMIN }),
+    );
+  });
+});
+
 describe('POST /api/vacaciones/approve', () => {
   it('approves once: 200 with id, code and time; a second approval is 422 keyed detalle', async () => {
     const created = await addVacation(c, vacationForm(W.luisa, '2026-06-01', 6));

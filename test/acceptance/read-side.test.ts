@@ -7,6 +7,7 @@ const HISTORIC_APPROVED = 'VAC_1750000000000_a1b2c3d4_deadbeef';
 
 interface AuditEntry {
   action: string;
+  details?: Record<string, unknown>;
   userEmail: string | null;
   apiKeyName: string | null;
   codigoPila?: string | null;
@@ -82,14 +83,19 @@ describe('read-your-writes through every write', () => {
     expect(deleted.status, deleted.text).toBe(200);
     expect(codes(await list(W.camilo))).not.toContain(code3);
     expect(codes(await list(W.camilo, true))).toContain(code3);
-    expect(await auditOfCode(code3)).toEqual(expect.arrayContaining([byThisCaller('CREACION'), byThisCaller('ELIMINACION')]));
+    const trail3 = await auditOfCode(code3);
+    expect(trail3).toEqual(expect.arrayContaining([byThisCaller('CREACION'), byThisCaller('DELETE')]));
+    // The history copy of the deletion: action DELETE, the Spanish label beside it, who and when.
+    expect(trail3.find((e) => e.action === 'DELETE')).toMatchObject({
+      details: { etiqueta: 'ELIMINACION', reason: 'delete', deletedByUserId: 1, deletedAt: expect.any(String), recordId: third.body.data.id },
+    });
 
     const one = await c.get(`/api/vacaciones/registro/${code3}`, { emailResponsable: ADMIN });
     expect(one.status, one.text).toBe(200);
     expect(one.body).toEqual({ success: true, statusCode: 200, vacacion: expect.objectContaining({ codigoPila: code3 }) });
 
     const worker = await auditOfWorker(W.camilo);
-    for (const action of ['CREACION', 'EDICION', 'EDICION_BAJA', 'APROBACION', 'ELIMINACION']) {
+    for (const action of ['CREACION', 'EDICION', 'EDICION_BAJA', 'APROBACION', 'DELETE']) {
       expect(worker, action).toEqual(expect.arrayContaining([byThisCaller(action)]));
     }
   });

@@ -7,7 +7,7 @@ import type { User } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
-import { Fields, bogotaTimestamp, flagText } from '../fields.ts';
+import { Fields, bogotaTimestamp, flagText, maskEmail } from '../fields.ts';
 import { withIdempotency } from '../idempotency.ts';
 import { parseCodeInput, parseCreateInput, parseEditInput } from '../vacation-input.ts';
 
@@ -58,19 +58,40 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   /**
    * Delete and approve name a record only by its code, so both check the body and the
-   * responsible administrator the same way before the handler runs.
+   * responsible administrator the same way before the handler runs. `onUnknownUser` hears of a
+   * request refused for its administrator.
    */
-  function postByCode(url: string, handle: (req: FastifyRequest, reply: FastifyReply, code: string, user: User) => Promise<unknown>) {
+  function postByCode(
+    url: string,
+    handle: (req: FastifyRequest, reply: FastifyReply, code: string, user: User) => Promise<unknown>,
+    onUnknownUser?: (req: FastifyRequest, code: string, email: string) => void,
+  ) {
     app.post(url, { config: cfg }, async (req, reply) =>
       withIdempotency(deps, req, reply, async () => {
         const parsed = parseCodeInput(new Fields(req.body));
         if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
         const user = await responsible(req, parsed.value.email);
-        if (!user) return userNotFound(reply);
+        if (!user) {
+          onUnknownUser?.(req, parsed.value.code, parsed.value.email);
+          return userNotFound(reply);
+        }
         return handle(req, reply, parsed.value.code, user);
       }),
     );
   }
+
+  /**
+   * A deletion refused after its request was read (unknown administrator, no permission, no such
+   * record, approved, persistent conflict) is logged as ERROR_ELIMINACION with its reason, as a
+   * deletion done is logged as ELIMINACION_EXITOSA.
+   */
+  const deletionRefused = (req: FastifyRequest, code: string, responsable: string | null, status: number, reason: string) =>
+    req.log.warn({ action: 'ERROR_ELIMINACION', idEliminado: null, codigoPila: code, responsable, status, reason }, 'deletion refused');
+  const REFUSAL: Partial<Record<CommandFailure['kind'], [number, string]>> = {
+    record_not_found: [404, MESSAGES.recordNotFound],
+    approved: [422, MESSAGES.deleteApproved],
+    busy: [503, MESSAGES.busy],
+  };
 
   function failure(reply: FastifyReply, f: CommandFailure, ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' }) {
     deps.metrics?.commandOutcome(ctx.op, f.kind);
@@ -149,7 +170,9 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   postByCode('/vacaciones/delete', async (req, reply, code, user) => {
     if (!user.permissions.includes('vacaciones:eliminar')) {
-      return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: 'El usuario no tiene el permiso vacaciones:eliminar' });
+      const detail = 'El usuario no tiene el permiso vacaciones:eliminar';
+      deletionRefused(req, code, user.email, 403, `${MESSAGES.forbidden}: ${detail}`);
+      return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: detail });
     }
     let r;
     try {
@@ -158,7 +181,11 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       req.log.error({ err, action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: (err as Error).message }, 'deletion failed');
       return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
     }
-    if (!r.ok) return failure(reply, r, { code, op: 'delete' });
+    if (!r.ok) {
+      const [status, reason] = REFUSAL[r.kind] ?? [0, r.kind];
+      deletionRefused(req, code, user.email, status, reason);
+      return failure(reply, r, { code, op: 'delete' });
+    }
     deps.metrics?.commandOutcome('delete', 'ok');
     const { record, at } = r.value.value;
     req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: record.recordId, codigoPila: code, responsable: user.email, fecha: at }, 'vacation deleted');
@@ -169,7 +196,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       // The time the deletion event holds, so the answer and the history never disagree.
       fechaEliminacion: bogotaTimestamp(new Date(at)),
     });
-  });
+  }, (req, code, email) => deletionRefused(req, code, maskEmail(email), 404, MESSAGES.userNotFound));
 
   postByCode('/vacaciones/approve', async (req, reply, code, user) => {
     const r = await deps.commands.approve(code, actorOf(req, user, { write: true }));

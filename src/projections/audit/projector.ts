@@ -3,12 +3,14 @@ import { insertRows, timestamp, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AUDIT_TABLE = 'rm_audit';
+/** The Spanish label a deletion's history copy carries beside its action DELETE. */
+export const DELETE_LABEL = 'ELIMINACION';
 
 export type AuditAction =
   | 'CREACION'
   | 'EDICION'
   | 'IMPORTACION'
-  | 'ELIMINACION'
+  | 'DELETE'
   | 'EDICION_BAJA'
   | 'APROBACION'
   | 'CONSULTA_DATOS'
@@ -52,10 +54,13 @@ function entry(e: DomainEvent): Entry | undefined {
     }
     case 'VacationDeleted': {
       const { snapshot: s, ...rest } = e.data;
+      const edit = e.data.reason === 'edit';
       return {
-        action: e.data.reason === 'edit' ? 'EDICION_BAJA' : 'ELIMINACION',
+        // The history copy of a deletion names its action DELETE, with the Spanish label beside it.
+        action: edit ? 'EDICION_BAJA' : 'DELETE',
         codigoPila: e.data.codigoPila,
         details: {
+          ...(edit ? {} : { etiqueta: DELETE_LABEL }),
           ...rest,
           recordId: s.recordId,
           startDate: s.startDate,

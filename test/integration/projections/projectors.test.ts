@@ -110,9 +110,9 @@ describe('read models', () => {
     const audit = await auditOfCode(t.db, b.codigoPila);
     expect(audit.map((e) => [e.action, e.userEmail])).toEqual([
       ['CREACION', 'analista@example.com'],
-      ['ELIMINACION', 'jefe@example.com'],
+      ['DELETE', 'jefe@example.com'],
     ]);
-    expect(audit[1]!.details).toMatchObject({ reason: 'delete', startDate: '2024-05-06', businessDays: 10 });
+    expect(audit[1]!.details).toMatchObject({ etiqueta: 'ELIMINACION', reason: 'delete', startDate: '2024-05-06', businessDays: 10 });
     expect(audit[1]!.details).not.toHaveProperty('snapshot');
   });
 
