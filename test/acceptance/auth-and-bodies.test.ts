@@ -12,7 +12,7 @@ import {
   type CallOptions,
   type Client,
 } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { logLines, startTestServer, type TestServer } from '../support/server.ts';
 
 const UNAUTHORIZED = { success: false, statusCode: 401, message: 'API key inválida o ausente' };
 const CODE = 'VAC_1700000000000_00000000_00000000';
@@ -299,12 +299,7 @@ describe('request log', () => {
     status?: number;
     apiKey?: string | null;
   }
-  const lines = (): Line[] =>
-    srv
-      .logs()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as Line);
+  const lines = () => logLines<Line>(srv);
 
   it('has one JSON line per request with route, status and the key name', async () => {
     const r = await c.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-03-16', 6));

@@ -13,7 +13,7 @@ import {
   vacationForm,
   type Client,
 } from '../support/http.ts';
-import { importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
+import { importedHistoric, logLines, startTestServer, type TestServer } from '../support/server.ts';
 
 const M = {
   missing: 'Datos requeridos faltantes',
@@ -231,12 +231,7 @@ describe('the deletion log', () => {
     idEliminado?: number | null;
   }
   const deletionLines = (code: string): LogLine[] =>
-    srv
-      .logs()
-      .split('\n')
-      .filter((l) => l.startsWith('{'))
-      .map((l) => JSON.parse(l) as LogLine)
-      .filter((l) => l.codigoPila === code && (l.action === 'ERROR_ELIMINACION' || l.action === 'ELIMINACION_EXITOSA'));
+    logLines<LogLine>(srv).filter((l) => l.codigoPila === code && (l.action === 'ERROR_ELIMINACION' || l.action === 'ELIMINACION_EXITOSA'));
 
   it('holds every refused deletion as ERROR_ELIMINACION with its reason, and the one done as ELIMINACION_EXITOSA', async () => {
     const pending = await addVacation(c, vacationForm(W.camilo, '2026-08-03', 6));

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open.ts';
 import { ADMIN, W, call, client, vacationForm } from '../support/http.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { logLines, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
  * Rate limit, security headers, what reaches the logs and the database. The server allows 5
@@ -53,13 +53,7 @@ interface LogLine {
   apiKey?: string | null;
   responsible?: string | null;
 }
-const requestLines = (): LogLine[] =>
-  srv
-    .logs()
-    .split('\n')
-    .filter((l) => l.startsWith('{'))
-    .map((l) => JSON.parse(l) as LogLine)
-    .filter((l) => l.msg === 'request');
+const requestLines = (): LogLine[] => logLines<LogLine>(srv).filter((l) => l.msg === 'request');
 
 describe('per-key rate limit', () => {
   it(`answers the ${LIMIT + 1}th request of a key with 429 in the vacation envelope, while another key still passes`, async () => {

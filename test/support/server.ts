@@ -57,6 +57,15 @@ export interface TestServer {
   stderr(): string;
 }
 
+/** The JSON lines the server has logged so far, parsed (pino writes one object per line). */
+export function logLines<T = Record<string, unknown>>(srv: Pick<TestServer, 'logs'>): T[] {
+  return srv
+    .logs()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as T);
+}
+
 /**
  * Whether the import brought the fixture's two historic vacations in. It does only where a
  * historic importer is configured, so tests that rely on those records check this first.

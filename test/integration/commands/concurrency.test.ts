@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VacationCommands } from '../../../src/commands/handler.ts';
-import type { Actor, VacationRequest } from '../../../src/commands/types.ts';
-import { HolidayCalendar } from '../../../src/domain/index.ts';
+import type { VacationCommands } from '../../../src/commands/handler.ts';
+import type { VacationRequest } from '../../../src/commands/types.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
-import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { ADMIN_ACTOR as actor, commandsOver, vacationRequest } from '../../support/commands.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 import { documentOf, generateDataset } from '../../support/dataset.ts';
 
-const actor: Actor = { userId: 1, userEmail: 'admin@empresa.co', apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null };
-const request = (over: Partial<VacationRequest> = {}): VacationRequest => ({
-  startDate: '2026-03-02', days: 10, advance: false, worksSaturday: false, compensated: false, socialSecurityInPayroll: null, ...over,
-});
+const request = (over: Partial<VacationRequest> = {}): VacationRequest => vacationRequest('2026-03-02', 10, over);
 
 describe('commands under concurrent requests (real database, real event store)', () => {
   let t: TestDb;
@@ -22,14 +18,7 @@ describe('commands under concurrent requests (real database, real event store)',
     t = await freshDb({ poolSize: 20 });
     await importReferenceData(t.db, generateDataset({ workers: 21, maxPeople: 2 }));
     store = new PostgresEventStore(t.db);
-    commands = new VacationCommands({
-      store,
-      reference: new ReferenceRepository(t.db),
-      calendar: new HolidayCalendar(),
-      today: () => '2026-02-01',
-      nextRecordId: async () => Number((await t.db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id`)).rows[0]!.id),
-      maxAttempts: 50,
-    });
+    commands = commandsOver(t.db, store, { maxAttempts: 50 });
   });
   afterAll(async () => {
     await t?.drop();

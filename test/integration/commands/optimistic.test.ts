@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { VacationCommands } from '../../../src/commands/handler.ts';
-import type { Actor, VacationRequest } from '../../../src/commands/types.ts';
-import { HolidayCalendar } from '../../../src/domain/index.ts';
+import type { VacationCommands } from '../../../src/commands/handler.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
-import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { ADMIN_ACTOR as actor, commandsOver, vacationRequest as request } from '../../support/commands.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 import { documentOf, generateDataset } from '../../support/dataset.ts';
 
-const actor: Actor = { userId: 1, userEmail: 'admin@empresa.co', apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null };
-const request = (startDate: string, days: number): VacationRequest => ({
-  startDate, days, advance: false, worksSaturday: false, compensated: false, socialSecurityInPayroll: null,
-});
 
 /**
  * Two command handlers over one store stand for two service instances: each holds its own
@@ -29,15 +23,7 @@ describe('creates decided on the streams as held', () => {
     t = await freshDb();
     await importReferenceData(t.db, generateDataset({ workers: 6, maxPeople: 2 }));
     store = new PostgresEventStore(t.db);
-    const handler = () =>
-      new VacationCommands({
-        store,
-        reference: new ReferenceRepository(t.db),
-        calendar: new HolidayCalendar(),
-        today: () => '2026-02-01',
-        nextRecordId: async () => Number((await t.db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id`)).rows[0]!.id),
-        onConflict: () => conflicts++,
-      });
+    const handler = () => commandsOver(t.db, store, { onConflict: () => conflicts++ });
     a = handler();
     b = handler();
   });
@@ -89,13 +75,7 @@ describe('creates decided on the streams as held', () => {
     const counting = Object.assign(Object.create(store) as PostgresEventStore, {
       readStreams: (r: { stream: string; fromRevision: number }[]) => (reads++, store.readStreams(r)),
     });
-    const c = new VacationCommands({
-      store: counting,
-      reference: new ReferenceRepository(t.db),
-      calendar: new HolidayCalendar(),
-      today: () => '2026-02-01',
-      nextRecordId: async () => Number((await t.db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id`)).rows[0]!.id),
-    });
+    const c = commandsOver(t.db, counting);
     expect((await c.create(doc, request('2026-07-06', 6), actor)).ok).toBe(true);
     const before = reads;
     expect((await c.create(doc, request('2026-07-21', 6), actor)).ok).toBe(true);
