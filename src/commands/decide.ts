@@ -124,7 +124,7 @@ export interface Edited extends Created {
 
 /**
  * Replaces a record: the rules are checked as if the old record were already gone, then
- * approval, then the deletion and the new record go out in one append.
+ * approval, then the start of the edit, the deletion and the new record go out in one append.
  */
 export function decideEdit(code: string, input: EvaluationInput, state: WorkerState, given: Given, userId: number): Decision<Edited> {
   const previous = live(state, code);
@@ -134,6 +134,10 @@ export function decideEdit(code: string, input: EvaluationInput, state: WorkerSt
   if (previous.approved) return { ok: false, kind: 'approved' };
   const record = newRecord(ev.figures, given, code);
   const guarded = ev.params.maxPeopleOnVacation !== null;
+  const started: DomainEvent = {
+    type: 'VacationEditStarted',
+    data: { codigoPila: code, workerId: previous.workerId, newRecordId: record.recordId, newCodigoPila: record.codigoPila, startedAt: given.nowIso },
+  };
   const deleted: DomainEvent = {
     type: 'VacationDeleted',
     data: { codigoPila: code, workerId: previous.workerId, reason: 'edit', replacedBy: record.codigoPila, snapshot: snapshot(previous), deletedByUserId: userId, deletedAt: given.nowIso },
@@ -142,7 +146,7 @@ export function decideEdit(code: string, input: EvaluationInput, state: WorkerSt
     ok: true,
     value: { record, figures: ev.figures, previous },
     writes: mergeWrites([
-      { stream: workerStream(record.workerId), expectedRevision: expectedOf(state.revision), events: [deleted, { type: 'VacationCreated', data: record }] },
+      { stream: workerStream(record.workerId), expectedRevision: expectedOf(state.revision), events: [started, deleted, { type: 'VacationCreated', data: record }] },
       { stream: pilaStream(record.codigoPila), expectedRevision: 'no_stream', events: [{ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }] },
       ...releases(previous),
       ...bookings(record, input.occupancy, guarded),

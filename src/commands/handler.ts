@@ -7,7 +7,7 @@ import { decideApprove, decideCreate, decideDelete, decideEdit, type Changed, ty
 import { evaluate, place, type Placement } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { ReferenceReader } from '../reference/repository.ts';
-import { metadataOf, type Actor, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
+import { metadataOf, type Actor, type CommandFailure, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
 import { StreamCache } from './stream-cache.ts';
 import { foldWorker, type WorkerState } from './worker-state.ts';
 
@@ -33,6 +33,20 @@ export interface Written<T> {
   value: T;
   position: Position;
 }
+
+/**
+ * How far a failed edit got, once the code named a known record: the record's worker, and the id
+ * allotted to the new record (null when it failed before one was).
+ */
+export interface EditAttempt {
+  workerId: number;
+  newRecordId: number | null;
+}
+
+/** An edit's outcome. A failure past the record lookup says how far it got; one that threw carries the error. */
+export type EditOutcome =
+  | { ok: true; value: Written<Edited> }
+  | ({ ok: false; attempt?: EditAttempt } & (CommandFailure | { kind: 'error'; error: unknown }));
 
 /**
  * Loads what a decision needs (the worker stream, the subgerencia's month streams, reference
@@ -77,20 +91,29 @@ export class VacationCommands {
     });
   }
 
-  async edit(code: string, documentNumber: string, request: VacationRequest, actor: Actor): Promise<Outcome<Written<Edited>>> {
+  async edit(code: string, documentNumber: string, request: VacationRequest, actor: Actor): Promise<EditOutcome> {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
     if (owner !== file.worker.id) {
-      return { ok: false, kind: 'not_owner', detail: `El código PILA ${code} no pertenece al trabajador con documento ${documentNumber}` };
+      const detail = `El código PILA ${code} no pertenece al trabajador con documento ${documentNumber}`;
+      return { ok: false, kind: 'not_owner', detail, attempt: { workerId: owner, newRecordId: null } };
     }
-    const recordId = await this.deps.nextRecordId();
-    return this.retrying(actor, async (given) => {
-      const { state, occupancy, placement } = await this.load(file, request);
-      if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
-      return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId }, actor.userId);
-    });
+    const attempt: EditAttempt = { workerId: owner, newRecordId: null };
+    try {
+      const recordId = await this.deps.nextRecordId();
+      attempt.newRecordId = recordId;
+      const outcome = await this.retrying(actor, async (given) => {
+        const { state, occupancy, placement } = await this.load(file, request);
+        if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
+        return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId }, actor.userId);
+      });
+      return outcome.ok ? outcome : { ...outcome, attempt };
+    } catch (error) {
+      // The caller records the failure with both ids before answering it as any other error.
+      return { ok: false, kind: 'error', error, attempt };
+    }
   }
 
   async delete(code: string, actor: Actor): Promise<Outcome<Written<Changed>>> {

@@ -68,6 +68,42 @@ export const vacationApprovedSchema = z.object({
 });
 export type VacationApproved = z.infer<typeof vacationApprovedSchema>;
 
+/**
+ * An edit began on a record: the first event of the one append that deletes the old record and
+ * creates its replacement, so the trail shows the edit as a whole beside its two halves.
+ */
+export const vacationEditStartedSchema = z.object({
+  /** The code of the record being replaced. */
+  codigoPila: z.string(),
+  workerId: z.number().int(),
+  newRecordId: z.number().int(),
+  newCodigoPila: z.string(),
+  startedAt: z.string(),
+});
+export type VacationEditStarted = z.infer<typeof vacationEditStartedSchema>;
+
+/**
+ * An edit of a known record that did not happen, and why. Written to the worker's audit stream:
+ * it changes no vacation, so it must not contend with the worker's vacation stream.
+ */
+export const vacationEditFailedSchema = z.object({
+  /** The code of the record the edit named. */
+  codigoPila: z.string(),
+  /** The record's worker. */
+  workerId: z.number().int(),
+  /** The id allotted to the new record; null when the edit failed before one was. */
+  newRecordId: z.number().int().nullable(),
+  reason: z.enum(['not_owner', 'record_not_found', 'rules', 'approved', 'busy', 'error']),
+  /** What the caller was told (the failing rules, the inconsistency), or where to look for an error. */
+  detail: z.array(z.string()),
+  /** The document number and period the edit asked for. */
+  documentNumber: z.string(),
+  startDate: date,
+  days: z.number().int(),
+  failedAt: z.string(),
+});
+export type VacationEditFailed = z.infer<typeof vacationEditFailedSchema>;
+
 export const pilaCodeAssignedSchema = z.object({ codigoPila: z.string(), workerId: z.number().int() });
 export type PilaCodeAssigned = z.infer<typeof pilaCodeAssignedSchema>;
 
@@ -113,6 +149,8 @@ export const eventSchemas = {
   SlotsReleased: slotsReleasedSchema,
   VacationDataConsulted: vacationDataConsultedSchema,
   ContractStatusChecked: contractStatusCheckedSchema,
+  VacationEditStarted: vacationEditStartedSchema,
+  VacationEditFailed: vacationEditFailedSchema,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -128,6 +166,8 @@ export const CURRENT_VERSION: Record<EventType, number> = {
   SlotsReleased: 1,
   VacationDataConsulted: 1,
   ContractStatusChecked: 1,
+  VacationEditStarted: 1,
+  VacationEditFailed: 1,
 };
 
 export type DomainEvent =
@@ -139,7 +179,9 @@ export type DomainEvent =
   | { type: 'SlotsBooked'; data: SlotsBooked }
   | { type: 'SlotsReleased'; data: SlotsReleased }
   | { type: 'VacationDataConsulted'; data: VacationDataConsulted }
-  | { type: 'ContractStatusChecked'; data: ContractStatusChecked };
+  | { type: 'ContractStatusChecked'; data: ContractStatusChecked }
+  | { type: 'VacationEditStarted'; data: VacationEditStarted }
+  | { type: 'VacationEditFailed'; data: VacationEditFailed };
 
 /** Who did it and through what: carried by every event. */
 export const eventMetadataSchema = z.object({

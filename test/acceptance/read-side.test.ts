@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADMIN, LOOKUP_MESSAGES as M, W, call, client, expectLookupError, vacationForm, type Client } from '../support/http.ts';
-import { importedHistoric, startTestServer, type TestServer } from '../support/server.ts';
+import { importedHistoric, logLines, startTestServer, type TestServer } from '../support/server.ts';
 
 const HISTORIC_APPROVED = 'VAC_1750000000000_a1b2c3d4_deadbeef';
 
@@ -134,6 +134,89 @@ describe('read-your-writes through every write', () => {
     const one = await c.get(`/api/vacaciones/registro/${HISTORIC_APPROVED}`, { emailResponsable: ADMIN });
     expect(one.status, one.text).toBe(200);
     expect(one.body.vacacion).toMatchObject({ codigoPila: HISTORIC_APPROVED });
+  });
+});
+
+describe('the edit trail', () => {
+  interface LogLine {
+    action?: string;
+    codigoPilaAnterior?: string;
+    idNuevo?: number | null;
+    reason?: string;
+    detail?: string[];
+  }
+  const lines = () => logLines<LogLine>(srv);
+
+  it('records the start of an edit with the old code, the deletion and the creation', async () => {
+    const added = await c.post('/api/vacaciones/add', vacationForm(W.juan, '2026-05-04', 6));
+    expect(added.status, added.text).toBe(201);
+    const old = added.body.data.codigo_pila as string;
+    const edited = await c.post('/api/vacaciones/edit', { codigoPila: old, ...vacationForm(W.juan, '2026-05-11', 6) });
+    expect(edited.status, edited.text).toBe(200);
+    const { id, codigoPilaNuevo } = edited.body.data as { id: number; codigoPilaNuevo: string };
+
+    const trail = await auditOfCode(old);
+    expect(trail.map((e) => e.action)).toEqual(['CREACION', 'EDICION_INICIO', 'EDICION_BAJA']);
+    expect(trail[1]).toMatchObject({ action: 'EDICION_INICIO', userEmail: ADMIN, apiKeyName: 'acceptance', details: { codigoPila: old, newRecordId: id, newCodigoPila: codigoPilaNuevo } });
+    expect(await auditOfCode(codigoPilaNuevo)).toEqual([expect.objectContaining({ action: 'EDICION', codigoPila: codigoPilaNuevo })]);
+    await expect
+      .poll(() => lines().filter((l) => l.action === 'EDICION_EXITOSA' && l.codigoPilaAnterior === old && l.idNuevo === id).length)
+      .toBe(1);
+  });
+
+  it('records a failed edit with the old code, the id allotted to the new record and the reason, and logs it', async () => {
+    const added = await c.post('/api/vacaciones/add', vacationForm(W.juan, '2026-06-01', 6));
+    expect(added.status, added.text).toBe(201);
+    const code = added.body.data.codigo_pila as string;
+
+    const rules = await c.post('/api/vacaciones/edit', { codigoPila: code, ...vacationForm(W.juan, '2026-06-01', 4) });
+    expect(rules.status, rules.text).toBe(422);
+    const notOwner = await c.post('/api/vacaciones/edit', { codigoPila: code, ...vacationForm(W.maria, '2026-06-01', 6) });
+    expect(notOwner.status, notOwner.text).toBe(400);
+
+    // Failed edits change no vacation: they are not writes the read side waits for.
+    await expect.poll(async () => (await auditOfCode(code)).filter((e) => e.action === 'ERROR_EDICION').length, { timeout: 5000 }).toBe(2);
+    const failures = (await auditOfCode(code)).filter((e) => e.action === 'ERROR_EDICION');
+    expect(failures[0]).toMatchObject({
+      action: 'ERROR_EDICION',
+      userEmail: ADMIN,
+      apiKeyName: 'acceptance',
+      codigoPila: code,
+      details: {
+        codigoPila: code,
+        newRecordId: expect.any(Number),
+        reason: 'rules',
+        detail: ['Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados'],
+        documentNumber: W.juan,
+        startDate: '2026-06-01',
+        days: 4,
+      },
+    });
+    expect(failures[1]).toMatchObject({ details: { codigoPila: code, newRecordId: null, reason: 'not_owner', documentNumber: W.maria } });
+    // The record itself is untouched.
+    expect((await auditOfCode(code)).map((e) => e.action)).toEqual(['CREACION', 'ERROR_EDICION', 'ERROR_EDICION']);
+
+    const newRecordId = (failures[0]!.details as { newRecordId: number }).newRecordId;
+    await expect.poll(() => lines().filter((l) => l.action === 'ERROR_EDICION' && l.codigoPilaAnterior === code).length).toBe(2);
+    expect(lines().filter((l) => l.action === 'ERROR_EDICION' && l.codigoPilaAnterior === code)).toEqual([
+      expect.objectContaining({ idNuevo: newRecordId, reason: 'rules', detail: ['Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados'] }),
+      expect.objectContaining({ idNuevo: null, reason: 'not_owner' }),
+    ]);
+  });
+
+  it('shows the start of an edit and a failed edit in the replay of the worker', async (ctx) => {
+    if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
+    const r = await srv.cli(['replay', '--documento', W.juan, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const events = JSON.parse(r.stdout) as { type: string; stream: string; data: Record<string, unknown> }[];
+    expect(events.filter((e) => e.type === 'VacationEditStarted').map((e) => e.stream)).toEqual(['worker-1002']);
+    expect(events.filter((e) => e.type === 'VacationEditFailed').map((e) => [e.stream, e.data.reason])).toEqual([
+      ['audit-worker-1002', 'rules'],
+      ['audit-worker-1002', 'not_owner'],
+    ]);
+    const table = await srv.cli(['replay', '--documento', W.juan]);
+    expect(table.stdout).toMatch(/VacationEditStarted .* -> VAC_/);
+    expect(table.stdout).toMatch(/VacationEditFailed .* rules \(record \d+\): Los días solicitados \(4\)/);
   });
 });
 

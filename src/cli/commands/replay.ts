@@ -80,6 +80,10 @@ function keyFields(e: DomainEvent | undefined, raw: StoredEvent): string {
       return `${e.data.codigoPila} by user ${e.data.approvedByUserId}`;
     case 'VacationDeleted':
       return `${e.data.codigoPila} ${e.data.reason}${e.data.replacedBy ? ` -> ${e.data.replacedBy}` : ''}`;
+    case 'VacationEditStarted':
+      return `${e.data.codigoPila} -> ${e.data.newCodigoPila} (record ${e.data.newRecordId})`;
+    case 'VacationEditFailed':
+      return `${e.data.codigoPila} ${e.data.reason}${e.data.newRecordId === null ? '' : ` (record ${e.data.newRecordId})`}: ${e.data.detail.join('; ')}`.slice(0, 120);
     case 'VacationDataConsulted':
       return JSON.stringify(e.data.outcome).slice(0, 60);
     case 'ContractStatusChecked':

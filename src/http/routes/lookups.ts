@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { recordQuery } from '../../commands/audit.ts';
+import { recordAudit } from '../../commands/audit.ts';
 import { actorOf } from '../actor.ts';
 import {
   Days360,
@@ -71,7 +71,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     const file = await deps.reference.workerFile(worker.id);
     const contracts = file?.contracts ?? [];
     const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
-      recordQuery(deps.audits, actorOf(req, user, { write: false }), {
+      recordAudit(deps.audits, actorOf(req, user, { write: false }), {
         type: 'VacationDataConsulted',
         data: { workerId: worker.id, documentNumber: worker.documentNumber, outcome, companyContractId, consultedAt: now().toISOString() },
       }, today, now());
@@ -148,7 +148,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
               contrato: { fechaInicio: status.contract.startDate, fechaFin: status.contract.endDate, esAdicional: status.contract.additional },
             };
     try {
-      await recordQuery(deps.audits, actorOf(req, user, { write: false }), {
+      await recordAudit(deps.audits, actorOf(req, user, { write: false }), {
         type: 'ContractStatusChecked',
         data: { workerId: worker.id, documentNumber: worker.documentNumber, documentType: docType, estado: body.estado, activo: body.activo, checkedAt: now().toISOString() },
       }, today, now());

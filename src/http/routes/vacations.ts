@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { CommandFailure, VacationFigures } from '../../commands/types.ts';
+import { recordAudit } from '../../commands/audit.ts';
+import type { EditOutcome } from '../../commands/handler.ts';
+import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
 import { actorOf } from '../actor.ts';
 import type { VacationRecord } from '../../events/types.ts';
 import { toDecimal2, Days360 } from '../../domain/index.ts';
@@ -9,7 +11,7 @@ import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields, bogotaTimestamp, flagText, maskEmail } from '../fields.ts';
 import { withIdempotency } from '../idempotency.ts';
-import { parseCodeInput, parseCreateInput, parseEditInput } from '../vacation-input.ts';
+import { parseCodeInput, parseCreateInput, parseEditInput, type VacationInput } from '../vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
@@ -44,7 +46,28 @@ function calculationBody(f: VacationFigures) {
   };
 }
 
+/** What a failed edit's record and log say of it: what the caller was told, or where the detail is. */
+function editFailureDetail(r: Extract<EditOutcome, { ok: false }>, requestId: string): string[] {
+  switch (r.kind) {
+    case 'rules':
+      return r.errors;
+    case 'not_owner':
+      return [r.detail];
+    case 'record_not_found':
+      return [MESSAGES.recordNotFound];
+    case 'worker_not_found':
+      return [MESSAGES.workerNotFound];
+    case 'approved':
+      return [MESSAGES.editApproved];
+    case 'busy':
+      return [MESSAGES.busy];
+    case 'error':
+      return [`${MESSAGES.internal} Solicitud ${requestId}`];
+  }
+}
+
 export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
+  const now = deps.now ?? (() => new Date());
 
   async function responsible(req: FastifyRequest, email: string): Promise<User | null> {
     req.responsibleEmail = email;
@@ -116,6 +139,40 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     }
   }
 
+  /**
+   * A failed edit is logged as ERROR_EDICION with the old code, the id allotted to the new record
+   * and the reason; once its code named a known record, it is also recorded in that worker's
+   * audit stream, so the record's trail shows it. A record that cannot be written is logged, and
+   * the caller still gets the edit's own answer.
+   */
+  async function editFailed(req: FastifyRequest, actor: Actor, code: string, input: VacationInput, r: Extract<EditOutcome, { ok: false }>) {
+    const newRecordId = r.attempt?.newRecordId ?? null;
+    const detail = editFailureDetail(r, req.id);
+    const line = { action: 'ERROR_EDICION', codigoPilaAnterior: code, idNuevo: newRecordId, reason: r.kind, detail, responsable: actor.userEmail };
+    if (r.kind === 'error') req.log.error({ ...line, err: r.error }, 'edit failed');
+    else req.log.warn(line, 'edit refused');
+    // Without a known record (an unknown code or document) there is no trail to write to.
+    if (!r.attempt || r.kind === 'worker_not_found') return;
+    try {
+      await recordAudit(deps.audits, actor, {
+        type: 'VacationEditFailed',
+        data: {
+          codigoPila: code,
+          workerId: r.attempt.workerId,
+          newRecordId,
+          reason: r.kind,
+          detail,
+          documentNumber: input.documentNumber,
+          startDate: input.request.startDate,
+          days: input.request.days,
+          failedAt: now().toISOString(),
+        },
+      }, deps.today(), now());
+    } catch (err) {
+      req.log.error({ err, codigoPilaAnterior: code, idNuevo: newRecordId }, 'a failed edit could not be recorded in the audit stream');
+    }
+  }
+
   app.post('/vacaciones/calculate', { config: cfg }, async (req, reply) => {
     const parsed = parseCreateInput(new Fields(req.body));
     if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
@@ -153,11 +210,18 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       const { code, documentNumber, email, request } = parsed.value;
       const user = await responsible(req, email);
       if (!user) return userNotFound(reply);
-      const r = await deps.commands.edit(code, documentNumber, request, actorOf(req, user, { write: true }));
-      if (!r.ok) return failure(reply, r, { documentNumber, code, op: 'edit' });
+      const actor = actorOf(req, user, { write: true });
+      const r = await deps.commands.edit(code, documentNumber, request, actor);
+      if (!r.ok) {
+        await editFailed(req, actor, code, parsed.value, r);
+        // Answered by the error handler as any other failure (500, or 503 for an outage).
+        if (r.kind === 'error') throw r.error;
+        return failure(reply, r, { documentNumber, code, op: 'edit' });
+      }
       deps.metrics?.commandOutcome('edit', 'ok');
       deps.readSide.noteWrite(r.value.position);
       const record = r.value.value.record;
+      req.log.info({ action: 'EDICION_EXITOSA', codigoPilaAnterior: code, codigoPilaNuevo: record.codigoPila, idNuevo: record.recordId, responsable: user.email }, 'vacation edited');
       return vacationSuccess(reply, 200, 'Vacaciones editadas correctamente', {
         id: record.recordId,
         codigoPilaAnterior: code,

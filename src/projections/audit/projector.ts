@@ -11,7 +11,9 @@ export type AuditAction =
   | 'EDICION'
   | 'IMPORTACION'
   | 'DELETE'
+  | 'EDICION_INICIO'
   | 'EDICION_BAJA'
+  | 'ERROR_EDICION'
   | 'APROBACION'
   | 'CONSULTA_DATOS'
   | 'VERIFICACION_CONTRATO';
@@ -73,6 +75,10 @@ function entry(e: DomainEvent): Entry | undefined {
         },
       };
     }
+    case 'VacationEditStarted':
+      return { action: 'EDICION_INICIO', codigoPila: e.data.codigoPila, details: e.data };
+    case 'VacationEditFailed':
+      return { action: 'ERROR_EDICION', codigoPila: e.data.codigoPila, details: e.data };
     case 'VacationApproved':
       return { action: 'APROBACION', codigoPila: e.data.codigoPila, details: e.data };
     case 'VacationDataConsulted':
@@ -87,7 +93,16 @@ function entry(e: DomainEvent): Entry | undefined {
 /** Who did what to which worker and record, one row per event, never updated. */
 export const auditProjector: Projector = {
   name: 'audit',
-  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted', 'VacationApproved', 'VacationDataConsulted', 'ContractStatusChecked']),
+  handles: new Set([
+    'VacationCreated',
+    'VacationImported',
+    'VacationDeleted',
+    'VacationApproved',
+    'VacationEditStarted',
+    'VacationEditFailed',
+    'VacationDataConsulted',
+    'ContractStatusChecked',
+  ]),
   tables: [AUDIT_TABLE],
   ddl(suffix) {
     const t = `${AUDIT_TABLE}${suffix}`;

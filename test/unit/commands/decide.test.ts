@@ -104,8 +104,10 @@ describe('edit', () => {
     const [worker] = d.writes;
     expect(worker!.stream).toBe('worker-1001');
     expect(worker!.expectedRevision).toBe(0);
-    expect(worker!.events.map((e) => e.type)).toEqual(['VacationDeleted', 'VacationCreated']);
-    expect(worker!.events[0]!.data).toMatchObject({ codigoPila: code, reason: 'edit', replacedBy: d.value.record.codigoPila, deletedByUserId: 5 });
+    // The start of the edit with the old code and both new ids, then the deletion, then the creation.
+    expect(worker!.events.map((e) => e.type)).toEqual(['VacationEditStarted', 'VacationDeleted', 'VacationCreated']);
+    expect(worker!.events[0]!.data).toEqual({ codigoPila: code, workerId: 1001, newRecordId: 9, newCodigoPila: d.value.record.codigoPila, startedAt: given().nowIso });
+    expect(worker!.events[1]!.data).toMatchObject({ codigoPila: code, reason: 'edit', replacedBy: d.value.record.codigoPila, deletedByUserId: 5 });
     expect(d.value.record.replaces).toBe(code);
     expect(d.value.record.codigoPila).not.toBe(code);
     const unitJan = d.writes.find((w) => w.stream === 'unit-SG-OPS-2026-01')!;
