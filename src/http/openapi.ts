@@ -1,43 +1,42 @@
 import { z } from 'zod';
+import * as R from './response-schemas.ts';
 import { auditQuery, calculateBody, codeBody, consultQuery, contractQuery, editBody, listQuery, recordQuery } from './schemas.ts';
 
 type Json = Record<string, unknown>;
 
+/**
+ * A nullable enum lists null among its values: OpenAPI 3.0.3 reads `nullable` as widening the
+ * type only, so an enum without null would still refuse it.
+ */
+function nullInEnums(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(nullInEnums);
+  if (node === null || typeof node !== 'object') return node;
+  const out = Object.fromEntries(Object.entries(node).map(([k, v]) => [k, nullInEnums(v)])) as Json;
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  return out;
+}
+
+/** OpenAPI 3.0 schema objects: `nullable` and `enum` rather than JSON Schema's null type and `const`. */
 const jsonSchema = (s: z.ZodType): Json => {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as Json;
-  return rest;
+  const { $schema: _drop, ...rest } = z.toJSONSchema(s, { target: 'openapi-3.0', io: 'input', unrepresentable: 'any' }) as Json;
+  return nullInEnums(rest) as Json;
 };
 
-const vacationError: Json = {
-  type: 'object',
-  required: ['success', 'statusCode', 'message'],
-  properties: {
-    success: { const: false },
-    statusCode: { type: 'integer' },
-    message: { type: 'string' },
-    errors: { oneOf: [{ type: 'object', additionalProperties: { type: 'string' } }, { type: 'array', items: { type: 'string' } }] },
-  },
-};
-const lookupError: Json = {
-  type: 'object',
-  required: ['success', 'message'],
-  properties: { success: { const: false }, statusCode: { type: 'integer' }, message: { type: 'string' } },
-};
-const contractForbidden: Json = {
-  type: 'object',
-  properties: { success: { const: false }, status: { const: 403 }, error: { type: 'object', properties: { message: { type: 'string' } } } },
-};
+/** Schemas named once under components and referred to wherever they are used. */
+class Components {
+  readonly schemas: Record<string, Json> = {};
+  private readonly names = new Map<z.ZodType, string>();
 
-function formBody(schema: z.ZodObject): Json {
-  const s = jsonSchema(schema);
-  return {
-    required: true,
-    content: {
-      'application/x-www-form-urlencoded': { schema: s },
-      'multipart/form-data': { schema: s },
-      'application/json': { schema: s },
-    },
-  };
+  ref(name: string, schema: z.ZodType): Json {
+    const known = this.names.get(schema);
+    if (known !== undefined && known !== name) throw new Error(`schema ${name} is already named ${known}`);
+    if (known === undefined) {
+      if (name in this.schemas) throw new Error(`two schemas named ${name}`);
+      this.names.set(schema, name);
+      this.schemas[name] = jsonSchema(schema);
+    }
+    return { $ref: `#/components/schemas/${name}` };
+  }
 }
 
 function queryParams(schema: z.ZodObject): Json[] {
@@ -51,46 +50,100 @@ function queryParams(schema: z.ZodObject): Json[] {
   }));
 }
 
-const errors = (codes: number[], schema: Json = vacationError) =>
-  Object.fromEntries(codes.map((c) => [String(c), { description: 'Error', content: { 'application/json': { schema } } }]));
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Datos faltantes o inválidos, o un cuerpo que no se pudo leer',
+  401: 'API key inválida o ausente',
+  403: 'Sin permiso',
+  404: 'No encontrado',
+  405: 'Método no permitido',
+  409: 'Una solicitud con la misma Idempotency-Key sigue en curso',
+  413: 'Cuerpo demasiado grande',
+  415: 'Tipo de contenido no soportado',
+  422: 'Reglas de negocio o Idempotency-Key reutilizada con otros datos',
+  429: 'Demasiadas solicitudes',
+  500: 'Error interno',
+  503: 'Base de datos o almacén de eventos no disponibles, o conflicto persistente',
+};
 
-const ok = (description: string) => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
 
-function post(summary: string, body: z.ZodObject, success: Record<string, Json>, codes: number[]): Json {
-  return { post: { summary, requestBody: formBody(body), responses: { ...success, ...errors(codes) }, security: [{ apiKey: [] }] } };
-}
+/** Every vacation write answers these, beside its own success. */
+const VACATION_ERRORS = [400, 401, 403, 404, 405, 413, 415, 422, 429, 500, 503];
+/** The read endpoints' failures, in the lookup envelope. */
+const READ_ERRORS = [400, 401, 403, 404, 405, 429, 500, 503];
+/** The writes that take an Idempotency-Key add its answers. */
+const IDEMPOTENT_ERRORS = [...VACATION_ERRORS, 409];
 
-/** The OpenAPI 3 description of the service, built from the request schemas that validate requests. */
+/**
+ * The OpenAPI 3.0 description of the service, built from the request schemas that validate
+ * requests and the response schemas the tests hold the answers to.
+ */
 export function openApiDocument(): Json {
+  const c = new Components();
+  const json = (name: string, schema: z.ZodType) => ({ 'application/json': { schema: c.ref(name, schema) } });
+  const ok = (status: number, description: string, name: string, schema: z.ZodType) => ({ [String(status)]: { description, content: json(name, schema) } });
+  const errors = (codes: number[], name = 'VacationError', schema: z.ZodType = R.vacationError) =>
+    Object.fromEntries(codes.map((code) => [String(code), { description: ERROR_TEXT[code] ?? 'Error', content: json(name, schema) }]));
+  const lookupErrors = (codes: number[]) => errors(codes, 'LookupError', R.lookupError);
+  const formBody = (name: string, schema: z.ZodObject): Json => {
+    const ref = c.ref(name, schema);
+    return {
+      required: true,
+      content: {
+        'application/x-www-form-urlencoded': { schema: ref },
+        'multipart/form-data': { schema: ref },
+        'application/json': { schema: ref },
+      },
+    };
+  };
+  const post = (summary: string, body: [string, z.ZodObject], success: Record<string, Json>, codes: number[]): Json => ({
+    post: { summary, requestBody: formBody(...body), responses: { ...success, ...errors(codes) }, security: [{ apiKey: [] }] },
+  });
+  const get = (summary: string, parameters: Json[], responses: Record<string, Json>): Json => ({
+    get: { summary, parameters, responses, security: [{ apiKey: [] }] },
+  });
+  const create: [string, z.ZodObject] = ['VacationForm', calculateBody];
+  const byCode: [string, z.ZodObject] = ['CodeForm', codeBody];
+
   const paths: Record<string, Json> = {
-    '/api/vacaciones/calculate': post('Calcular vacaciones sin guardarlas', calculateBody, { '200': ok('Cálculo') }, [400, 401, 403, 404, 405, 422, 429]),
-    '/api/vacaciones/add': post('Registrar vacaciones', calculateBody, { '201': ok('Registro creado') }, [400, 401, 403, 404, 405, 409, 422, 429, 503]),
-    '/api/vacaciones/edit': post('Editar vacaciones (nuevo registro y código PILA)', editBody, { '200': ok('Registro reemplazado') }, [400, 401, 403, 404, 405, 409, 422, 429, 500, 503]),
-    '/api/vacaciones/delete': post('Eliminar vacaciones no aprobadas', codeBody, { '200': ok('Registro eliminado') }, [400, 401, 403, 404, 405, 409, 422, 429, 500]),
-    '/api/vacaciones/approve': post('Aprobar vacaciones', codeBody, { '200': ok('Registro aprobado') }, [400, 401, 403, 404, 405, 409, 422, 429]),
-    '/api/vacaciones/consultdatavacations': {
-      get: { summary: 'Datos previos a solicitar vacaciones', parameters: queryParams(consultQuery), responses: { '200': ok('Datos de vacaciones'), ...errors([400, 401, 403, 404, 405, 422, 500], lookupError) }, security: [{ apiKey: [] }] },
-    },
-    '/api/contratos/verificarContratoActivo': {
+    '/api/vacaciones/calculate': post('Calcular vacaciones sin guardarlas', create, ok(200, 'Cálculo', 'Calculation', R.calculateOk), VACATION_ERRORS),
+    '/api/vacaciones/add': post('Registrar vacaciones', create, ok(201, 'Registro creado', 'Created', R.addOk), IDEMPOTENT_ERRORS),
+    '/api/vacaciones/edit': post(
+      'Editar vacaciones (nuevo registro y código PILA)',
+      ['EditForm', editBody],
+      ok(200, 'Registro reemplazado', 'Edited', R.editOk),
+      IDEMPOTENT_ERRORS,
+    ),
+    '/api/vacaciones/delete': post('Eliminar vacaciones no aprobadas', byCode, ok(200, 'Registro eliminado', 'Deleted', R.deleteOk), IDEMPOTENT_ERRORS),
+    '/api/vacaciones/approve': post('Aprobar vacaciones', byCode, ok(200, 'Registro aprobado', 'Approved', R.approveOk), IDEMPOTENT_ERRORS),
+    '/api/vacaciones/consultdatavacations': get('Datos previos a solicitar vacaciones', queryParams(consultQuery), {
+      ...ok(200, 'Datos de vacaciones', 'VacationData', R.consultOk),
+      ...lookupErrors([400, 401, 403, 404, 405, 422, 429, 500, 503]),
+    }),
+    '/api/contratos/verificarContratoActivo': get('Verificar si el trabajador tiene contrato vigente', queryParams(contractQuery), {
+      ...ok(200, 'Estado del contrato', 'ContractStatus', R.contractOk),
+      ...lookupErrors([400, 401, 404, 405, 429, 500, 503]),
+      '403': { description: ERROR_TEXT[403], content: json('ContractForbidden', R.contractForbidden) },
+    }),
+    '/api/vacaciones': get('Vacaciones de un trabajador', queryParams(listQuery), {
+      ...ok(200, 'Registros', 'VacationList', R.listOk),
+      ...lookupErrors(READ_ERRORS),
+    }),
+    '/api/vacaciones/registro/{codigoPila}': get(
+      'Un registro por código PILA',
+      [{ name: 'codigoPila', in: 'path', required: true, schema: { type: 'string' } }, ...queryParams(recordQuery)],
+      { ...ok(200, 'Registro', 'VacationRecord', R.recordOk), ...lookupErrors(READ_ERRORS) },
+    ),
+    '/api/vacaciones/auditoria': get('Historial de auditoría de un trabajador o un código', queryParams(auditQuery), {
+      ...ok(200, 'Historial', 'AuditTrail', R.auditOk),
+      ...lookupErrors(READ_ERRORS),
+    }),
+    '/health': { get: { summary: 'Vida del proceso', responses: ok(200, 'Vivo', 'Alive', R.healthOk) } },
+    '/health/ready': {
       get: {
-        summary: 'Verificar si el trabajador tiene contrato vigente',
-        parameters: queryParams(contractQuery),
-        responses: { '200': ok('Estado del contrato'), ...errors([400, 401, 404, 405, 500], lookupError), '403': { description: 'Sin permiso', content: { 'application/json': { schema: contractForbidden } } } },
-        security: [{ apiKey: [] }],
+        summary: 'Listo: base de datos y almacén de eventos accesibles',
+        responses: { ...ok(200, 'Listo', 'Ready', R.readyOk), ...ok(503, 'No listo', 'NotReady', R.notReady) },
       },
     },
-    '/api/vacaciones': { get: { summary: 'Vacaciones de un trabajador', parameters: queryParams(listQuery), responses: { '200': ok('Registros'), ...errors([400, 401, 404], lookupError) }, security: [{ apiKey: [] }] } },
-    '/api/vacaciones/registro/{codigoPila}': {
-      get: {
-        summary: 'Un registro por código PILA',
-        parameters: [{ name: 'codigoPila', in: 'path', required: true, schema: { type: 'string' } }, ...queryParams(recordQuery)],
-        responses: { '200': ok('Registro'), ...errors([400, 401, 404], lookupError) },
-        security: [{ apiKey: [] }],
-      },
-    },
-    '/api/vacaciones/auditoria': { get: { summary: 'Historial de auditoría de un trabajador o un código', parameters: queryParams(auditQuery), responses: { '200': ok('Historial'), ...errors([400, 401, 404], lookupError) }, security: [{ apiKey: [] }] } },
-    '/health': { get: { summary: 'Vida del proceso', responses: { '200': ok('Vivo') } } },
-    '/health/ready': { get: { summary: 'Listo: base de datos y almacén de eventos accesibles', responses: { '200': ok('Listo'), '503': ok('No listo') } } },
   };
   return {
     openapi: '3.0.3',
@@ -99,7 +152,10 @@ export function openApiDocument(): Json {
       version: '1.0.0',
       description: 'Todas las rutas funcionan con y sin el prefijo /api. Los nombres de parámetros no distinguen mayúsculas.',
     },
-    components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Bearer <API_KEY>' } } },
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Bearer <API_KEY>' } },
+      schemas: c.schemas,
+    },
     paths,
   };
 }

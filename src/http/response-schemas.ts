@@ -1,0 +1,169 @@
+import { z } from 'zod';
+
+/**
+ * What every route answers, as /openapi.json describes it. The handlers build their bodies by
+ * hand (no response validation or serialization on the request path); tests check real answers
+ * against these schemas, so the document cannot drift from the service unnoticed.
+ */
+
+const date = z.string().meta({ format: 'date', example: '2026-01-05' });
+const timestamp = z.string().meta({ description: 'Hora de Bogotá, YYYY-MM-DD HH:MM:SS', example: '2026-11-21 10:15:00' });
+const isoTime = z.string().meta({ format: 'date-time' });
+const flag = z.enum(['1', '0']);
+const code = z.string().meta({ description: 'Código de control PILA', example: 'VAC_1795000000000_0a1b2c3d_4e5f6a7b' });
+
+const success = <S extends number, D extends z.ZodType>(status: S, data: D) =>
+  z.strictObject({ success: z.literal(true), statusCode: z.literal(status), message: z.string(), data });
+
+/** The figures every vacation answer shows, as calculate, add and edit name them. */
+const figures = {
+  vacAsociado: z.number().int(),
+  vacFechaInicio: date,
+  vacFechaFinal: date,
+  vacDiasVacaciones: z.number().int(),
+  vacDiasCalendario: z.number().int(),
+  vacSalario: z.number().int(),
+  vacValorTotal: z.number().int(),
+};
+
+const calculation = z.strictObject({
+  ...figures,
+  vacPagado: flag,
+  vacLaboraSabado: flag,
+  vacCompensado: flag,
+  vacSeguridadEnNomina: flag.nullable(),
+  DiasDisponibles: z.number().meta({ description: 'Días disponibles en la fecha de inicio, con dos decimales; negativo tras anticipos' }),
+  diasCausados: z.number().meta({ description: 'Días causados en la fecha de inicio, con dos decimales' }),
+});
+
+const vacationRecord = z.strictObject({ ...figures, vacCodigoPila: code });
+
+export const calculateOk = success(200, calculation);
+export const addOk = success(201, z.strictObject({ codigo_pila: code, id: z.number().int(), vacaciones: vacationRecord }));
+export const editOk = success(
+  200,
+  z.strictObject({ id: z.number().int(), codigoPilaAnterior: code, codigoPilaNuevo: code, fechaEdicion: timestamp, vacaciones: vacationRecord }),
+);
+export const deleteOk = success(200, z.strictObject({ idEliminado: z.number().int(), codigoPila: code, fechaEliminacion: timestamp }));
+export const approveOk = success(200, z.strictObject({ id: z.number().int(), codigoPila: code, fechaAprobacion: timestamp }));
+
+const inactive = z.strictObject({ success: z.literal(true), activo: z.literal(false), estado: z.string() });
+
+export const consultOk = z.union([
+  z.strictObject({
+    success: z.literal(true),
+    asociadoId: z.number().int(),
+    diasLaboradosNomina: z.number().int(),
+    vacacionesDisponibles: z.number(),
+    ibcUltimoMes: z.number().int(),
+    parametrizacion: z.strictObject({
+      diasVacacionesAnuales: z.number().int(),
+      diasMinimosDisfrutados: z.number().int(),
+      vacacionesAnticipadas: z.boolean(),
+      diasVacacionesAnticipadas: z.number().int(),
+      numeroPersonasVacaciones: z.number().int().nullable(),
+    }),
+  }),
+  inactive.meta({ description: '"sin contratos", o "sin información de parametrización de vacaciones en contrato empresa"' }),
+]);
+
+export const contractOk = z.union([
+  z.strictObject({
+    success: z.literal(true),
+    activo: z.literal(true),
+    estado: z.literal('activo'),
+    contrato: z.strictObject({ fechaInicio: date, fechaFin: date, esAdicional: z.boolean() }),
+  }),
+  inactive.meta({ description: '"sin contrato" o "sin contrato registrado"' }),
+]);
+
+const amortization = z.strictObject({ periodo: z.string(), diasHabiles: z.number().int(), diasCalendario: z.number().int(), valor: z.number().int() });
+
+const vacationView = z.strictObject({
+  recordId: z.number().int(),
+  codigoPila: code,
+  workerId: z.number().int(),
+  documentNumber: z.string(),
+  contractId: z.number().int().nullable(),
+  companyContractId: z.number().int().nullable(),
+  subgerenciaId: z.string().nullable(),
+  startDate: date,
+  endDate: date,
+  businessDays: z.number().int(),
+  calendarDays: z.number().int(),
+  salary: z.number().int(),
+  totalValue: z.number().int(),
+  advance: z.boolean(),
+  worksSaturday: z.boolean(),
+  compensated: z.boolean(),
+  socialSecurityInPayroll: z.boolean().nullable(),
+  approved: z.boolean(),
+  approvedAt: isoTime.nullable(),
+  approvedBy: z.number().int().nullable(),
+  status: z.enum(['live', 'deleted']),
+  deletedReason: z.enum(['delete', 'edit']).nullable(),
+  deletedAt: isoTime.nullable(),
+  deletedBy: z.number().int().nullable(),
+  replaces: code.nullable(),
+  replacedBy: code.nullable(),
+  createdAt: isoTime.nullable(),
+  amortizations: z.array(amortization),
+});
+
+const auditEntry = z.strictObject({
+  eventId: z.string(),
+  position: z.string(),
+  workerId: z.number().int(),
+  codigoPila: code.nullable(),
+  action: z.enum([
+    'CREACION',
+    'EDICION',
+    'IMPORTACION',
+    'DELETE',
+    'EDICION_INICIO',
+    'EDICION_BAJA',
+    'ERROR_EDICION',
+    'APROBACION',
+    'CONSULTA_DATOS',
+    'VERIFICACION_CONTRATO',
+  ]),
+  userId: z.number().int().nullable(),
+  userEmail: z.string().nullable(),
+  apiKeyName: z.string().nullable(),
+  requestId: z.string().nullable(),
+  correlationId: z.string().nullable(),
+  occurredAt: isoTime.nullable(),
+  details: z.record(z.string(), z.unknown()),
+});
+
+export const listOk = z.strictObject({ success: z.literal(true), statusCode: z.literal(200), asociadoId: z.number().int(), vacaciones: z.array(vacationView) });
+export const recordOk = z.strictObject({ success: z.literal(true), statusCode: z.literal(200), vacacion: vacationView });
+export const auditOk = z.strictObject({
+  success: z.literal(true),
+  statusCode: z.literal(200),
+  asociadoId: z.number().int().optional().meta({ description: 'Solo al pedir por numeroDocumento' }),
+  auditoria: z.array(auditEntry),
+});
+
+export const healthOk = z.strictObject({ status: z.literal('ok') });
+export const readyOk = z.strictObject({ status: z.literal('ready') });
+export const notReady = z.strictObject({ status: z.literal('unavailable'), reason: z.string() });
+
+export const vacationError = z
+  .strictObject({
+    success: z.literal(false),
+    statusCode: z.number().int(),
+    message: z.string(),
+    errors: z.union([z.record(z.string(), z.string()), z.array(z.string())]).optional(),
+  })
+  .meta({ description: '`errors` en todo error salvo 401 y 405: un objeto por campo (o `detalle`) o una lista de mensajes' });
+
+export const lookupError = z
+  .strictObject({ success: z.literal(false), statusCode: z.number().int().optional(), message: z.string() })
+  .meta({ description: 'Sin statusCode solo en el 400 y el 500 de la verificación de contrato' });
+
+export const contractForbidden = z.strictObject({
+  success: z.literal(false),
+  status: z.literal(403),
+  error: z.strictObject({ message: z.string() }),
+});
