@@ -111,12 +111,9 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
     const fresh = rows.filter((r) => !known.has(pilaStream(r.pilaCode)));
     if (fresh.length === 0) return { imported: 0, skipped: rows.length };
 
-    const repo = new ReferenceRepository(tx);
-    const files = new Map<number, WorkerFile>();
-    for (const id of new Set(fresh.map((r) => r.workerId))) {
-      const f = await repo.workerFile(id);
-      if (f) files.set(id, f);
-    }
+    const files = new Map<number, WorkerFile>(
+      (await new ReferenceRepository(tx).workerFilesWithoutPayroll([...new Set(fresh.map((r) => r.workerId))])).map((f) => [f.worker.id, f]),
+    );
     const ids = (await tx.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [fresh.length])).rows.map((r) => Number(r.id));
     const t = now();
     const metadata: EventMetadata = {

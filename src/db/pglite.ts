@@ -11,6 +11,11 @@ const parsers = {
   [NUMERIC_OID]: (v: string) => v,
 };
 
+/** PGlite reads COPY's data from a blob it is handed with the statement. */
+async function copyInto(q: Pick<PGlite, 'query'>, target: string, text: string): Promise<void> {
+  await q.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+}
+
 /**
  * PGlite has a single connection, so transactions are naturally serialised. Its own
  * `transaction()` queues other queries behind the open transaction.
@@ -35,6 +40,10 @@ export class PgliteDb implements Db {
     await this.pg.exec(sql);
   }
 
+  async copyFrom(target: string, text: string): Promise<void> {
+    await copyInto(this.pg, target, text);
+  }
+
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
     return this.pg.transaction(async (tx) => {
       if (opts.durable === false) await tx.exec('SET LOCAL synchronous_commit = off');
@@ -46,6 +55,7 @@ export class PgliteDb implements Db {
         async exec(sql: string): Promise<void> {
           await tx.exec(sql);
         },
+        copyFrom: (target: string, text: string) => copyInto(tx, target, text),
       });
     });
   }

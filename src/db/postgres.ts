@@ -1,4 +1,7 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
+import { from as copyStream } from 'pg-copy-streams';
 import type { Db, QueryResult, Queryable } from './types.ts';
 
 const DATE_OID = 1082;
@@ -104,6 +107,9 @@ function wrap(client: pg.PoolClient): Queryable {
     },
     async exec(sql: string): Promise<void> {
       await client.query(sql);
+    },
+    async copyFrom(target: string, text: string): Promise<void> {
+      await pipeline(Readable.from([text]), client.query(copyStream(`COPY ${target} FROM STDIN`)));
     },
   };
 }

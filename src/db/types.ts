@@ -14,6 +14,12 @@ export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
   /** Runs a script of several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
+  /**
+   * Runs `COPY <table> (<columns>) FROM STDIN` with `text` as its data, in PostgreSQL's text
+   * format: the fastest way to load many rows, on the server and on PGlite alike. Both databases
+   * have it; wrappers made for tests may leave it out.
+   */
+  copyFrom?(target: string, text: string): Promise<void>;
 }
 
 export interface Db extends Queryable {

@@ -1,8 +1,11 @@
-import type { Db, Queryable } from '../db/types.ts';
+import type { z } from 'zod';
 import { announce } from '../db/change-feed.ts';
-import type { HistoricVacationRow } from './schema.ts';
-import { upsertRows, type UpsertTarget } from './upsert.ts';
-import { validateReferenceData, type ValidReferenceData } from './validate.ts';
+import type { Db, Queryable } from '../db/types.ts';
+import { SECTION_NAMES, type SectionName, type rowSchemas } from './schema.ts';
+import { objectSource, type Source } from './sources.ts';
+import { Staging, type StageTable } from './staging.ts';
+import { upsertFromTable, type UpsertColumn, type UpsertTarget } from './upsert.ts';
+import { ImportValidationError, checkRow, crossCheck, type StageNames } from './validate.ts';
 
 export { ImportValidationError } from './validate.ts';
 
@@ -20,7 +23,8 @@ export interface HistoricVacation {
 
 /**
  * Turns historic vacation rows into whatever records them (events). Runs inside the import's
- * transaction, after the reference rows are written, so a failure undoes the whole import.
+ * transaction, after the reference rows are written, so a failure undoes the whole import; it is
+ * handed the rows a few thousand at a time, in file order, and its counts are added up.
  */
 export type HistoricHandler = (
   tx: Queryable,
@@ -33,6 +37,8 @@ export interface ImportOptions {
   beforeWrites?: (tx: Queryable) => Promise<void>;
   /** Told to drop its entries at once when the import changed anything. */
   cache?: { invalidate(): void };
+  /** Told how far the import is after the rows are read (a progress bar). */
+  onProgress?: (p: ImportProgress) => void;
 }
 
 export const REFERENCE_TABLES = [
@@ -135,79 +141,193 @@ const TARGETS: Record<ReferenceTable, UpsertTarget> = {
   },
 };
 
-function tableRows(data: ValidReferenceData): Record<ReferenceTable, unknown[][]> {
+/** The reference table each section is written to. */
+const SECTION_TABLE: Record<Exclude<SectionName, 'vacaciones'>, ReferenceTable> = {
+  subgerencias: 'subgerencias',
+  contratosEmpresa: 'companyContracts',
+  asociados: 'workers',
+  contratos: 'contracts',
+  nomina: 'payrollSheets',
+  usuarios: 'users',
+};
+
+/** Historic vacations wait in the stage until the reference rows they need are written. */
+const VACATION_COLUMNS: UpsertColumn[] = [
+  { name: 'codigo_pila', type: 'text' },
+  { name: 'worker_id', type: 'bigint' },
+  { name: 'start_date', type: 'date' },
+  { name: 'days', type: 'integer' },
+  { name: 'works_saturday', type: 'boolean' },
+  { name: 'compensated', type: 'boolean' },
+  { name: 'paid', type: 'boolean' },
+  { name: 'approved', type: 'boolean' },
+];
+
+const STAGE: Record<SectionName, StageTable> = {
+  ...(Object.fromEntries(
+    Object.entries(SECTION_TABLE).map(([section, table]) => [section, { name: `import_${TARGETS[table].table.replace(/^ref_/, '')}`, columns: TARGETS[table].columns }]),
+  ) as Record<Exclude<SectionName, 'vacaciones'>, StageTable>),
+  vacaciones: { name: 'import_vacations', columns: VACATION_COLUMNS },
+};
+
+/** A valid row's values in its stage table's column order. */
+const ROW_VALUES: { [K in SectionName]: (r: z.infer<(typeof rowSchemas)[K]>) => unknown[] } = {
+  subgerencias: (s) => [s.id, s.nombre],
+  contratosEmpresa: (c) => {
+    const v = c.vacaciones;
+    return [
+      c.id, c.nombre, v !== null,
+      v?.diasVacacionesAnuales ?? null, v?.diasVacacionesAnualesAltoRiesgo ?? null, v?.diasMinimosDisfrutados ?? null,
+      v?.vacacionesAnticipadas ?? null, v?.diasVacacionesAnticipadas ?? null, v?.numeroPersonasVacaciones ?? null,
+    ];
+  },
+  asociados: (w) => [w.id, w.tipoDocumento, w.numeroDocumento, w.nombres, w.apellidos],
+  contratos: (c) => [c.id, c.asociadoId, c.contratoEmpresaId, c.subgerenciaId, c.fechaInicio, c.fechaFin, c.liquidado, c.esAdicional, c.salarioBase, c.nivelRiesgo],
+  nomina: (n) => [n.contratoId, n.periodoInicio, n.periodoFin, n.asociadoId, n.diasLaborados, n.compensacionBasica],
+  usuarios: (u) => [u.id, u.email, u.nombre, u.administrador, JSON.stringify(u.permisos)],
+  vacaciones: (v) => [v.codigoPila, v.asociadoId, v.fechaInicio, v.diasVacaciones, v.laboraSabado, v.compensado, v.pagado, v.aprobado],
+};
+
+interface StagedVacation {
+  codigo_pila: string;
+  worker_id: string;
+  start_date: string;
+  days: number;
+  works_saturday: boolean;
+  compensated: boolean;
+  paid: boolean;
+  approved: boolean;
+}
+
+function toHistoric(r: StagedVacation): HistoricVacation {
   return {
-    subgerencias: data.subgerencias.map((s) => [s.id, s.nombre]),
-    companyContracts: data.contratosEmpresa.map((c) => {
-      const v = c.vacaciones;
-      return [
-        c.id, c.nombre, v !== null,
-        v?.diasVacacionesAnuales ?? null, v?.diasVacacionesAnualesAltoRiesgo ?? null, v?.diasMinimosDisfrutados ?? null,
-        v?.vacacionesAnticipadas ?? null, v?.diasVacacionesAnticipadas ?? null, v?.numeroPersonasVacaciones ?? null,
-      ];
-    }),
-    workers: data.asociados.map((w) => [w.id, w.tipoDocumento, w.numeroDocumento, w.nombres, w.apellidos]),
-    contracts: data.contratos.map((c) => [
-      c.id, c.asociadoId, c.contratoEmpresaId, c.subgerenciaId, c.fechaInicio, c.fechaFin,
-      c.liquidado, c.esAdicional, c.salarioBase, c.nivelRiesgo,
-    ]),
-    payrollSheets: data.nomina.map((n) => [
-      n.contratoId, n.periodoInicio, n.periodoFin, n.asociadoId, n.diasLaborados, n.compensacionBasica,
-    ]),
-    users: data.usuarios.map((u) => [u.id, u.email, u.nombre, u.administrador, JSON.stringify(u.permisos)]),
+    pilaCode: r.codigo_pila,
+    workerId: Number(r.worker_id),
+    startDate: r.start_date,
+    days: Number(r.days),
+    worksSaturday: r.works_saturday,
+    compensated: r.compensated,
+    paid: r.paid,
+    approved: r.approved,
   };
 }
 
-function toHistoric(r: HistoricVacationRow): HistoricVacation {
-  return {
-    pilaCode: r.codigoPila,
-    workerId: r.asociadoId,
-    startDate: r.fechaInicio,
-    days: r.diasVacaciones,
-    worksSaturday: r.laboraSabado,
-    compensated: r.compensado,
-    paid: r.pagado,
-    approved: r.aprobado,
-  };
+/** Historic vacations handed to the handler at a time, each time in the import's transaction. */
+const HISTORIC_CHUNK = 5000;
+
+export interface ImportProgress {
+  /** Checking the rows against each other and the database; writing the tables; historic vacations to events. */
+  phase: 'checking' | 'writing' | 'historic';
+  done: number;
+  total: number;
 }
 
 /**
- * Validates the whole file, then loads it in one transaction: every table or none. Rows are
- * upserted by key, so importing the same file twice changes nothing and leaves ref_version alone.
- * Rows the file does not mention are kept.
+ * Validates a file held in memory, then loads it in one transaction: every table or none. Rows
+ * are upserted by key, so importing the same file twice changes nothing and leaves ref_version
+ * alone. Rows the file does not mention are kept.
  */
-export async function importReferenceData(db: Db, input: unknown, opts: ImportOptions = {}): Promise<ImportReport> {
-  const data = await validateReferenceData(db, input);
-  const rows = tableRows(data);
-  const report = await db.transaction(async (tx) => {
-    if (data.vacaciones.length > 0) await opts.beforeWrites?.(tx);
-    const tables = {} as Record<ReferenceTable, TableCounts>;
-    // Dependency order: a contract's worker and subgerencia exist before the contract.
-    for (const name of REFERENCE_TABLES) {
-      const { inserted, updated } = await upsertRows(tx, TARGETS[name], rows[name]);
-      tables[name] = { inserted, updated, unchanged: rows[name].length - inserted - updated };
-    }
-    const changed = REFERENCE_TABLES.some((n) => tables[n].inserted + tables[n].updated > 0);
-    const v = changed
-      ? await tx.query<{ version: string }>('UPDATE ref_version SET version = version + 1 WHERE id = 1 RETURNING version')
-      : await tx.query<{ version: string }>('SELECT version FROM ref_version WHERE id = 1');
-    // Delivered on commit: running servers drop their cached reference data at once.
-    if (changed) await tx.query(announce('reference'));
-    const warnings: string[] = [];
-    let historic = { imported: 0, skipped: 0 };
-    if (data.vacaciones.length > 0) {
-      if (opts.historic) {
-        historic = await opts.historic(tx, data.vacaciones.map(toHistoric));
-      } else {
-        historic = { imported: 0, skipped: data.vacaciones.length };
+export function importReferenceData(db: Db, input: unknown, opts: ImportOptions = {}): Promise<ImportReport> {
+  return importReferenceSource(db, objectSource(input), opts);
+}
+
+/**
+ * importReferenceData for rows read one at a time (a file of any size, see sources.ts). Each row
+ * is checked against its schema as it arrives and the valid ones are staged in temporary tables;
+ * then the checks across rows and against the database run there, every problem of the file is
+ * reported at once (ImportValidationError) and nothing is written; else the reference tables are
+ * written from the stage and the historic vacations become events, all in one transaction.
+ */
+export async function importReferenceSource(db: Db, source: Source, opts: ImportOptions = {}): Promise<ImportReport> {
+  // One connection throughout: the stage is its temporary tables.
+  const report = await db.withConnection(async (conn) => {
+    const stage = new Staging(conn, STAGE);
+    let open = false;
+    try {
+      await stage.create();
+      const problems: string[] = [];
+      for await (const item of source) {
+        if (item.kind === 'problem') {
+          problems.push(item.text);
+          continue;
+        }
+        const checked = checkRow(item.section, item.index, item.line, item.value);
+        if (checked.ok) {
+          // Each row's values come from its own section's schema.
+          const values = (ROW_VALUES[item.section] as (r: unknown) => unknown[])(checked.row);
+          await stage.add(item.section, item.index, item.line, values);
+        } else {
+          problems.push(...checked.problems);
+          if (checked.declaredId !== undefined) await stage.declare(item.section, checked.declaredId);
+        }
+      }
+      await stage.finish();
+      opts.onProgress?.({ phase: 'checking', done: 0, total: 1 });
+      problems.push(...(await crossCheck(conn, Object.fromEntries(SECTION_NAMES.map((s) => [s, STAGE[s].name])) as StageNames)));
+      if (problems.length > 0) throw new ImportValidationError(problems);
+
+      const vacations = stage.count('vacaciones');
+      await conn.query('BEGIN');
+      open = true;
+      if (vacations > 0) await opts.beforeWrites?.(conn);
+      const tables = {} as Record<ReferenceTable, TableCounts>;
+      // Dependency order: a contract's worker and subgerencia exist before the contract.
+      for (const [i, section] of (Object.keys(SECTION_TABLE) as (keyof typeof SECTION_TABLE)[]).entries()) {
+        opts.onProgress?.({ phase: 'writing', done: i, total: REFERENCE_TABLES.length });
+        const name = SECTION_TABLE[section];
+        const { inserted, updated } = await upsertFromTable(conn, TARGETS[name], STAGE[section].name);
+        tables[name] = { inserted, updated, unchanged: stage.count(section) - inserted - updated };
+      }
+      const changed = REFERENCE_TABLES.some((n) => tables[n].inserted + tables[n].updated > 0);
+      const v = changed
+        ? await conn.query<{ version: string }>('UPDATE ref_version SET version = version + 1 WHERE id = 1 RETURNING version')
+        : await conn.query<{ version: string }>('SELECT version FROM ref_version WHERE id = 1');
+      // Delivered on commit: running servers drop their cached reference data at once.
+      if (changed) await conn.query(announce('reference'));
+      const warnings: string[] = [];
+      let historic = { imported: 0, skipped: 0 };
+      if (vacations > 0 && opts.historic) {
+        historic = await importHistoric(conn, opts.historic, vacations, opts.onProgress);
+      } else if (vacations > 0) {
+        historic = { imported: 0, skipped: vacations };
         warnings.push(
-          `${data.vacaciones.length} historic vacation rows were validated but not imported: ` +
+          `${vacations} historic vacation rows were validated but not imported: ` +
             'no importer for historic vacations is configured',
         );
       }
+      await conn.query('COMMIT');
+      open = false;
+      return { tables, historic, changed, version: Number(v.rows[0]?.version ?? 0), warnings };
+    } catch (err) {
+      if (open) await conn.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      await stage.drop().catch(() => {});
     }
-    return { tables, historic, changed, version: Number(v.rows[0]?.version ?? 0), warnings };
   });
   if (report.changed) opts.cache?.invalidate();
   return report;
+}
+
+/** The staged vacations, in file order, handed to the handler a chunk at a time. */
+async function importHistoric(
+  conn: Queryable,
+  handler: HistoricHandler,
+  total: number,
+  onProgress: ImportOptions['onProgress'],
+): Promise<{ imported: number; skipped: number }> {
+  const counts = { imported: 0, skipped: 0 };
+  const columns = VACATION_COLUMNS.map((c) => c.name).join(', ');
+  // A cursor of the transaction reads the stage once, whatever is written between its fetches.
+  await conn.query(`DECLARE import_vacations_cursor NO SCROLL CURSOR FOR SELECT ${columns} FROM ${STAGE.vacaciones.name} ORDER BY idx`);
+  for (;;) {
+    onProgress?.({ phase: 'historic', done: counts.imported + counts.skipped, total });
+    const rows = (await conn.query<StagedVacation>(`FETCH ${HISTORIC_CHUNK} FROM import_vacations_cursor`)).rows;
+    if (rows.length === 0) break;
+    const r = await handler(conn, rows.map(toHistoric));
+    counts.imported += r.imported;
+    counts.skipped += r.skipped;
+  }
+  await conn.query('CLOSE import_vacations_cursor');
+  return counts;
 }

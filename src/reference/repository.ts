@@ -243,7 +243,17 @@ export class ReferenceRepository implements ReferenceReader {
     return this.filesOf(r.rows.map(toWorker));
   }
 
-  private async filesOf(workers: Worker[]): Promise<WorkerFile[]> {
+  /**
+   * The files of the given workers (those that exist) in two queries, without their payroll
+   * sheets: what the import needs to value historic vacations.
+   */
+  async workerFilesWithoutPayroll(ids: number[]): Promise<WorkerFile[]> {
+    if (ids.length === 0) return [];
+    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id = ANY($1::bigint[])`, [ids]);
+    return this.filesOf(r.rows.map(toWorker), false);
+  }
+
+  private async filesOf(workers: Worker[], withSheets = true): Promise<WorkerFile[]> {
     if (workers.length === 0) return [];
     const ids = workers.map((w) => w.id);
     const contracts = await this.db.query<Row>(
@@ -253,10 +263,12 @@ export class ReferenceRepository implements ReferenceReader {
          WHERE c.worker_id = ANY($1::bigint[]) ORDER BY c.worker_id, c.start_date NULLS FIRST, c.id`,
       [ids],
     );
-    const sheets = await this.db.query<Row>(
-      `SELECT ${SHEET_COLUMNS} FROM ref_payroll_sheets WHERE worker_id = ANY($1::bigint[]) ORDER BY worker_id, period_start, contract_id`,
-      [ids],
-    );
+    const sheets = withSheets
+      ? await this.db.query<Row>(
+          `SELECT ${SHEET_COLUMNS} FROM ref_payroll_sheets WHERE worker_id = ANY($1::bigint[]) ORDER BY worker_id, period_start, contract_id`,
+          [ids],
+        )
+      : { rows: [] };
     const files = new Map<number, WorkerFile>(
       workers.map((worker) => [worker.id, { worker, contracts: [], sheets: [], companyContracts: new Map() }]),
     );

@@ -145,7 +145,8 @@ const EXPECTED: Record<string, string> = {
   null: 'null',
 };
 
-function shown(v: unknown): string {
+/** A value as the messages quote it, cut short when long. */
+export function shown(v: unknown): string {
   const s = JSON.stringify(v);
   return s === undefined ? String(v) : s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }

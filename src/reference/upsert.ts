@@ -19,19 +19,16 @@ export interface UpsertCounts {
   updated: number;
 }
 
-/** One statement per chunk keeps each parameter a few megabytes even for 250k payroll rows. */
-const CHUNK_ROWS = 20_000;
-
-function statement(t: UpsertTarget): string {
+/** The upsert of the rows of `from`, whose columns (under the alias `u`) are the target's. */
+function statement(t: UpsertTarget, from: string): string {
   const names = t.columns.map((c) => c.name);
   const rest = names.filter((n) => !t.key.includes(n));
-  const arrays = t.columns.map((c, i) => `$${i + 1}::${c.type}[]`).join(', ');
   const select = t.columns.map((c) => c.select ?? `u.${c.name}`).join(', ');
   // The WHERE makes an identical row a no-op: nothing written, nothing returned, nothing counted.
   return `
     WITH written AS (
       INSERT INTO ${t.table} (${names.join(', ')})
-      SELECT ${select} FROM unnest(${arrays}) AS u(${names.join(', ')})
+      SELECT ${select} FROM ${from}
       ON CONFLICT (${t.key.join(', ')}) DO UPDATE SET ${rest.map((n) => `${n} = EXCLUDED.${n}`).join(', ')}
       WHERE (${rest.map((n) => `${t.table}.${n}`).join(', ')}) IS DISTINCT FROM (${rest.map((n) => `EXCLUDED.${n}`).join(', ')})
       RETURNING (xmax = 0) AS inserted
@@ -42,19 +39,10 @@ function statement(t: UpsertTarget): string {
 }
 
 /**
- * Inserts or updates `rows` (each an array of values in column order) by the target's key and
- * counts the rows actually inserted and actually changed.
+ * Upserts every row of a table of the target's columns (the staged rows of an import), in the
+ * order of its `idx` column, in one statement.
  */
-export async function upsertRows(tx: Queryable, target: UpsertTarget, rows: unknown[][]): Promise<UpsertCounts> {
-  const counts: UpsertCounts = { inserted: 0, updated: 0 };
-  if (rows.length === 0) return counts;
-  const sql = statement(target);
-  for (let start = 0; start < rows.length; start += CHUNK_ROWS) {
-    const chunk = rows.slice(start, start + CHUNK_ROWS);
-    const params = target.columns.map((_, col) => chunk.map((row) => row[col]));
-    const r = await tx.query<{ inserted: number; updated: number }>(sql, params);
-    counts.inserted += Number(r.rows[0]?.inserted ?? 0);
-    counts.updated += Number(r.rows[0]?.updated ?? 0);
-  }
-  return counts;
+export async function upsertFromTable(tx: Queryable, target: UpsertTarget, table: string): Promise<UpsertCounts> {
+  const r = await tx.query<{ inserted: number; updated: number }>(statement(target, `${table} u ORDER BY u.idx`));
+  return { inserted: Number(r.rows[0]?.inserted ?? 0), updated: Number(r.rows[0]?.updated ?? 0) };
 }

@@ -1,13 +1,7 @@
 import type { z } from 'zod';
 import type { Queryable } from '../db/types.ts';
-import {
-  SECTION_NAMES,
-  formatIssue,
-  referenceDataSchema,
-  rowSchemas,
-  type ReferenceData,
-  type SectionName,
-} from './schema.ts';
+import { formatIssue, rowSchemas, type SectionName } from './schema.ts';
+import { DECLARED_TABLE } from './staging.ts';
 
 /** The file was refused; `problems` has one `path: reason` line per defect, nothing was written. */
 export class ImportValidationError extends Error {
@@ -17,237 +11,155 @@ export class ImportValidationError extends Error {
   }
 }
 
-/** The file after validation: every section present (empty when the file left it out). */
-export type ValidReferenceData = { [K in SectionName]-?: NonNullable<ReferenceData[K]> };
-
-type RowOf<K extends SectionName> = z.infer<(typeof rowSchemas)[K]>;
-interface Indexed<T> {
-  index: number;
-  row: T;
+/** `nomina[12]`, or `line 57: nomina[12]` for a row of an NDJSON file. */
+export function rowAt(section: SectionName, index: number, line?: number | null): string {
+  return `${line == null ? '' : `line ${line}: `}${section}[${index}]`;
 }
-type Rows = { [K in SectionName]: Indexed<RowOf<K>>[] };
 
-/** Ids each section declares, counting rows that failed their own schema but name an id. */
-interface Declared {
-  subgerencias: Set<string>;
-  companyContracts: Set<number>;
-  workers: Set<number>;
-  contracts: Set<number>;
+export type CheckedRow<K extends SectionName = SectionName> =
+  | { ok: true; row: z.infer<(typeof rowSchemas)[K]> }
+  | { ok: false; problems: string[]; declaredId?: string | number };
+
+/** Sections whose ids other rows refer to: a row that fails its schema still declares its id. */
+const REFERENCED = new Set<SectionName>(['subgerencias', 'contratosEmpresa', 'asociados', 'contratos']);
+
+/** One row against its section's schema, on its own. */
+export function checkRow(section: SectionName, index: number, line: number | undefined, value: unknown): CheckedRow {
+  const parsed = rowSchemas[section].safeParse(value, { reportInput: true });
+  if (parsed.success) return { ok: true, row: parsed.data };
+  const prefix = line === undefined ? '' : `line ${line}: `;
+  const problems = parsed.error.issues.map((issue) => prefix + formatIssue({ ...issue, path: [section, index, ...issue.path] }));
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+  const valid = section === 'subgerencias' ? typeof id === 'string' : Number.isSafeInteger(id);
+  return { ok: false, problems, declaredId: REFERENCED.has(section) && valid ? (id as string | number) : undefined };
 }
+
+/** Where the staged rows of each section are. */
+export type StageNames = Record<SectionName, string>;
 
 const NOT_FOUND = 'does not exist (neither in this file nor in the database)';
 
-/**
- * Checks the whole file (shape, then cross-references against the file and the database) and
- * returns it typed, or throws ImportValidationError listing every problem found.
- */
-export async function validateReferenceData(db: Queryable, input: unknown): Promise<ValidReferenceData> {
-  const parsed = referenceDataSchema.safeParse(input, { reportInput: true });
-  const problems: string[] = [];
-  let rows: Rows;
-  if (parsed.success) {
-    rows = indexSections(parsed.data);
-  } else {
-    problems.push(...parsed.error.issues.map(formatIssue));
-    if (!isRecord(input)) throw new ImportValidationError(problems);
-    // Rows that are fine on their own still get their references checked, so one pass reports all.
-    rows = salvageRows(input);
-  }
-  problems.push(...(await crossCheck(db, rows, declaredIds(input))));
-  if (problems.length > 0 || !parsed.success) throw new ImportValidationError(problems);
-  const data = parsed.data;
-  return {
-    subgerencias: data.subgerencias ?? [],
-    contratosEmpresa: data.contratosEmpresa ?? [],
-    asociados: data.asociados ?? [],
-    contratos: data.contratos ?? [],
-    nomina: data.nomina ?? [],
-    usuarios: data.usuarios ?? [],
-    vacaciones: data.vacaciones ?? [],
-  };
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function indexSections(data: ReferenceData): Rows {
-  const out = {} as Record<SectionName, Indexed<unknown>[]>;
-  for (const name of SECTION_NAMES) out[name] = (data[name] ?? []).map((row, index) => ({ index, row }));
-  return out as Rows;
-}
-
-function salvageRows(input: Record<string, unknown>): Rows {
-  const out = {} as Record<SectionName, Indexed<unknown>[]>;
-  for (const name of SECTION_NAMES) {
-    const raw = input[name];
-    const list: Indexed<unknown>[] = [];
-    if (Array.isArray(raw)) {
-      raw.forEach((item, index) => {
-        const r = rowSchemas[name].safeParse(item);
-        if (r.success) list.push({ index, row: r.data });
-      });
-    }
-    out[name] = list;
-  }
-  return out as Rows;
-}
-
-function declaredIds(input: unknown): Declared {
-  const ids = (section: string, accept: (id: unknown) => boolean): unknown[] => {
-    const raw = isRecord(input) ? input[section] : undefined;
-    if (!Array.isArray(raw)) return [];
-    return raw.filter((r) => isRecord(r) && accept(r.id)).map((r) => (r as Record<string, unknown>).id);
-  };
-  const isInt = (v: unknown) => Number.isSafeInteger(v);
-  return {
-    subgerencias: new Set(ids('subgerencias', (v) => typeof v === 'string') as string[]),
-    companyContracts: new Set(ids('contratosEmpresa', isInt) as number[]),
-    workers: new Set(ids('asociados', isInt) as number[]),
-    contracts: new Set(ids('contratos', isInt) as number[]),
-  };
-}
-
-function duplicates<T>(
-  problems: string[],
-  section: SectionName,
-  rows: Indexed<T>[],
-  field: string,
-  key: (row: T) => string | number,
-  describe: (row: T) => string,
-): void {
-  const first = new Map<string | number, number>();
-  for (const { index, row } of rows) {
-    const k = key(row);
-    const seen = first.get(k);
-    if (seen === undefined) first.set(k, index);
-    else problems.push(`${section}[${index}].${field}: duplicate ${describe(row)} (first at ${section}[${seen}])`);
-  }
-}
-
-function missing<T extends string | number>(wanted: Iterable<T>, declared: Set<T>): T[] {
-  const out = new Set<T>();
-  for (const id of wanted) if (!declared.has(id)) out.add(id);
-  return [...out];
-}
-
-async function existingIds(db: Queryable, table: string, ids: number[]): Promise<Set<number>> {
-  if (ids.length === 0) return new Set();
-  const r = await db.query<{ id: string }>(`SELECT id::text AS id FROM ${table} WHERE id = ANY($1::bigint[])`, [ids]);
-  return new Set(r.rows.map((x) => Number(x.id)));
-}
-
-async function crossCheck(db: Queryable, rows: Rows, declared: Declared): Promise<string[]> {
-  const problems: string[] = [];
-  const id = (r: { id: number | string }) => r.id;
-  duplicates(problems, 'subgerencias', rows.subgerencias, 'id', id, (r) => `id ${JSON.stringify(r.id)}`);
-  duplicates(problems, 'contratosEmpresa', rows.contratosEmpresa, 'id', id, (r) => `id ${r.id}`);
-  duplicates(problems, 'asociados', rows.asociados, 'id', id, (r) => `id ${r.id}`);
-  duplicates(problems, 'asociados', rows.asociados, 'numeroDocumento', (r) => r.numeroDocumento,
-    (r) => `numeroDocumento ${r.numeroDocumento}`);
-  duplicates(problems, 'contratos', rows.contratos, 'id', id, (r) => `id ${r.id}`);
-  duplicates(problems, 'nomina', rows.nomina, 'periodoInicio', (r) => `${r.contratoId}|${r.periodoInicio}`,
-    (r) => `sheet for contrato ${r.contratoId} starting ${r.periodoInicio}`);
-  duplicates(problems, 'usuarios', rows.usuarios, 'id', id, (r) => `id ${r.id}`);
-  duplicates(problems, 'usuarios', rows.usuarios, 'email', (r) => r.email.toLowerCase(),
-    (r) => `e-mail ${r.email} (compared ignoring case)`);
-  duplicates(problems, 'vacaciones', rows.vacaciones, 'codigoPila', (r) => r.codigoPila,
-    (r) => `codigoPila ${r.codigoPila}`);
-
-  const wantedWorkers = [...rows.contratos.map((c) => c.row.asociadoId), ...rows.vacaciones.map((v) => v.row.asociadoId)];
-  const dbWorkers = await existingIds(db, 'ref_workers', missing(wantedWorkers, declared.workers));
-  const dbCompany = await existingIds(db, 'ref_company_contracts', missing(
-    rows.contratos.flatMap((c) => (c.row.contratoEmpresaId === null ? [] : [c.row.contratoEmpresaId])),
-    declared.companyContracts,
-  ));
-  const subgerenciasWanted = missing(rows.contratos.map((c) => c.row.subgerenciaId), declared.subgerencias);
-  const dbSubgerencias = new Set(subgerenciasWanted.length === 0 ? [] : (
-    await db.query<{ id: string }>('SELECT id FROM ref_subgerencias WHERE id = ANY($1::text[])', [subgerenciasWanted])
-  ).rows.map((r) => r.id));
-
-  // Owner of each contract a payroll sheet names: the file's version wins over the database's.
-  const owners = new Map<number, number>();
-  for (const { row } of rows.contratos) if (!owners.has(row.id)) owners.set(row.id, row.asociadoId);
-  const contractsWanted = missing(rows.nomina.map((n) => n.row.contratoId), declared.contracts);
-  if (contractsWanted.length > 0) {
-    const r = await db.query<{ id: string; worker_id: string }>(
-      'SELECT id::text AS id, worker_id::text AS worker_id FROM ref_contracts WHERE id = ANY($1::bigint[])',
-      [contractsWanted],
-    );
-    for (const c of r.rows) owners.set(Number(c.id), Number(c.worker_id));
-  }
-
-  const workerExists = (w: number) => declared.workers.has(w) || dbWorkers.has(w);
-  for (const { index, row } of rows.contratos) {
-    const at = `contratos[${index}]`;
-    if (!workerExists(row.asociadoId)) problems.push(`${at}.asociadoId: asociado ${row.asociadoId} ${NOT_FOUND}`);
-    if (!declared.subgerencias.has(row.subgerenciaId) && !dbSubgerencias.has(row.subgerenciaId)) {
-      problems.push(`${at}.subgerenciaId: subgerencia ${JSON.stringify(row.subgerenciaId)} ${NOT_FOUND}`);
-    }
-    const company = row.contratoEmpresaId;
-    if (company !== null && !declared.companyContracts.has(company) && !dbCompany.has(company)) {
-      problems.push(`${at}.contratoEmpresaId: contratoEmpresa ${company} ${NOT_FOUND}`);
-    }
-    if (row.fechaInicio !== null && row.fechaFin !== null && row.fechaFin < row.fechaInicio) {
-      problems.push(`${at}.fechaFin: ends (${row.fechaFin}) before it starts (${row.fechaInicio})`);
-    }
-  }
-  for (const { index, row } of rows.nomina) {
-    const at = `nomina[${index}]`;
-    const owner = owners.get(row.contratoId);
-    if (owner === undefined && !declared.contracts.has(row.contratoId)) {
-      problems.push(`${at}.contratoId: contrato ${row.contratoId} ${NOT_FOUND}`);
-    } else if (owner !== undefined && owner !== row.asociadoId) {
-      problems.push(`${at}.asociadoId: contrato ${row.contratoId} belongs to asociado ${owner}, not ${row.asociadoId}`);
-    }
-    if (row.periodoFin < row.periodoInicio) {
-      problems.push(`${at}.periodoFin: period ends (${row.periodoFin}) before it starts (${row.periodoInicio})`);
-    }
-  }
-  for (const { index, row } of rows.vacaciones) {
-    if (!workerExists(row.asociadoId)) {
-      problems.push(`vacaciones[${index}].asociadoId: asociado ${row.asociadoId} ${NOT_FOUND}`);
-    }
-  }
-  problems.push(...(await uniqueAgainstDatabase(db, rows)));
-  return problems;
+interface Located {
+  idx: number;
+  line: number | null;
 }
 
 /**
- * Document numbers and e-mails are unique in the database too: a file giving one to a new id
- * while another row keeps it would only fail half-way through the load.
+ * The checks across rows and against the database, run on the staged rows (those that passed
+ * their own schema): duplicates, references, date order, and document numbers and e-mails held
+ * by other rows of the database. Each is one set-based query; the answer lists only bad rows.
  */
-async function uniqueAgainstDatabase(db: Queryable, rows: Rows): Promise<string[]> {
+export async function crossCheck(q: Queryable, t: StageNames): Promise<string[]> {
   const problems: string[] = [];
-  const fileWorkers = new Set(rows.asociados.map((a) => a.row.id));
-  const docs = rows.asociados.map((a) => a.row.numeroDocumento);
-  if (docs.length > 0) {
-    const r = await db.query<{ id: string; document_number: string }>(
-      'SELECT id::text AS id, document_number FROM ref_workers WHERE document_number = ANY($1::text[])',
-      [docs],
+  const at = (section: SectionName, r: Located) => rowAt(section, r.idx, r.line);
+
+  const duplicates = async (section: SectionName, field: string, key: string, describe: (r: Record<string, string>) => string) => {
+    const r = await q.query<Located & { first_idx: number; first_line: number | null } & Record<string, string>>(
+      `SELECT * FROM (
+         SELECT s.*, first_value(s.idx) OVER w AS first_idx, first_value(s.line) OVER w AS first_line
+           FROM ${t[section]} s WINDOW w AS (PARTITION BY ${key} ORDER BY s.idx)
+       ) d WHERE d.idx <> d.first_idx ORDER BY d.idx`,
     );
-    const holder = new Map(r.rows.map((x) => [x.document_number, Number(x.id)]));
-    for (const { index, row } of rows.asociados) {
-      const other = holder.get(row.numeroDocumento);
-      if (other !== undefined && other !== row.id && !fileWorkers.has(other)) {
-        problems.push(`asociados[${index}].numeroDocumento: ${row.numeroDocumento} already belongs to asociado ${other} in the database`);
-      }
+    for (const row of r.rows) {
+      const first = `${section}[${row.first_idx}]${row.first_line == null ? '' : `, line ${row.first_line}`}`;
+      problems.push(`${at(section, row)}.${field}: duplicate ${describe(row)} (first at ${first})`);
+    }
+  };
+  await duplicates('subgerencias', 'id', 's.id', (r) => `id ${JSON.stringify(r.id)}`);
+  await duplicates('contratosEmpresa', 'id', 's.id', (r) => `id ${r.id}`);
+  await duplicates('asociados', 'id', 's.id', (r) => `id ${r.id}`);
+  await duplicates('asociados', 'numeroDocumento', 's.document_number', (r) => `numeroDocumento ${r.document_number}`);
+  await duplicates('contratos', 'id', 's.id', (r) => `id ${r.id}`);
+  await duplicates('nomina', 'periodoInicio', 's.contract_id, s.period_start', (r) => `sheet for contrato ${r.contract_id} starting ${r.period_start}`);
+  await duplicates('usuarios', 'id', 's.id', (r) => `id ${r.id}`);
+  await duplicates('usuarios', 'email', 'lower(s.email)', (r) => `e-mail ${r.email} (compared ignoring case)`);
+  await duplicates('vacaciones', 'codigoPila', 's.codigo_pila', (r) => `codigoPila ${r.codigo_pila}`);
+
+  // Ids the file declares, including rows that failed their own schema.
+  const declared = (section: SectionName, type: string) =>
+    `(SELECT id FROM ${t[section]} UNION SELECT id::${type} FROM ${DECLARED_TABLE} WHERE section = '${section}')`;
+  const workers = declared('asociados', 'bigint');
+
+  type ContractRow = Located & { worker_id: string; subgerencia_id: string; company_contract_id: string | null; start_date: string | null; end_date: string | null; no_worker: boolean; no_unit: boolean; no_company: boolean };
+  const contracts = await q.query<ContractRow>(
+    `SELECT * FROM (
+       SELECT c.idx, c.line, c.worker_id::text, c.subgerencia_id, c.company_contract_id::text, c.start_date, c.end_date,
+              kw.id IS NULL AND rw.id IS NULL AS no_worker,
+              ku.id IS NULL AND ru.id IS NULL AS no_unit,
+              c.company_contract_id IS NOT NULL AND kc.id IS NULL AND rc.id IS NULL AS no_company
+         FROM ${t.contratos} c
+         LEFT JOIN ${workers} kw ON kw.id = c.worker_id
+         LEFT JOIN ref_workers rw ON rw.id = c.worker_id
+         LEFT JOIN ${declared('subgerencias', 'text')} ku ON ku.id = c.subgerencia_id
+         LEFT JOIN ref_subgerencias ru ON ru.id = c.subgerencia_id
+         LEFT JOIN ${declared('contratosEmpresa', 'bigint')} kc ON kc.id = c.company_contract_id
+         LEFT JOIN ref_company_contracts rc ON rc.id = c.company_contract_id
+     ) x WHERE x.no_worker OR x.no_unit OR x.no_company OR x.end_date < x.start_date
+     ORDER BY x.idx`,
+  );
+  for (const c of contracts.rows) {
+    const here = at('contratos', c);
+    if (c.no_worker) problems.push(`${here}.asociadoId: asociado ${c.worker_id} ${NOT_FOUND}`);
+    if (c.no_unit) problems.push(`${here}.subgerenciaId: subgerencia ${JSON.stringify(c.subgerencia_id)} ${NOT_FOUND}`);
+    if (c.no_company) problems.push(`${here}.contratoEmpresaId: contratoEmpresa ${c.company_contract_id} ${NOT_FOUND}`);
+    if (c.start_date !== null && c.end_date !== null && c.end_date < c.start_date) {
+      problems.push(`${here}.fechaFin: ends (${c.end_date}) before it starts (${c.start_date})`);
     }
   }
-  const fileUsers = new Set(rows.usuarios.map((u) => u.row.id));
-  const emails = rows.usuarios.map((u) => u.row.email.toLowerCase());
-  if (emails.length > 0) {
-    const r = await db.query<{ id: string; email: string }>(
-      'SELECT id::text AS id, lower(email) AS email FROM ref_users WHERE lower(email) = ANY($1::text[])',
-      [emails],
-    );
-    const holder = new Map(r.rows.map((x) => [x.email, Number(x.id)]));
-    for (const { index, row } of rows.usuarios) {
-      const other = holder.get(row.email.toLowerCase());
-      if (other !== undefined && other !== row.id && !fileUsers.has(other)) {
-        problems.push(`usuarios[${index}].email: ${row.email} already belongs to usuario ${other} in the database`);
-      }
+
+  // The owner of a sheet's contract: the file's first row of it when the file declares it,
+  // else the database's.
+  type SheetRow = Located & { contract_id: string; worker_id: string; period_start: string; period_end: string; owner: string | null; missing: boolean };
+  const sheets = await q.query<SheetRow>(
+    `SELECT * FROM (
+       SELECT n.idx, n.line, n.contract_id::text, n.worker_id::text, n.period_start, n.period_end,
+              (CASE WHEN kc.id IS NOT NULL THEN fc.worker_id ELSE rc.worker_id END)::text AS owner,
+              kc.id IS NULL AND rc.id IS NULL AS missing
+         FROM ${t.nomina} n
+         LEFT JOIN (SELECT DISTINCT ON (id) id, worker_id FROM ${t.contratos} ORDER BY id, idx) fc ON fc.id = n.contract_id
+         LEFT JOIN ${declared('contratos', 'bigint')} kc ON kc.id = n.contract_id
+         LEFT JOIN ref_contracts rc ON rc.id = n.contract_id
+     ) x WHERE x.missing OR x.owner <> x.worker_id OR x.period_end < x.period_start
+     ORDER BY x.idx`,
+  );
+  for (const n of sheets.rows) {
+    const here = at('nomina', n);
+    if (n.missing) problems.push(`${here}.contratoId: contrato ${n.contract_id} ${NOT_FOUND}`);
+    else if (n.owner !== null && n.owner !== n.worker_id) {
+      problems.push(`${here}.asociadoId: contrato ${n.contract_id} belongs to asociado ${n.owner}, not ${n.worker_id}`);
     }
+    if (n.period_end < n.period_start) {
+      problems.push(`${here}.periodoFin: period ends (${n.period_end}) before it starts (${n.period_start})`);
+    }
+  }
+
+  const vacations = await q.query<Located & { worker_id: string }>(
+    `SELECT v.idx, v.line, v.worker_id::text FROM ${t.vacaciones} v
+      WHERE NOT EXISTS (SELECT 1 FROM ${workers} kw WHERE kw.id = v.worker_id)
+        AND NOT EXISTS (SELECT 1 FROM ref_workers rw WHERE rw.id = v.worker_id)
+      ORDER BY v.idx`,
+  );
+  for (const v of vacations.rows) problems.push(`${at('vacaciones', v)}.asociadoId: asociado ${v.worker_id} ${NOT_FOUND}`);
+
+  // Document numbers and e-mails are unique in the database too: a file giving one to a new id
+  // while another row keeps it would only fail half-way through the load.
+  const documents = await q.query<Located & { document_number: string; other: string }>(
+    `SELECT a.idx, a.line, a.document_number, r.id::text AS other
+       FROM ${t.asociados} a JOIN ref_workers r ON r.document_number = a.document_number
+      WHERE r.id <> a.id AND NOT EXISTS (SELECT 1 FROM ${t.asociados} f WHERE f.id = r.id)
+      ORDER BY a.idx`,
+  );
+  for (const d of documents.rows) {
+    problems.push(`${at('asociados', d)}.numeroDocumento: ${d.document_number} already belongs to asociado ${d.other} in the database`);
+  }
+  const emails = await q.query<Located & { email: string; other: string }>(
+    `SELECT u.idx, u.line, u.email, r.id::text AS other
+       FROM ${t.usuarios} u JOIN ref_users r ON lower(r.email) = lower(u.email)
+      WHERE r.id <> u.id AND NOT EXISTS (SELECT 1 FROM ${t.usuarios} f WHERE f.id = r.id)
+      ORDER BY u.idx`,
+  );
+  for (const e of emails.rows) {
+    problems.push(`${at('usuarios', e)}.email: ${e.email} already belongs to usuario ${e.other} in the database`);
   }
   return problems;
 }

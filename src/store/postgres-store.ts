@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
-import { GroupAppender, appendArguments, type AppendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
+import { GroupAppender, appendArguments, jsonbArray, type AppendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -110,8 +110,8 @@ export class PostgresEventStore implements EventStore {
     // batches, and waiting a turn of the event loop for company would only add to their latency.
     const rows = (
       await this.db.query<Omit<AppendRow, 'out_replayed'>>(
-        'SELECT * FROM vac_append_any($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])',
-        [a.streams, a.counts, a.ids, a.types, a.versions, a.data, a.meta],
+        `SELECT * FROM vac_append_any($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], ${jsonbArray(6)}, ${jsonbArray(7)})`,
+        [a.streams, a.counts, a.ids, a.types, a.versions, JSON.stringify(a.data), JSON.stringify(a.meta)],
       )
     ).rows;
     return this.appended(rows);
@@ -146,9 +146,10 @@ export class PostgresEventStore implements EventStore {
     let rows: AppendRow[];
     try {
       rows = (
-        await q.query<AppendRow>('SELECT * FROM vac_append($1::text[], $2::bigint[], $3::int[], $4::uuid[], $5::text[], $6::int[], $7::jsonb[], $8::jsonb[])', [
-          args.streams, args.expected, args.counts, args.ids, args.types, args.versions, args.data, args.meta,
-        ])
+        await q.query<AppendRow>(
+          `SELECT * FROM vac_append($1::text[], $2::bigint[], $3::int[], $4::uuid[], $5::text[], $6::int[], ${jsonbArray(7)}, ${jsonbArray(8)})`,
+          [args.streams, args.expected, args.counts, args.ids, args.types, args.versions, JSON.stringify(args.data), JSON.stringify(args.meta)],
+        )
       ).rows;
     } catch (err) {
       const e = err as { message?: string; detail?: string };

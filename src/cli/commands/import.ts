@@ -1,44 +1,53 @@
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { REFERENCE_TABLES, ImportValidationError, importReferenceData } from '../../reference/import.ts';
+import { REFERENCE_TABLES, ImportValidationError, importReferenceSource, type ImportProgress } from '../../reference/import.ts';
+import { SourceSyntaxError, fileSource } from '../../reference/sources.ts';
 import { historicImportOptions } from '../../commands/import-historic.ts';
 import { holidayCalendar } from '../../config/holidays.ts';
 import { openEventStore } from '../../store/open.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
+import { phaseBar } from '../progress.ts';
 
-async function readJson(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`${file} is not valid JSON: ${(err as Error).message}`);
-  }
-}
+const UNITS: Record<ImportProgress['phase'], string> = { checking: 'steps', writing: 'tables', historic: 'vacations' };
 
 export function registerImport(program: Command, io: CliIo): void {
   program
     .command('import')
-    .description('validate a reference data file (JSON) and load it in one transaction')
+    .description('validate a reference data file (JSON, or NDJSON when named .ndjson or .jsonl) and load it in one transaction')
     .argument('<file>', 'reference data file; see src/reference/reference-data.schema.json')
     .action(async (file: string) => {
-      const input = await readJson(file);
+      let size: number;
+      try {
+        const s = await stat(file);
+        if (!s.isFile()) throw new Error('not a file');
+        size = s.size;
+      } catch (err) {
+        throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
+      }
+      // Quiet unless standard error is a terminal: then one bar per phase.
+      const bar = phaseBar(io);
+      const megabytes = (n: number) => Math.round(n / 2 ** 20);
+      const source = fileSource(file, bar.drawn ? (bytes) => bar.update('reading', megabytes(bytes), megabytes(size), 'MB') : undefined);
       await withDb(async (db, config) => {
         const store = await openEventStore(config, db);
         let report;
         try {
-          report = await importReferenceData(db, input, historicImportOptions(store, holidayCalendar(config)));
+          report = await importReferenceSource(db, source, {
+            ...historicImportOptions(store, holidayCalendar(config)),
+            onProgress: (p) => bar.update(p.phase, p.done, p.total, UNITS[p.phase]),
+          });
         } catch (err) {
+          bar.stop();
+          if (err instanceof SourceSyntaxError) {
+            throw new CliError(`${file} is not valid JSON: ${err.message}`);
+          }
           if (!(err instanceof ImportValidationError)) throw err;
           // The one-line CliError only summarises; the lines that say what to fix go first.
           for (const p of err.problems) io.err(p);
           const n = err.problems.length;
           throw new CliError(`import rejected: ${n} problem${n === 1 ? '' : 's'} in ${file}`);
         } finally {
+          bar.stop();
           await store.close();
         }
         for (const w of report.warnings) io.err(`warning: ${w}`);

@@ -1,4 +1,3 @@
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import {
   RebuildBusyError,
@@ -10,7 +9,8 @@ import {
 } from '../../projections/index.ts';
 import { openEventStore } from '../../store/open.ts';
 import { positionToString } from '../../store/types.ts';
-import { CliError, processIo, withDb, type CliIo } from '../context.ts';
+import { CliError, withDb, type CliIo } from '../context.ts';
+import { phaseBar } from '../progress.ts';
 
 /** Left-aligned columns, numbers right-aligned, two spaces apart. */
 export function formatTable(headers: string[], rows: string[][]): string[] {
@@ -28,30 +28,13 @@ const PROGRESS_LINE_MS = 3000;
 
 /** A bar with rate and ETA on a terminal; on a pipe or log, a plain line every few seconds. */
 function progressReporter(io: CliIo) {
-  const tty = io === processIo && process.stderr.isTTY === true;
-  let bar: cliProgress.SingleBar | undefined;
-  let phase: RebuildProgress['phase'] | undefined;
+  const bar = phaseBar(io);
   let lastLine = 0;
   const rate = (p: RebuildProgress) => Math.round(p.done / Math.max(p.elapsedMs / 1000, 0.001));
   return {
     update(p: RebuildProgress) {
-      if (tty) {
-        if (phase !== p.phase) {
-          bar?.stop();
-          bar = new cliProgress.SingleBar(
-            {
-              stream: process.stderr,
-              format: `${p.phase.padEnd(8)} [{bar}] {percentage}% | {value}/{total} events | {rate} events/s | ETA {eta_formatted}`,
-              etaBuffer: 20,
-              hideCursor: true,
-            },
-            cliProgress.Presets.shades_classic,
-          );
-          bar.start(Math.max(p.total, p.done), 0, { rate: 0 });
-          phase = p.phase;
-        }
-        bar!.setTotal(Math.max(p.total, p.done));
-        bar!.update(p.done, { rate: rate(p) });
+      if (bar.drawn) {
+        bar.update(p.phase, p.done, p.total, 'events', rate(p));
         return;
       }
       const now = Date.now();
@@ -63,7 +46,7 @@ function progressReporter(io: CliIo) {
       io.err(`rebuild ${p.phase}: ${p.done}/${p.total} events (${pct}%), ${r} events/s, ETA ${eta} s`);
     },
     done() {
-      bar?.stop();
+      bar.stop();
     },
   };
 }

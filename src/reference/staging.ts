@@ -1,0 +1,92 @@
+import type { Queryable } from '../db/types.ts';
+import type { SectionName } from './schema.ts';
+import type { UpsertColumn } from './upsert.ts';
+
+/**
+ * The rows of an import on their way in: one temporary table per section, of the rows that
+ * passed their own schema, each with its index in its section (and its line in an NDJSON file).
+ * The checks across rows and against the database run on these tables, and the reference tables
+ * are then written from them in one transaction, so the process holds a few thousand rows at a
+ * time whatever the size of the file.
+ */
+export interface StageTable {
+  name: string;
+  columns: UpsertColumn[];
+}
+
+/** Ids named by rows that failed their own schema: they still count as declared by the file. */
+export const DECLARED_TABLE = 'import_declared';
+
+/** Rows per COPY: a megabyte or two of text. */
+const CHUNK_ROWS = 5000;
+
+function copyText(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'boolean') return v ? 't' : 'f';
+  if (typeof v === 'number') return String(v);
+  // The text format's escapes: backslash, and the characters that separate fields and rows.
+  return String(v).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
+export class Staging {
+  private readonly buffers = new Map<string, string[]>();
+  private readonly counts = new Map<string, number>();
+
+  constructor(
+    private readonly conn: Queryable,
+    private readonly tables: Record<SectionName, StageTable>,
+  ) {}
+
+  async create(): Promise<void> {
+    await this.drop();
+    for (const t of Object.values(this.tables)) {
+      const cols = t.columns.map((c) => `${c.name} ${c.type}`).join(', ');
+      await this.conn.query(`CREATE TEMP TABLE ${t.name} (idx integer NOT NULL, line integer, ${cols})`);
+    }
+    await this.conn.query(`CREATE TEMP TABLE ${DECLARED_TABLE} (section text NOT NULL, id text NOT NULL)`);
+  }
+
+  async drop(): Promise<void> {
+    const names = [...Object.values(this.tables).map((t) => t.name), DECLARED_TABLE];
+    await this.conn.query(`DROP TABLE IF EXISTS ${names.join(', ')}`);
+  }
+
+  /** Rows staged in a section so far. */
+  count(section: SectionName): number {
+    return this.counts.get(this.tables[section].name) ?? 0;
+  }
+
+  async add(section: SectionName, index: number, line: number | undefined, values: unknown[]): Promise<void> {
+    const t = this.tables[section];
+    this.counts.set(t.name, (this.counts.get(t.name) ?? 0) + 1);
+    await this.push(`${t.name} (idx, line, ${t.columns.map((c) => c.name).join(', ')})`, [index, line, ...values]);
+  }
+
+  async declare(section: SectionName, id: string | number): Promise<void> {
+    await this.push(`${DECLARED_TABLE} (section, id)`, [section, id]);
+  }
+
+  private async push(target: string, values: unknown[]): Promise<void> {
+    let buffer = this.buffers.get(target);
+    if (!buffer) this.buffers.set(target, (buffer = []));
+    buffer.push(values.map(copyText).join('\t'));
+    if (buffer.length >= CHUNK_ROWS) await this.flush(target);
+  }
+
+  private async flush(target: string): Promise<void> {
+    const buffer = this.buffers.get(target);
+    if (!buffer || buffer.length === 0) return;
+    this.buffers.set(target, []);
+    if (!this.conn.copyFrom) throw new Error('this database connection cannot COPY');
+    await this.conn.copyFrom(target, `${buffer.join('\n')}\n`);
+  }
+
+  /** Writes what is still buffered and gathers the tables' statistics for the checks' plans. */
+  async finish(): Promise<void> {
+    for (const target of this.buffers.keys()) await this.flush(target);
+    // Temporary tables are never analysed on their own; without statistics the planner takes
+    // them for a few rows and may loop over one for every row of another.
+    for (const t of Object.values(this.tables)) await this.conn.query(`ANALYZE ${t.name}`);
+    await this.conn.query(`ANALYZE ${DECLARED_TABLE}`);
+  }
+}
