@@ -30,6 +30,8 @@ function copyText(v: unknown): string {
 
 export class Staging {
   private readonly buffers = new Map<string, string[]>();
+  /** The COPY on its way: the rows that follow are read and checked meanwhile. */
+  private copying: Promise<void> = Promise.resolve();
   private readonly counts = new Map<string, number>();
 
   constructor(
@@ -77,13 +79,18 @@ export class Staging {
     const buffer = this.buffers.get(target);
     if (!buffer || buffer.length === 0) return;
     this.buffers.set(target, []);
-    if (!this.conn.copyFrom) throw new Error('this database connection cannot COPY');
-    await this.conn.copyFrom(target, `${buffer.join('\n')}\n`);
+    const conn = this.conn;
+    if (!conn.copyFrom) throw new Error('this database connection cannot COPY');
+    await this.copying;
+    this.copying = conn.copyFrom(target, `${buffer.join('\n')}\n`);
+    // Heard of at the next flush or at finish(); never left unhandled meanwhile.
+    this.copying.catch(() => {});
   }
 
   /** Writes what is still buffered and gathers the tables' statistics for the checks' plans. */
   async finish(): Promise<void> {
     for (const target of this.buffers.keys()) await this.flush(target);
+    await this.copying;
     // Temporary tables are never analysed on their own; without statistics the planner takes
     // them for a few rows and may loop over one for every row of another.
     for (const t of Object.values(this.tables)) await this.conn.query(`ANALYZE ${t.name}`);
