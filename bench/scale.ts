@@ -1,0 +1,256 @@
+/**
+ * A large employer: 50,000 workers, one contract, 12 payroll sheets and 5 historic vacations each
+ * (250,000). Measures, each in a database of its own on DATABASE_URL's server:
+ *   - import: the whole `vacaciones import` command of the generated file (the compiled build, as
+ *     in production), its wall time and the process's peak RSS, for the JSON and NDJSON files;
+ *   - rebuild: after that import (some 720,000 events) and generated activity appended through
+ *     the event store (300,000 more: a vacation created, booked and approved and two audited
+ *     queries per worker), the whole `vacaciones projections rebuild` command over the 1,020,000
+ *     events: events per second of wall time and peak RSS.
+ * Every run first measures the machine's ceiling (see ceiling()), so runs of different days can be
+ * compared. The data files are generated once under bench/results/ (deterministic) and reused.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale
+ *   npm run bench:scale -- --runs 3 --workers 50000 --formats json,ndjson --only import,rebuild
+ *   npm run bench:scale -- --regenerate          (write the data files again)
+ *
+ * Sections are named in SECTIONS; another scenario (serving the workers, say) is a function of the
+ * same shape added there, with the database its predecessors left behind.
+ */
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { execSync } from 'node:child_process';
+import pg from 'pg';
+import { migrate } from '../src/db/migrations.ts';
+import { PostgresDb } from '../src/db/postgres.ts';
+import { encode } from '../src/events/codec.ts';
+import { auditStream, pilaStream, unitStream, workerStream } from '../src/events/streams.ts';
+import type { DomainEvent, EventMetadata } from '../src/events/types.ts';
+import { PostgresEventStore } from '../src/store/postgres-store.ts';
+import type { NewEvent, StreamWrite } from '../src/store/types.ts';
+import { scaleDocument, writeScaleFile } from '../test/support/scale-dataset.ts';
+
+function option(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? (process.argv[i + 1] ?? def) : def;
+}
+const WORKERS = Number(option('workers', '50000'));
+const RUNS = Number(option('runs', '1'));
+const FORMATS = option('formats', 'json,ndjson').split(',') as ('json' | 'ndjson')[];
+const ONLY = option('only', 'import,rebuild').split(',');
+const admin = process.env.DATABASE_URL;
+if (!admin) {
+  console.error('bench/scale.ts needs DATABASE_URL (a PostgreSQL server it may create databases on)');
+  process.exit(2);
+}
+
+/** The generated file of this size and format, written once (or again with --regenerate). */
+async function dataFile(format: 'json' | 'ndjson'): Promise<string> {
+  const dir = resolve('bench/results');
+  mkdirSync(dir, { recursive: true });
+  const path = `${dir}/scale-${WORKERS}.${format}`;
+  if (!existsSync(path) || process.argv.includes('--regenerate')) {
+    const t0 = performance.now();
+    await writeScaleFile(path, format, { workers: WORKERS });
+    console.log(`generated ${path} (${mb(statSync(path).size)} MB) in ${secs(t0)} s`);
+  }
+  return path;
+}
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+const secs = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1);
+
+interface Finished {
+  seconds: number;
+  peakRssMb: number;
+  stdout: string;
+}
+
+/**
+ * Runs a command of the compiled CLI to its end: wall time, and its peak RSS as the process
+ * itself reports it on exit (bench/peak-rss.cjs).
+ */
+function cli(url: string, args: string[]): Promise<Finished> {
+  return new Promise((done, fail) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['-r', resolve('bench/peak-rss.cjs'), resolve('dist/cli/run.js'), ...args], {
+      env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('exit', (code) => {
+      const seconds = (performance.now() - t0) / 1000;
+      const m = /peak-rss-kb (\d+)/.exec(err);
+      if (code !== 0 || !m) fail(new Error(`${args.join(' ')} failed (${code}):\n${out}\n${err}`));
+      else done({ seconds, peakRssMb: Math.round(Number(m[1]) / 1024), stdout: out });
+    });
+  });
+}
+
+/**
+ * The machine's ceiling, measured in the same run: one core hashing (SHA-256 of a 1 MB buffer)
+ * and turning a 1 KB row to JSON and back; and the database server inserting 300,000 narrow
+ * rows with one index in one statement (a fixed amount of work in the same server).
+ */
+async function ceiling(url: string): Promise<string> {
+  const buffer = randomBytes(1 << 20);
+  let t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < 1000) {
+    createHash('sha256').update(buffer).digest();
+    n++;
+  }
+  const sha = Math.round(n / ((performance.now() - t0) / 1000));
+  const row = { id: 1, data: 'x'.repeat(900), list: [1, 2, 3], nested: { a: true, b: null, c: 'texto' } };
+  t0 = performance.now();
+  n = 0;
+  while (performance.now() - t0 < 1000) {
+    JSON.parse(JSON.stringify(row));
+    n++;
+  }
+  const json = Math.round(n / ((performance.now() - t0) / 1000));
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query('CREATE TABLE ceiling (id bigint PRIMARY KEY, note text)');
+  t0 = performance.now();
+  await c.query(`INSERT INTO ceiling SELECT g, md5(g::text) FROM generate_series(1, 300000) g`);
+  const inserts = Math.round(300_000 / ((performance.now() - t0) / 1000));
+  await c.query('DROP TABLE ceiling');
+  await c.end();
+  return `${sha} MB/s SHA-256, ${json} JSON round trips of a 1 KB row/s (one core); PostgreSQL ${inserts} indexed rows/s`;
+}
+
+const meta = (): EventMetadata => ({
+  userId: 1, userEmail: 'admin@empresa.co', apiKeyId: null, apiKeyName: 'bench', requestId: randomUUID(), correlationId: null,
+  idempotencyKey: null, occurredAt: '2026-02-01T15:00:00.000Z', source: 'http',
+});
+const ev = (e: DomainEvent): NewEvent => encode(e, meta(), randomUUID());
+
+/** A worker's activity after the import: a vacation created, booked and approved, and two audited queries. */
+function activity(w: number): StreamWrite[] {
+  const code = `VAC_1800000000000_${w.toString(16).padStart(8, '0')}_0000beef`;
+  const unit = `SG-${String(1 + (w % 100)).padStart(3, '0')}`;
+  const record = {
+    recordId: 10_000_000 + w, codigoPila: code, workerId: w, documentNumber: scaleDocument(w), contractId: w, companyContractId: 1,
+    subgerenciaId: unit, startDate: '2026-03-02', endDate: '2026-03-13', businessDays: 10, calendarDays: 12, salary: 2_000_000,
+    totalValue: 666_667, advance: false, worksSaturday: false, compensated: false, socialSecurityInPayroll: true,
+    amortizations: [{ periodo: '2026-03', diasHabiles: 10, diasCalendario: 12, valor: 666_667 }], replaces: null,
+    createdAt: '2026-02-01T15:00:00.000Z',
+  };
+  return [
+    {
+      stream: workerStream(w),
+      expectedRevision: 'any',
+      events: [
+        ev({ type: 'VacationCreated', data: record }),
+        ev({ type: 'VacationApproved', data: { codigoPila: code, workerId: w, approvedByUserId: 1, approvedAt: '2026-02-02T10:00:00Z' } }),
+      ],
+    },
+    { stream: pilaStream(code), expectedRevision: 'no_stream', events: [ev({ type: 'PilaCodeAssigned', data: { codigoPila: code, workerId: w } })] },
+    {
+      stream: unitStream(unit, '2026-03'),
+      expectedRevision: 'any',
+      events: [ev({ type: 'SlotsBooked', data: { codigoPila: code, workerId: w, subgerenciaId: unit, startDate: '2026-03-02', endDate: '2026-03-13' } })],
+    },
+    {
+      stream: auditStream(w),
+      expectedRevision: 'any',
+      events: [
+        ev({ type: 'VacationDataConsulted', data: { workerId: w, documentNumber: scaleDocument(w), outcome: { estado: 'ACTIVO' }, companyContractId: 1, consultedAt: '2026-02-01T12:00:00Z' } }),
+        ev({ type: 'ContractStatusChecked', data: { workerId: w, documentNumber: scaleDocument(w), documentType: 'CC', estado: 'ACTIVO', activo: true, checkedAt: '2026-02-01T12:00:00Z' } }),
+      ],
+    },
+  ];
+}
+
+/** Appends every worker's activity through the event store, 500 workers per append. */
+async function appendActivity(url: string): Promise<number> {
+  const db = new PostgresDb({ connectionString: url, max: 2 });
+  const store = new PostgresEventStore(db);
+  let appended = 0;
+  try {
+    for (let first = 1; first <= WORKERS; first += 500) {
+      const byStream = new Map<string, StreamWrite>();
+      for (let w = first; w < Math.min(first + 500, WORKERS + 1); w++) {
+        for (const write of activity(w)) {
+          const seen = byStream.get(write.stream);
+          if (seen) seen.events.push(...write.events);
+          else byStream.set(write.stream, { ...write, events: [...write.events] });
+        }
+      }
+      const writes = [...byStream.values()];
+      await store.append(writes);
+      appended += writes.reduce((n, w) => n + w.events.length, 0);
+    }
+  } finally {
+    await db.close();
+  }
+  return appended;
+}
+
+async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `vac_scale_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  const u = new URL(admin!);
+  u.pathname = `/${name}`;
+  try {
+    const db = new PostgresDb({ connectionString: u.toString(), max: 1 });
+    await migrate(db);
+    await db.close();
+    return await fn(u.toString());
+  } finally {
+    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  }
+}
+
+interface Context {
+  url: string;
+  lines: string[];
+}
+
+/** The import of each format into a database of its own; the first format's database goes on to the next sections. */
+async function importSection(ctx: Context): Promise<void> {
+  for (const [i, format] of FORMATS.entries()) {
+    const file = await dataFile(format);
+    const run = async (url: string) => {
+      const r = await cli(url, ['import', file]);
+      const historic = /historic vacations: imported (\d+)/.exec(r.stdout)?.[1];
+      ctx.lines.push(`import ${format} (${mb(statSync(file).size)} MB, ${WORKERS} workers, ${historic} historic vacations): ${r.seconds.toFixed(1)} s, peak RSS ${r.peakRssMb} MB`);
+    };
+    if (i === 0) await run(ctx.url);
+    else await withDatabase(run);
+  }
+}
+
+async function rebuildSection(ctx: Context): Promise<void> {
+  if (!ONLY.includes('import')) await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
+  const t0 = performance.now();
+  const appended = await appendActivity(ctx.url);
+  ctx.lines.push(`activity: ${appended} events appended through the event store in ${secs(t0)} s`);
+  const r = await cli(ctx.url, ['projections', 'rebuild']);
+  const events = Number(/: (\d+) events in/.exec(r.stdout)?.[1]);
+  ctx.lines.push(`rebuild: ${events} events in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s, peak RSS ${r.peakRssMb} MB`);
+}
+
+const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
+  import: importSection,
+  rebuild: rebuildSection,
+};
+
+execSync('npm run --silent build', { stdio: 'inherit' });
+for (const format of FORMATS) await dataFile(format);
+for (let run = 1; run <= RUNS; run++) {
+  await withDatabase(async (url) => {
+    const ctx: Context = { url, lines: [`ceiling: ${await ceiling(url)}`] };
+    for (const [name, section] of Object.entries(SECTIONS)) if (ONLY.includes(name)) await section(ctx);
+    console.log(`\nrun ${run} of ${RUNS}:\n${ctx.lines.map((l) => `  ${l}`).join('\n')}`);
+  });
+}
