@@ -13,6 +13,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale
  *   npm run bench:scale -- --runs 3 --workers 50000 --formats json,ndjson --only import,rebuild
  *   npm run bench:scale -- --regenerate          (write the data files again)
+ *   npm run bench:scale -- --keep                (leave the last database for a closer look)
  *
  * Sections are named in SECTIONS; another scenario (serving the workers, say) is a function of the
  * same shape added there, with the database its predecessors left behind.
@@ -206,7 +207,9 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
     await db.close();
     return await fn(u.toString());
   } finally {
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    // --keep leaves the database for a closer look (a profile of a command, say).
+    if (process.argv.includes('--keep')) console.log(`kept database ${u.toString()}`);
+    else await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await c.end();
   }
 }

@@ -15,7 +15,7 @@ import type { EventMetadata, VacationImported } from '../events/types.ts';
 import type { HistoricHandler, HistoricVacation } from '../reference/import.ts';
 import { ReferenceRepository, type WorkerFile } from '../reference/repository.ts';
 import { PostgresEventStore } from '../store/postgres-store.ts';
-import type { EventStore, NewEvent, StreamWrite } from '../store/types.ts';
+import type { EventStore, StreamWrite } from '../store/types.ts';
 import { monthsOf } from './occupancy.ts';
 
 /**
@@ -99,6 +99,11 @@ export function historicImportOptions(store: EventStore, calendar: HolidayLookup
   };
 }
 
+/**
+ * Reads what a chunk of rows needs in the import's transaction (the codes already imported, the
+ * workers' contracts, record ids) and returns how to build and write its events. The import reads
+ * the next chunk before it writes this one and builds it while the database writes this one.
+ */
 export function historicImporter(store: EventStore, calendar: HolidayLookup, now: () => Date = () => new Date()): HistoricHandler {
   return async (tx: Queryable, rows: HistoricVacation[]) => {
     if (rows.length === 0) return { imported: 0, skipped: 0 };
@@ -115,17 +120,24 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
       (await new ReferenceRepository(tx).workerFilesWithoutPayroll([...new Set(fresh.map((r) => r.workerId))])).map((f) => [f.worker.id, f]),
     );
     const ids = (await tx.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [fresh.length])).rows.map((r) => Number(r.id));
-    const t = now();
-    const metadata: EventMetadata = {
-      userId: null, userEmail: null, apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null,
-      occurredAt: t.toISOString(), source: 'import',
+    return {
+      build() {
+        const t = now();
+        const metadata: EventMetadata = {
+          userId: null, userEmail: null, apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null,
+          occurredAt: t.toISOString(), source: 'import',
+        };
+        const writes = mergeByStream(fresh.map((row, i) => writesFor(historicRecord(row, files.get(row.workerId)!, ids[i]!, calendar, t.toISOString()), metadata)).flat());
+        return {
+          imported: fresh.length,
+          skipped: rows.length - fresh.length,
+          async write() {
+            if (writes.length === 0) return;
+            if (store instanceof PostgresEventStore) await store.appendIn(tx, writes);
+            else await store.append(writes);
+          },
+        };
+      },
     };
-    const writes = mergeByStream(fresh.map((row, i) => writesFor(historicRecord(row, files.get(row.workerId)!, ids[i]!, calendar, t.toISOString()), metadata)).flat());
-    const events: NewEvent[] = writes.flatMap((w) => w.events);
-    if (events.length) {
-      if (store instanceof PostgresEventStore) await store.appendIn(tx, writes);
-      else await store.append(writes);
-    }
-    return { imported: fresh.length, skipped: rows.length - fresh.length };
   };
 }

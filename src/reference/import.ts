@@ -21,15 +21,25 @@ export interface HistoricVacation {
   approved: boolean;
 }
 
+export interface HistoricCounts {
+  imported: number;
+  skipped: number;
+}
+
+/** A chunk's events, built, and how to write them. */
+export interface HistoricBatch extends HistoricCounts {
+  write(): Promise<void>;
+}
+
 /**
  * Turns historic vacation rows into whatever records them (events). Runs inside the import's
  * transaction, after the reference rows are written, so a failure undoes the whole import; it is
- * handed the rows a few thousand at a time, in file order, and its counts are added up.
+ * handed the rows a few thousand at a time, in file order, and its counts are added up. It may do
+ * the work itself and answer its counts, or read what it needs and answer how to build the rest:
+ * then the import reads the next chunk before writing this one, and builds the next while the
+ * database writes this one.
  */
-export type HistoricHandler = (
-  tx: Queryable,
-  rows: HistoricVacation[],
-) => Promise<{ imported: number; skipped: number }>;
+export type HistoricHandler = (tx: Queryable, rows: HistoricVacation[]) => Promise<HistoricCounts | { build(): HistoricBatch }>;
 
 export interface ImportOptions {
   historic?: HistoricHandler;
@@ -315,18 +325,29 @@ async function importHistoric(
   handler: HistoricHandler,
   total: number,
   onProgress: ImportOptions['onProgress'],
-): Promise<{ imported: number; skipped: number }> {
+): Promise<HistoricCounts> {
   const counts = { imported: 0, skipped: 0 };
   const columns = VACATION_COLUMNS.map((c) => c.name).join(', ');
   // A cursor of the transaction reads the stage once, whatever is written between its fetches.
   await conn.query(`DECLARE import_vacations_cursor NO SCROLL CURSOR FOR SELECT ${columns} FROM ${STAGE.vacaciones.name} ORDER BY idx`);
-  for (;;) {
-    onProgress?.({ phase: 'historic', done: counts.imported + counts.skipped, total });
+  const next = async () => {
     const rows = (await conn.query<StagedVacation>(`FETCH ${HISTORIC_CHUNK} FROM import_vacations_cursor`)).rows;
-    if (rows.length === 0) break;
-    const r = await handler(conn, rows.map(toHistoric));
-    counts.imported += r.imported;
-    counts.skipped += r.skipped;
+    return rows.length === 0 ? undefined : handler(conn, rows.map(toHistoric));
+  };
+  const built = (step: Awaited<ReturnType<HistoricHandler>> | undefined): HistoricBatch | undefined =>
+    step === undefined ? undefined : 'build' in step ? step.build() : { ...step, write: async () => {} };
+  let batch = built(await next());
+  while (batch) {
+    const following = await next();
+    // Sent before the next chunk is built: the database writes one while this process builds the other.
+    const writing = batch.write();
+    writing.catch(() => {});
+    const after = built(following);
+    await writing;
+    counts.imported += batch.imported;
+    counts.skipped += batch.skipped;
+    onProgress?.({ phase: 'historic', done: counts.imported + counts.skipped, total });
+    batch = after;
   }
   await conn.query('CLOSE import_vacations_cursor');
   return counts;
