@@ -773,6 +773,17 @@ ${insertEvents('SELECT w.stream, w.n, w.i, s.revision - w.n AS cur, 0::bigint AS
       ALTER FUNCTION vac_append_any SET jit = off;
     `,
   },
+  {
+    version: 16,
+    name: 'occupancy kept as spans',
+    sql: `
+      -- The occupancy read model keeps one row per vacation (rm_occupancy_spans) instead of one per
+      -- calendar day. The old table goes, and the projector starts again from the first event, into
+      -- the new table its runner creates.
+      DROP TABLE IF EXISTS rm_occupancy, rm_occupancy__rebuild;
+      UPDATE projection_checkpoints SET commit_pos = 0, prepare_pos = 0, updated_at = now() WHERE name = 'occupancy';
+    `,
+  },
 ];
 
 /** Serialises concurrent migrators (several instances starting at once). */

@@ -1,8 +1,21 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWordPerCode } from '../last-word.ts';
+import { upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
-export const OCCUPANCY_TABLE = 'rm_occupancy';
+/**
+ * One row per live enjoyed vacation and the days it spans. Until migration 16 it was one row per
+ * calendar day (rm_occupancy): fourteen rows for a two-week vacation, most of a rebuild's writes.
+ */
+export const OCCUPANCY_TABLE = 'rm_occupancy_spans';
+
+const COLUMNS: Columns = {
+  codigo_pila: 'text',
+  subgerencia_id: 'text',
+  worker_id: 'bigint',
+  start_date: 'date',
+  end_date: 'date',
+};
 
 interface Span {
   subgerencia_id: string;
@@ -18,7 +31,7 @@ const span = (r: VacationRecord): Span | null =>
     ? { subgerencia_id: r.subgerenciaId, codigo_pila: r.codigoPila, worker_id: r.workerId, start_date: r.startDate, end_date: r.endDate }
     : null;
 
-/** One row per calendar day each live enjoyed vacation keeps its worker away from their subgerencia. */
+/** The days each live enjoyed vacation keeps its worker away from their subgerencia. */
 export const occupancyProjector: Projector = {
   name: 'occupancy',
   handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted']),
@@ -27,30 +40,22 @@ export const occupancyProjector: Projector = {
     const t = `${OCCUPANCY_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${t} (
-        subgerencia_id text NOT NULL,
-        day            date NOT NULL,
         codigo_pila    text NOT NULL,
+        subgerencia_id text NOT NULL,
         worker_id      bigint NOT NULL,
-        CONSTRAINT ${t}_pkey PRIMARY KEY (subgerencia_id, day, codigo_pila)
+        start_date     date NOT NULL,
+        end_date       date NOT NULL,
+        CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
       );
-      CREATE INDEX IF NOT EXISTS ${t}_code ON ${t} (codigo_pila);
+      CREATE INDEX IF NOT EXISTS ${t}_unit ON ${t} (subgerencia_id, start_date, end_date);
     `;
   },
   async apply(q, events, suffix) {
     const t = `${OCCUPANCY_TABLE}${suffix}`;
     const spans = lastWordPerCode(events, span, () => null);
-    if (spans.size === 0) return;
-    // Replacing every touched code's rows makes the batch idempotent without ON CONFLICT, whose
-    // speculative inserts cost more than these index probes (one row per day adds up in a rebuild).
-    await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [[...spans.keys()]]);
+    const freed = [...spans].filter(([, s]) => s === null).map(([code]) => code);
+    if (freed.length > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [freed]);
     const occupied = [...spans.values()].filter((s): s is Span => s !== null);
-    if (occupied.length === 0) return;
-    await q.query(
-      `INSERT INTO ${t} (subgerencia_id, day, codigo_pila, worker_id)
-       SELECT s.subgerencia_id, d::date, s.codigo_pila, s.worker_id
-       FROM jsonb_to_recordset($1::jsonb) AS s(subgerencia_id text, codigo_pila text, worker_id bigint, start_date date, end_date date),
-            generate_series(s.start_date, s.end_date, interval '1 day') AS d`,
-      [JSON.stringify(occupied)],
-    );
+    await upsertRows(q, t, COLUMNS, occupied as unknown as Record<string, unknown>[], ['codigo_pila']);
   },
 };

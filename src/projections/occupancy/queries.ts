@@ -12,7 +12,7 @@ export async function occupancyCounts(q: Queryable, subgerenciaId: string, from:
   const r = await q.query<{ day: string; count: unknown }>(
     `SELECT to_char(d, 'YYYY-MM-DD') AS day, count(o.codigo_pila) AS count
      FROM generate_series($2::date, $3::date, interval '1 day') AS d
-     LEFT JOIN ${OCCUPANCY_TABLE} o ON o.subgerencia_id = $1 AND o.day = d::date
+     LEFT JOIN ${OCCUPANCY_TABLE} o ON o.subgerencia_id = $1 AND o.start_date <= d::date AND o.end_date >= d::date
      GROUP BY d ORDER BY d`,
     [subgerenciaId, from, to],
   );
@@ -22,7 +22,8 @@ export async function occupancyCounts(q: Queryable, subgerenciaId: string, from:
 /** Codes of the records keeping people away from a subgerencia on one day. */
 export async function occupantsOn(q: Queryable, subgerenciaId: string, day: string): Promise<{ codigoPila: string; workerId: number }[]> {
   const r = await q.query<{ codigo_pila: string; worker_id: unknown }>(
-    `SELECT codigo_pila, worker_id FROM ${OCCUPANCY_TABLE} WHERE subgerencia_id = $1 AND day = $2::date ORDER BY codigo_pila`,
+    `SELECT codigo_pila, worker_id FROM ${OCCUPANCY_TABLE}
+      WHERE subgerencia_id = $1 AND start_date <= $2::date AND end_date >= $2::date ORDER BY codigo_pila`,
     [subgerenciaId, day],
   );
   return r.rows.map((row) => ({ codigoPila: row.codigo_pila, workerId: toNumber(row.worker_id) }));

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  OCCUPANCY_TABLE,
   ProjectionService,
   RebuildBusyError,
   UnknownProjectorError,
@@ -121,7 +122,7 @@ describe('rebuild', () => {
             fn({
               exec: (sql) => tx.exec(sql),
               query: (sql, params) => {
-                if (sql.includes('INSERT INTO rm_occupancy__rebuild') && ++occupancyBatches === 3) {
+                if (sql.includes(`INSERT INTO ${OCCUPANCY_TABLE}__rebuild`) && ++occupancyBatches === 3) {
                   return Promise.reject(new Error('disk full'));
                 }
                 return tx.query(sql, params);
