@@ -66,6 +66,8 @@ const secs = (t0: number) => ((performance.now() - t0) / 1000).toFixed(1);
 interface Finished {
   seconds: number;
   peakRssMb: number;
+  /** CPU time of the command's own process (not the database's), in seconds. */
+  cpuSeconds: number;
   stdout: string;
 }
 
@@ -86,9 +88,9 @@ function cli(url: string, args: string[]): Promise<Finished> {
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.once('exit', (code) => {
       const seconds = (performance.now() - t0) / 1000;
-      const m = /peak-rss-kb (\d+)/.exec(err);
+      const m = /peak-rss-kb (\d+) cpu-us (\d+)/.exec(err);
       if (code !== 0 || !m) fail(new Error(`${args.join(' ')} failed (${code}):\n${out}\n${err}`));
-      else done({ seconds, peakRssMb: Math.round(Number(m[1]) / 1024), stdout: out });
+      else done({ seconds, peakRssMb: Math.round(Number(m[1]) / 1024), cpuSeconds: Number(m[2]) / 1e6, stdout: out });
     });
   });
 }
@@ -194,6 +196,17 @@ async function appendActivity(url: string): Promise<number> {
   return appended;
 }
 
+/** The database's size on disk, in MB. */
+async function databaseMb(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return mb(Number((await c.query<{ n: string }>('SELECT pg_database_size(current_database())::text AS n')).rows[0]!.n));
+  } finally {
+    await c.end();
+  }
+}
+
 async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   const name = `vac_scale_${process.pid}_${randomBytes(3).toString('hex')}`;
   const c = new pg.Client({ connectionString: admin });
@@ -226,10 +239,12 @@ async function importSection(ctx: Context): Promise<void> {
     const run = async (url: string) => {
       const r = await cli(url, ['import', file]);
       const historic = /historic vacations: imported (\d+)/.exec(r.stdout)?.[1];
-      ctx.lines.push(`import ${format} (${mb(statSync(file).size)} MB, ${WORKERS} workers, ${historic} historic vacations): ${r.seconds.toFixed(1)} s, peak RSS ${r.peakRssMb} MB`);
+      ctx.lines.push(`import ${format} (${mb(statSync(file).size)} MB, ${WORKERS} workers, ${historic} historic vacations): ${r.seconds.toFixed(1)} s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`);
     };
-    if (i === 0) await run(ctx.url);
-    else await withDatabase(run);
+    if (i === 0) {
+      await run(ctx.url);
+      ctx.lines.push(`database after the import: ${await databaseMb(ctx.url)} MB`);
+    } else await withDatabase(run);
   }
 }
 
@@ -240,7 +255,8 @@ async function rebuildSection(ctx: Context): Promise<void> {
   ctx.lines.push(`activity: ${appended} events appended through the event store in ${secs(t0)} s`);
   const r = await cli(ctx.url, ['projections', 'rebuild']);
   const events = Number(/: (\d+) events in/.exec(r.stdout)?.[1]);
-  ctx.lines.push(`rebuild: ${events} events in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s, peak RSS ${r.peakRssMb} MB`);
+  ctx.lines.push(`database after the rebuild: ${await databaseMb(ctx.url)} MB`);
+  ctx.lines.push(`rebuild: ${events} events in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`);
 }
 
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
