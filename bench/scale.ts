@@ -255,8 +255,8 @@ async function rebuildSection(ctx: Context): Promise<void> {
   ctx.lines.push(`activity: ${appended} events appended through the event store in ${secs(t0)} s`);
   const r = await cli(ctx.url, ['projections', 'rebuild']);
   const events = Number(/: (\d+) events in/.exec(r.stdout)?.[1]);
-  ctx.lines.push(`database after the rebuild: ${await databaseMb(ctx.url)} MB`);
   ctx.lines.push(`rebuild: ${events} events in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`);
+  ctx.lines.push(`database after the rebuild: ${await databaseMb(ctx.url)} MB`);
 }
 
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
