@@ -115,6 +115,16 @@ export class GroupAppender {
 export const jsonbArray = (n: number): string => `ARRAY(SELECT e FROM jsonb_array_elements($${n}::jsonb) WITH ORDINALITY AS t(e, i) ORDER BY i)`;
 
 /**
+ * jsonbArray's argument and parameter for values that are often all the same (the metadata of an
+ * import's events): then one copy travels and is parsed once, and the server repeats it.
+ */
+export function repeatedJsonbArray(values: readonly object[], n: number): { sql: string; param: string } {
+  const texts = values.map((v) => JSON.stringify(v));
+  if (texts.length > 1 && texts.every((t) => t === texts[0])) return { sql: `array_fill($${n}::jsonb, ARRAY[${texts.length}])`, param: texts[0]! };
+  return { sql: jsonbArray(n), param: `[${texts.join(',')}]` };
+}
+
+/**
  * An append as the arrays vac_append and vac_append_batch take (payloads and metadata as objects,
  * sent as JSON arrays: jsonbArray); refuses what they cannot take.
  */

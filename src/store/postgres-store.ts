@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
-import { GroupAppender, appendArguments, jsonbArray, type AppendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
+import { GroupAppender, appendArguments, jsonbArray, repeatedJsonbArray, type AppendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -144,11 +144,12 @@ export class PostgresEventStore implements EventStore {
 
   private async callAppend(q: Queryable, writes: StreamWrite[], args: AppendArguments = appendArguments(writes)): Promise<AppendResult> {
     let rows: AppendRow[];
+    const meta = repeatedJsonbArray(args.meta, 8);
     try {
       rows = (
         await q.query<AppendRow>(
-          `SELECT * FROM vac_append($1::text[], $2::bigint[], $3::int[], $4::uuid[], $5::text[], $6::int[], ${jsonbArray(7)}, ${jsonbArray(8)})`,
-          [args.streams, args.expected, args.counts, args.ids, args.types, args.versions, JSON.stringify(args.data), JSON.stringify(args.meta)],
+          `SELECT * FROM vac_append($1::text[], $2::bigint[], $3::int[], $4::uuid[], $5::text[], $6::int[], ${jsonbArray(7)}, ${meta.sql})`,
+          [args.streams, args.expected, args.counts, args.ids, args.types, args.versions, JSON.stringify(args.data), meta.param],
         )
       ).rows;
     } catch (err) {
