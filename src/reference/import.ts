@@ -254,6 +254,10 @@ export async function importReferenceSource(db: Db, source: Source, opts: Import
     const stage = new Staging(conn, STAGE);
     let open = false;
     try {
+      // The stage is written and checked in a transaction of its own: one commit instead of one
+      // per COPY, and nothing of the reference tables or the event log is touched in it.
+      await conn.query('BEGIN');
+      open = true;
       await stage.create();
       const problems: string[] = [];
       for await (const item of source) {
@@ -274,6 +278,8 @@ export async function importReferenceSource(db: Db, source: Source, opts: Import
       await stage.finish();
       opts.onProgress?.({ phase: 'checking', done: 0, total: 1 });
       problems.push(...(await crossCheck(conn, Object.fromEntries(SECTION_NAMES.map((s) => [s, STAGE[s].name])) as StageNames)));
+      await conn.query('COMMIT');
+      open = false;
       if (problems.length > 0) throw new ImportValidationError(problems);
 
       const vacations = stage.count('vacaciones');
@@ -285,7 +291,7 @@ export async function importReferenceSource(db: Db, source: Source, opts: Import
       for (const [i, section] of (Object.keys(SECTION_TABLE) as (keyof typeof SECTION_TABLE)[]).entries()) {
         opts.onProgress?.({ phase: 'writing', done: i, total: REFERENCE_TABLES.length });
         const name = SECTION_TABLE[section];
-        const { inserted, updated } = await upsertFromTable(conn, TARGETS[name], STAGE[section].name);
+        const { inserted, updated } = await upsertFromTable(conn, TARGETS[name], STAGE[section].name, stage.end(section));
         tables[name] = { inserted, updated, unchanged: stage.count(section) - inserted - updated };
       }
       const changed = REFERENCE_TABLES.some((n) => tables[n].inserted + tables[n].updated > 0);

@@ -33,6 +33,8 @@ export class Staging {
   /** The COPY on its way: the rows that follow are read and checked meanwhile. */
   private copying: Promise<void> = Promise.resolve();
   private readonly counts = new Map<string, number>();
+  /** One past the highest index staged per table: the rows are numbered below it. */
+  private readonly ends = new Map<string, number>();
 
   constructor(
     private readonly conn: Queryable,
@@ -49,8 +51,9 @@ export class Staging {
   }
 
   async drop(): Promise<void> {
+    // Qualified: with no temporary table of that name, a table of the schema must not be meant.
     const names = [...Object.values(this.tables).map((t) => t.name), DECLARED_TABLE];
-    await this.conn.query(`DROP TABLE IF EXISTS ${names.join(', ')}`);
+    await this.conn.query(`DROP TABLE IF EXISTS ${names.map((n) => `pg_temp.${n}`).join(', ')}`);
   }
 
   /** Rows staged in a section so far. */
@@ -58,9 +61,15 @@ export class Staging {
     return this.counts.get(this.tables[section].name) ?? 0;
   }
 
+  /** One past the highest index of a section's staged rows. */
+  end(section: SectionName): number {
+    return this.ends.get(this.tables[section].name) ?? 0;
+  }
+
   async add(section: SectionName, index: number, line: number | undefined, values: unknown[]): Promise<void> {
     const t = this.tables[section];
     this.counts.set(t.name, (this.counts.get(t.name) ?? 0) + 1);
+    this.ends.set(t.name, Math.max(this.ends.get(t.name) ?? 0, index + 1));
     await this.push(`${t.name} (idx, line, ${t.columns.map((c) => c.name).join(', ')})`, [index, line, ...values]);
   }
 
@@ -93,7 +102,11 @@ export class Staging {
     await this.copying;
     // Temporary tables are never analysed on their own; without statistics the planner takes
     // them for a few rows and may loop over one for every row of another.
-    for (const t of Object.values(this.tables)) await this.conn.query(`ANALYZE ${t.name}`);
+    for (const t of Object.values(this.tables)) {
+      // The tables are written from in ranges of idx.
+      await this.conn.query(`CREATE INDEX ON ${t.name} (idx)`);
+      await this.conn.query(`ANALYZE ${t.name}`);
+    }
     await this.conn.query(`ANALYZE ${DECLARED_TABLE}`);
   }
 }
