@@ -1,4 +1,5 @@
 import type { Db } from './types.ts';
+import { APPEND_LOCK as APPEND_LOCK_KEY, MIGRATION_LOCK } from './advisory-locks.ts';
 
 export interface Migration {
   version: number;
@@ -27,11 +28,11 @@ const APPEND_LOCK = `
         -- PostgreSQL store's readAll). One that already wrote without it is refused.
         IF pg_current_xact_id_if_assigned() IS NOT NULL AND NOT EXISTS (
           SELECT 1 FROM pg_locks l
-          WHERE l.pid = pg_backend_pid() AND l.locktype = 'advisory' AND l.classid = 7264 AND l.objid = 2 AND l.objsubid = 2
+          WHERE l.pid = pg_backend_pid() AND l.locktype = 'advisory' AND l.classid = ${APPEND_LOCK_KEY.namespace} AND l.objid = ${APPEND_LOCK_KEY.id} AND l.objsubid = 2
         ) THEN
           RAISE EXCEPTION 'append_lock_late' USING DETAIL = 'take the append lock (vac_claim_append) before the transaction''s first write';
         END IF;
-        PERFORM pg_advisory_xact_lock_shared(7264, 2);
+        PERFORM pg_advisory_xact_lock_shared(${APPEND_LOCK_KEY.namespace}, ${APPEND_LOCK_KEY.id});
 `;
 
 const APPEND_PRELUDE = `${APPEND_LOCK}        IF n_ids > 0 THEN
@@ -460,7 +461,7 @@ export const migrations: Migration[] = [
       -- vac_claim_append is for transactions that write other rows before appending (the
       -- reference-data import).
       CREATE OR REPLACE FUNCTION vac_claim_append() RETURNS void LANGUAGE sql AS $$
-        SELECT pg_advisory_xact_lock_shared(7264, 2)
+        SELECT pg_advisory_xact_lock_shared(${APPEND_LOCK_KEY.namespace}, ${APPEND_LOCK_KEY.id})
       $$;
 ${APPEND_SIGNATURE}
         i integer;
@@ -786,8 +787,6 @@ ${insertEvents('SELECT w.stream, w.n, w.i, s.revision - w.n AS cur, 0::bigint AS
   },
 ];
 
-/** Serialises concurrent migrators (several instances starting at once). */
-const MIGRATION_LOCK = 7_264_001;
 
 export async function migrate(db: Db, list: Migration[] = migrations): Promise<number[]> {
   return db.withConnection(async (conn) => {

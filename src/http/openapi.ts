@@ -147,6 +147,7 @@ export function openApiDocument(): Json {
   };
   return {
     openapi: '3.0.3',
+    tags: TAGS,
     info: {
       title: 'Servicio de vacaciones y estado de contratos',
       version: '1.0.0',
@@ -156,6 +157,36 @@ export function openApiDocument(): Json {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Bearer <API_KEY>' } },
       schemas: c.schemas,
     },
-    paths,
+    paths: tagged(paths),
   };
+}
+
+/** The groups /docs shows, in this order. */
+const TAGS = [
+  { name: 'vacaciones', description: 'Calcular, registrar, editar, eliminar y aprobar vacaciones' },
+  { name: 'contratos', description: 'Estado de los contratos' },
+  { name: 'consultas', description: 'Lecturas: datos previos, registros, historial y reportes' },
+  { name: 'salud', description: 'Vida y disponibilidad del servicio' },
+] as const;
+
+type Tag = (typeof TAGS)[number]['name'];
+
+// Derived from the path and method rather than written on each entry, so that an operation
+// added later lands in its group without anyone remembering to tag it.
+function tagFor(path: string, method: string): Tag {
+  if (path.startsWith('/health')) return 'salud';
+  if (path.startsWith('/api/contratos')) return 'contratos';
+  if (method === 'get') return 'consultas';
+  return 'vacaciones';
+}
+
+function tagged(paths: Record<string, Json>): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(item as Record<string, Json>).map(([method, op]) => [method, { tags: [tagFor(path, method)], ...(op as object) }]),
+      ),
+    ]),
+  );
 }

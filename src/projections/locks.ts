@@ -1,8 +1,7 @@
 import type { Db, Queryable } from '../db/types.ts';
+import { PROJECTION_REBUILD_NAMESPACE, PROJECTION_RUNNER_NAMESPACE } from '../db/advisory-locks.ts';
 
-/** Advisory lock keys are (namespace, hash of the projector name); the namespaces keep them apart. */
-const RUNNER_NAMESPACE = 7_264_010;
-const REBUILD_NAMESPACE = 7_264_011;
+// Advisory lock keys are (namespace, hash of the projector name); the namespaces keep them apart.
 
 export interface LockKey {
   namespace: number;
@@ -20,9 +19,9 @@ function hash(s: string): number {
 }
 
 /** Held by the one runner applying the projection; a rebuild takes it to swap tables. */
-export const runnerKey = (name: string): LockKey => ({ namespace: RUNNER_NAMESPACE, id: hash(name) });
+export const runnerKey = (name: string): LockKey => ({ namespace: PROJECTION_RUNNER_NAMESPACE, id: hash(name) });
 /** Held for a whole rebuild, so two rebuilds of one projection never share the build tables. */
-export const rebuildKey = (name: string): LockKey => ({ namespace: REBUILD_NAMESPACE, id: hash(name) });
+export const rebuildKey = (name: string): LockKey => ({ namespace: PROJECTION_REBUILD_NAMESPACE, id: hash(name) });
 
 // pg_locks spans the whole cluster, and advisory keys are per database.
 const THIS_DATABASE = `database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
@@ -139,7 +138,7 @@ export async function heldLocks(q: Queryable, names: readonly string[]): Promise
     `SELECT classid::bigint::text AS classid, objid::bigint::text AS objid FROM pg_locks
      WHERE locktype = 'advisory' AND ${THIS_DATABASE} AND objsubid = 2 AND granted
        AND classid::bigint = ANY($1::bigint[])`,
-    [[RUNNER_NAMESPACE, REBUILD_NAMESPACE]],
+    [[PROJECTION_RUNNER_NAMESPACE, PROJECTION_REBUILD_NAMESPACE]],
   );
   const held = new Set(r.rows.map((x) => `${x.classid}:${x.objid}`));
   const out = new Map<string, 'running' | 'rebuilding' | 'stopped'>();

@@ -1,14 +1,13 @@
 import type { Db, Queryable } from '../db/types.ts';
 import { allProjectors } from './registry.ts';
 import type { Projector } from './types.ts';
-
-/** Serialises DDL of several instances starting at once (CREATE IF NOT EXISTS still races in the catalog). */
-const DDL_LOCK = 7_264_012;
+import { PROJECTION_DDL_LOCK } from '../db/advisory-locks.ts';
 
 /** Creates the live read-model tables that are missing, and a START checkpoint for each projector. */
 export async function ensureProjectionTables(db: Db, projectors: readonly Projector[] = allProjectors): Promise<void> {
   await db.transaction(async (tx) => {
-    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [DDL_LOCK]);
+    // CREATE IF NOT EXISTS still races in the catalog when several instances start at once.
+    if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [PROJECTION_DDL_LOCK]);
     for (const p of projectors) await tx.exec(p.ddl(''));
     await tx.query(
       `INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos)

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
+import { APPEND_LOCK } from '../db/advisory-locks.ts';
 import { GroupAppender, appendArguments, jsonbArray, repeatedJsonbArray, type AppendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
 import {
   DuplicateEventIdError,
@@ -30,7 +31,7 @@ const COLUMNS = `events.position::text, events.tx_id::text, events.event_id::tex
 
 // Only rows written by transactions older than every appending transaction still open are
 // final: a later append may commit before an earlier one, and a reader must not step over the
-// earlier one. Appending transactions hold advisory lock (7264, 2) from before their first write
+// earlier one. Appending transactions hold the append lock (APPEND_LOCK) from before their first write
 // until they end (vac_append), and every transaction holds a lock on its own id, so one read of
 // pg_locks tells which of the snapshot's open transactions may still append here. Those it
 // cannot place (ended since the snapshot) count as appenders, which only delays a reader.
@@ -41,7 +42,7 @@ const BOUNDARY = `(WITH held AS MATERIALIZED (
     SELECT t.xid FROM held t
     WHERE t.locktype = 'transactionid' AND NOT EXISTS (
       SELECT 1 FROM held a
-      WHERE a.pid = t.pid AND a.locktype = 'advisory' AND a.classid = 7264 AND a.objid = 2 AND a.objsubid = 2
+      WHERE a.pid = t.pid AND a.locktype = 'advisory' AND a.classid = ${APPEND_LOCK.namespace} AND a.objid = ${APPEND_LOCK.id} AND a.objsubid = 2
         AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())))
   SELECT coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot()))
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x

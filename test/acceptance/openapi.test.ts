@@ -36,6 +36,23 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
   });
 
+  it('groups every operation under one of the four declared tags, so /docs shows no "default" list', () => {
+    const declared = (doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name);
+    expect(declared).toEqual(['vacaciones', 'contratos', 'consultas', 'salud']);
+    const tagOf = (path: string, method: string) => (doc.paths[path]![method] as unknown as { tags?: string[] }).tags;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(item)) {
+        const tags = tagOf(path, method);
+        expect(tags, `${method.toUpperCase()} ${path}`).toHaveLength(1);
+        expect(declared, `${method.toUpperCase()} ${path}`).toContain(tags![0]);
+      }
+    }
+    expect(tagOf('/api/vacaciones/add', 'post')).toEqual(['vacaciones']);
+    expect(tagOf('/api/contratos/verificarContratoActivo', 'get')).toEqual(['contratos']);
+    expect(tagOf('/api/vacaciones/consultdatavacations', 'get')).toEqual(['consultas']);
+    expect(tagOf('/health/ready', 'get')).toEqual(['salud']);
+  });
+
   it('is what the committed client types were generated from', async () => {
     const generated = TYPES_HEADER + astToString(await openapiTS(structuredClone(doc) as never));
     await expect(generated).toMatchFileSnapshot(TYPES_FILE);

@@ -1,0 +1,28 @@
+/**
+ * Every PostgreSQL advisory-lock key the service takes, in one place, so that no two uses can
+ * collide by accident. Keys are either one bigint or a pair of int4 (namespace, id); the pair
+ * form shows in pg_locks as (classid, objid) with objsubid = 2.
+ *
+ * All of them start with 7264 so that an operator reading pg_locks can tell them apart from
+ * other applications' locks on the same cluster.
+ */
+
+/** Serialises concurrent migrators (several instances starting at once). Single bigint key. */
+export const MIGRATION_LOCK = 7_264_001;
+
+/**
+ * Held shared by every appending transaction from before its first write until it ends, so that
+ * readers of the global order can tell appenders from other open transactions. Pair key
+ * (7264, 2). The append functions in SQL take it themselves: their text, frozen in the
+ * migrations, spells these two numbers literally.
+ */
+export const APPEND_LOCK = { namespace: 7264, id: 2 } as const;
+
+/** Namespace of the per-projector runner locks (id: hash of the projector's name). */
+export const PROJECTION_RUNNER_NAMESPACE = 7_264_010;
+
+/** Namespace of the per-projector rebuild locks (id: hash of the projector's name). */
+export const PROJECTION_REBUILD_NAMESPACE = 7_264_011;
+
+/** Serialises read-model DDL of several instances starting at once. Single bigint key. */
+export const PROJECTION_DDL_LOCK = 7_264_012;
