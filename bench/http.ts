@@ -44,7 +44,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
   u.pathname = `/${name}`;
   const url = u.toString();
   const rows: Figures[] = [];
-  let peakRssMb = NaN;
+  let peakRssMb: number;
   try {
     const db = new PostgresDb({ connectionString: url });
     await migrate(db);

@@ -812,7 +812,7 @@ export async function migrate(db: Db, list: Migration[] = migrations): Promise<n
           await conn.query('COMMIT');
         } catch (err) {
           await conn.query('ROLLBACK');
-          throw new Error(`migration ${m.version} (${m.name}) failed: ${(err as Error).message}`);
+          throw new Error(`migration ${m.version} (${m.name}) failed: ${(err as Error).message}`, { cause: err });
         }
         applied.push(m.version);
       }

@@ -89,7 +89,7 @@ export function parseHolidayOverride(text: string): HolidayOverride {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new Error(`holiday override is not valid JSON: ${(error as Error).message}`);
+    throw new Error(`holiday override is not valid JSON: ${(error as Error).message}`, { cause: error });
   }
   const parsed = overrideSchema.safeParse(json);
   if (!parsed.success) {

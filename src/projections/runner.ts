@@ -132,7 +132,7 @@ export class ProjectionRunner {
   /** Runs batches while holding the lock; returns on stop or to let a rebuild swap. */
   private async drive(): Promise<void> {
     let failures = 0;
-    let busy = true;
+    let busy: boolean;
     while (!this.stopping) {
       if (await this.rebuildQueued()) {
         this.opts.logger.info({ projection: this.projector.name }, 'projection yields to a rebuild');

@@ -90,7 +90,7 @@ export function toEventData(stream: string, event: NewEvent): EventData {
     data = JSON.parse(JSON.stringify(event.data) ?? 'null');
     metadata = encodeMetadata(event);
   } catch (err) {
-    throw new TypeError(`event ${event.id} of stream ${stream} cannot be serialised as JSON: ${(err as Error).message}`);
+    throw new TypeError(`event ${event.id} of stream ${stream} cannot be serialised as JSON: ${(err as Error).message}`, { cause: err });
   }
   if (!isPlainObject(data)) throw new TypeError(`event ${event.id} of stream ${stream}: its data is not a JSON object`);
   return jsonEvent({ id: event.id, type: event.type, data, metadata });

@@ -148,7 +148,7 @@ export class KurrentEventStore implements EventStore {
     } catch (err) {
       const e = converted(err);
       if (e instanceof WrongExpectedVersionError) return;
-      if (isUnsupported(e)) throw new Error(unsupportedMessage(this.host));
+      if (isUnsupported(e)) throw new Error(unsupportedMessage(this.host), { cause: err });
       throw e;
     }
   }
