@@ -16,7 +16,7 @@ interface Run {
 function cli(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     const full = { ...process.env, DATABASE_URL: '', DATA_DIR: '', LOG_LEVEL: 'silent', ...env };
-    execFile('node', ['bin/vacaciones.mjs', ...args], { env: full, timeout: 30_000 }, (err, stdout, stderr) => {
+    execFile('node', ['bin/vacaciones.mjs', ...args], { env: full, timeout: 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
