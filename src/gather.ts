@@ -1,3 +1,20 @@
+let alone = false;
+
+/**
+ * The debugging switch (VACACIONES_BATCHING=off): every gatherer and batched appender then sends
+ * each caller's item on its own, so that one request's statements stand alone in the database's
+ * logs and in traces. Correctness never depends on batching; only throughput does. Set once at
+ * start-up.
+ */
+export function setBatching(enabled: boolean): void {
+  alone = !enabled;
+}
+
+/** How many queued items the next batch may take: its bound, or one with batching off. */
+export function batchBound(max: number): number {
+  return alone ? 1 : max;
+}
+
 /** One caller's item and how to answer it. */
 export interface Asked<Item, Answer> {
   item: Item;
@@ -41,7 +58,7 @@ export class Gatherer<Item, Answer> {
 
   private launch(): void {
     if (this.inFlight >= this.maxInFlight) return;
-    const batch = this.queue.splice(0, this.maxBatch);
+    const batch = this.queue.splice(0, batchBound(this.maxBatch));
     if (batch.length === 0) return;
     this.inFlight++;
     this.run(batch)

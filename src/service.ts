@@ -1,3 +1,4 @@
+import { setBatching } from './gather.ts';
 import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './commands/batched-appender.ts';
 import { VacationCommands } from './commands/handler.ts';
@@ -80,6 +81,7 @@ async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
 export async function createService(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Service> {
   const calendar = holidayCalendar(config);
+  setBatching(config.batching);
   const db = await openDb(config, config.databasePoolSize);
   try {
     await migrate(db);

@@ -1,4 +1,5 @@
 import type { EventStore, Position, StreamWrite } from '../store/types.ts';
+import { batchBound } from '../gather.ts';
 
 interface Pending {
   writes: StreamWrite[];
@@ -40,7 +41,7 @@ export class BatchedAppender {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.writing || this.queue.length === 0) return;
-    const batch = this.queue.splice(0, this.maxBatch);
+    const batch = this.queue.splice(0, batchBound(this.maxBatch));
     this.writing = this.write(batch).finally(() => {
       this.writing = undefined;
       this.next();

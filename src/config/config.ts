@@ -21,6 +21,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Connections the service keeps to PostgreSQL (the projectors and the change feed take 2 more). */
   databasePoolSize: number;
+  /** Off only for debugging: see setBatching. */
+  batching: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -69,6 +71,10 @@ export function loadConfig(env: Env = process.env): Config {
   const today = env.VACACIONES_TODAY || undefined;
   if (today !== undefined && !isRealDate(today)) fail('VACACIONES_TODAY', today, 'a real date as YYYY-MM-DD');
 
+  const batchingText = env.VACACIONES_BATCHING || 'on';
+  if (batchingText !== 'on' && batchingText !== 'off') fail('VACACIONES_BATCHING', batchingText, '"on" or "off"');
+  const batching = batchingText === 'on';
+
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!(LEVELS as readonly string[]).includes(logLevel)) fail('LOG_LEVEL', logLevel, LEVELS.join(', '));
 
@@ -85,6 +91,7 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 65536, 1024, 10 * 1024 * 1024),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 30, 2, 500),
+    batching,
   };
 }
 

@@ -1,5 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { Gatherer } from '../../src/gather.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BatchedAppender } from '../../src/commands/batched-appender.ts';
+import { Gatherer, setBatching } from '../../src/gather.ts';
+import type { EventStore, StreamWrite } from '../../src/store/types.ts';
 
 /** One batch at a time, each answering ten times its items; the first is held until released. */
 function gated() {
@@ -69,5 +71,28 @@ describe('gathering what callers ask for into batches', () => {
     });
     const results = await Promise.allSettled([g.ask(1), g.ask(2)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+  });
+});
+
+describe('with batching turned off (VACACIONES_BATCHING=off)', () => {
+  afterEach(() => setBatching(true));
+
+  it('a gatherer sends every caller alone, in order, and still answers each', async () => {
+    setBatching(false);
+    const { g, batches, release } = gated();
+    const answers = [1, 2, 3].map((n) => g.ask(n));
+    release();
+    expect(await Promise.all(answers)).toEqual([10, 20, 30]);
+    expect(batches).toEqual([[1], [2], [3]]);
+  });
+
+  it("the batched appender writes each caller's events in an append of their own", async () => {
+    setBatching(false);
+    const appends: number[] = [];
+    const store = { appendAny: async (writes: StreamWrite[]) => (appends.push(writes.length), { position: { commit: 1n, prepare: 1n } }) };
+    const audits = new BatchedAppender(store as unknown as EventStore);
+    const w = (s: string): StreamWrite => ({ stream: s, expectedRevision: 'any', events: [] });
+    await Promise.all([audits.append([w('a')]), audits.append([w('b'), w('c')]), audits.append([w('d')])]);
+    expect(appends).toEqual([1, 2, 1]);
   });
 });

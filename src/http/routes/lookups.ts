@@ -17,6 +17,7 @@ import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
+import { responsibleAdministrator } from '../responsible.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
@@ -50,15 +51,15 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!doc) return void lookupError(reply, 400, MESSAGES.documentRequired, { omitStatusCode: omit400Status });
     const email = fields.isAmbiguous('emailResponsable') ? undefined : fields.get('emailResponsable');
     if (!email) return void lookupError(reply, 400, MESSAGES.emailResponsableRequired, { omitStatusCode: omit400Status });
+    // Logged even when the worker is not found.
     req.responsibleEmail = email;
     const docType = contractCheck ? fields.get('tipoDocumento') : undefined;
     const worker: Worker | null = await deps.reference.workerByDocument(doc);
     if (!worker || (docType !== undefined && docType.toUpperCase() !== worker.documentType)) {
       return void lookupError(reply, 404, MESSAGES.workerNotFound);
     }
-    const user = await deps.reference.userByEmail(email);
-    if (!user?.isAdmin) return void lookupError(reply, 404, MESSAGES.adminNotFound);
-    req.responsibleUser = user;
+    const user = await responsibleAdministrator(deps.reference, req, email);
+    if (!user) return void lookupError(reply, 404, MESSAGES.adminNotFound);
     return { worker, user, docType: docType ?? null };
   }
 

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
+import { responsibleAdministrator } from '../responsible.ts';
 
 const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 
@@ -11,12 +12,10 @@ const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
  * Same key, scope and administrator check as the rest.
  */
 export function readRoutes(app: FastifyInstance, deps: AppDeps) {
-  async function admin(fields: Fields, req: { responsibleEmail: string | null }) {
+  async function admin(fields: Fields, req: FastifyRequest) {
     const email = fields.get('emailResponsable');
     if (!email) return 'missing' as const;
-    req.responsibleEmail = email;
-    const user = await deps.reference.userByEmail(email);
-    return user?.isAdmin ? user : null;
+    return responsibleAdministrator(deps.reference, req, email);
   }
 
   app.get('/vacaciones', { config: cfg }, async (req, reply) => {

@@ -10,6 +10,7 @@ import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields, bogotaTimestamp, flagText, maskEmail } from '../fields.ts';
+import { responsibleAdministrator } from '../responsible.ts';
 import { withIdempotency } from '../idempotency.ts';
 import { parseCodeInput, parseCreateInput, parseEditInput, type VacationInput } from '../vacation-input.ts';
 
@@ -69,12 +70,7 @@ function editFailureDetail(r: Extract<EditOutcome, { ok: false }>, requestId: st
 export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
 
-  async function responsible(req: FastifyRequest, email: string): Promise<User | null> {
-    req.responsibleEmail = email;
-    const user = await deps.reference.userByEmail(email);
-    req.responsibleUser = user?.isAdmin ? user : null;
-    return req.responsibleUser;
-  }
+  const responsible = (req: FastifyRequest, email: string): Promise<User | null> => responsibleAdministrator(deps.reference, req, email);
 
   const userNotFound = (reply: FastifyReply) =>
     vacationError(reply, 404, MESSAGES.userNotFound, { emailUserResponsable: 'No existe un usuario administrador con ese correo' });

@@ -115,7 +115,6 @@ export async function vacationByCode(q: Queryable, code: string): Promise<Vacati
   return (await withAmortizations(q, r.rows))[0];
 }
 
-/** The record with that numeric id (the spec's `id`). */
 /** A worker's records, oldest start first; deleted ones only when asked for. */
 export async function vacationsOfWorker(
   q: Queryable,

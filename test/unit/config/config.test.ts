@@ -14,6 +14,7 @@ describe('configuration from the environment', () => {
       rateLimitPerMinute: 6000,
       bodyLimitBytes: 65536,
       databasePoolSize: 30,
+      batching: true,
     });
   });
 
@@ -28,6 +29,7 @@ describe('configuration from the environment', () => {
     ['RATE_LIMIT_PER_MINUTE', '-1'],
     ['BODY_LIMIT_BYTES', '10'],
     ['DATABASE_POOL_SIZE', '1'],
+    ['VACACIONES_BATCHING', 'no'],
   ])('given %s=%s, then start-up stops with one line naming the variable', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);
@@ -45,5 +47,12 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://localhost:2113?tls=false' }).kurrentdbUrl).toBe(
       'kurrentdb://localhost:2113?tls=false',
     );
+  });
+});
+
+describe('the batching switch', () => {
+  it('VACACIONES_BATCHING=off turns batching off; on is the default', () => {
+    expect(loadConfig({ VACACIONES_BATCHING: 'off' }).batching).toBe(false);
+    expect(loadConfig({ VACACIONES_BATCHING: 'on' }).batching).toBe(true);
   });
 });
