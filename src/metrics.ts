@@ -59,7 +59,6 @@ export class Metrics implements HttpMetrics {
 
 /** The same store, with every append timed. */
 export function timedStore(store: EventStore, metrics: Metrics): EventStore {
-  const readStreams = store.readStreams?.bind(store);
   const timed =
     (append: (writes: StreamWrite[]) => Promise<AppendResult>) =>
     async (writes: StreamWrite[]): Promise<AppendResult> => {
@@ -73,9 +72,9 @@ export function timedStore(store: EventStore, metrics: Metrics): EventStore {
   return {
     name: store.name,
     append: timed((writes) => store.append(writes)),
-    ...(store.appendAny ? { appendAny: timed(store.appendAny.bind(store)) } : {}),
+    appendAny: timed((writes) => store.appendAny(writes)),
     readStream: (stream, opts) => store.readStream(stream, opts),
-    ...(readStreams ? { readStreams } : {}),
+    readStreams: (requests) => store.readStreams(requests),
     readAll: (opts) => store.readAll(opts),
     headPosition: () => store.headPosition(),
     countAfter: (after) => store.countAfter(after),

@@ -59,7 +59,7 @@ export class BatchedAppender {
     }
     try {
       const writes = [...byStream.values()];
-      const r = await (this.store.appendAny ? this.store.appendAny(writes) : this.store.append(writes));
+      const r = await this.store.appendAny(writes);
       for (const p of batch) p.resolve(r.position);
     } catch (err) {
       for (const p of batch) p.reject(err);

@@ -62,9 +62,7 @@ export class StreamCache {
       if (seen === undefined || r.fromRevision < seen) from.set(r.stream, r.fromRevision);
     }
     const requests = [...from].map(([stream, fromRevision]) => ({ stream, fromRevision }));
-    const read = this.store.readStreams
-      ? await this.store.readStreams(requests)
-      : new Map(await Promise.all(requests.map(async (r) => [r.stream, await this.store.readStream(r.stream, { fromRevision: r.fromRevision })] as const)));
+    const read = await this.store.readStreams(requests);
     for (const a of batch) a.resolve(read);
   }
 

@@ -76,14 +76,14 @@ export interface EventStore {
    * the shortest way the store has: no expectation to check, no retry to recognise (every event
    * id must be new). For the audit records of queries, which come in bursts and wait on it.
    */
-  appendAny?(writes: StreamWrite[]): Promise<AppendResult>;
+  appendAny(writes: StreamWrite[]): Promise<AppendResult>;
   /** Whole stream in revision order; [] when it does not exist. */
   readStream(stream: string, opts?: { fromRevision?: number }): Promise<StoredEvent[]>;
   /**
    * Several streams at once, each from a revision on (one round trip where the store allows);
    * a missing stream, or one with nothing from that revision, is [].
    */
-  readStreams?(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>>;
+  readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>>;
   /** Committed events after `after`, never passing an event whose transaction is still open. */
   readAll(opts: ReadAllOptions): Promise<StoredEvent[]>;
   /** Position of the newest event readable now (START when empty). */

@@ -226,6 +226,53 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       expect((await t.store.readStream(month)).map((e) => e.type)).toEqual(['M0', 'M1']);
     });
 
+    it('appendAny adds to several streams, new or not, at their next revisions, without checking any expectation', async () => {
+      const old = s('audit');
+      const fresh = s('audit');
+      await t.store.append([{ stream: old, expectedRevision: 'no_stream', events: [ev('A'), ev('B')] }]);
+      const r = await t.store.appendAny([
+        { stream: old, expectedRevision: 'any', events: [ev('C')] },
+        { stream: fresh, expectedRevision: 'any', events: [ev('D'), ev('E')] },
+      ]);
+      expect(r.revisions).toEqual(
+        expect.arrayContaining([
+          { stream: old, revision: 2 },
+          { stream: fresh, revision: 1 },
+        ]),
+      );
+      expect((await t.store.readStream(old)).map((e) => [e.revision, e.type])).toEqual([
+        [0, 'A'],
+        [1, 'B'],
+        [2, 'C'],
+      ]);
+      expect((await t.store.readStream(fresh)).map((e) => e.type)).toEqual(['D', 'E']);
+      const head = await t.store.headPosition();
+      expect(comparePositions(r.position, head)).toBeLessThanOrEqual(0);
+    });
+
+    it('readStreams reads several streams each from its own revision; a missing one, or one read past its end, is empty', async () => {
+      const a = s('worker');
+      const b = s('unit');
+      await t.store.append([
+        { stream: a, expectedRevision: 'no_stream', events: [ev('A0'), ev('A1'), ev('A2')] },
+        { stream: b, expectedRevision: 'no_stream', events: [ev('B0')] },
+      ]);
+      const missing = s('nowhere');
+      const read = await t.store.readStreams([
+        { stream: a, fromRevision: 1 },
+        { stream: b, fromRevision: 0 },
+        { stream: missing, fromRevision: 0 },
+      ]);
+      expect(read.get(a)!.map((e) => [e.revision, e.type])).toEqual([
+        [1, 'A1'],
+        [2, 'A2'],
+      ]);
+      expect(read.get(b)!.map((e) => e.type)).toEqual(['B0']);
+      expect(read.get(missing) ?? []).toEqual([]);
+      const past = await t.store.readStreams([{ stream: b, fromRevision: 5 }]);
+      expect(past.get(b) ?? []).toEqual([]);
+    });
+
     it('delivers readAll in a stable order, each event once, across pages', async () => {
       const head = await t.store.headPosition();
       const streams = [s('p1'), s('p2'), s('p3')];
