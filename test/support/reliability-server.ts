@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { allProjectors } from '../../src/projections/registry.ts';
-import { ROOT, TODAY, runCli, waitForListening, type CliResult } from './server.ts';
+import { EXIT_WITH_PARENT, ROOT, TODAY, runCli, waitForListening, type CliResult } from './server.ts';
 
 /**
  * A `vacaciones serve` process whose child is reachable, so that a test can kill it without
@@ -41,7 +41,7 @@ export function serveEnv(databaseUrl: string, extra: Record<string, string> = {}
 export async function spawnServe(env: NodeJS.ProcessEnv, timeoutMs = 45_000): Promise<ServeProcess> {
   let out = '';
   let err = '';
-  const child = spawn(process.execPath, ['bin/vacaciones.mjs', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'bin/vacaciones.mjs', 'serve'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d: string) => (out += d));

@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { freshDb } from './db.ts';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** Preloaded into every server a test starts, so that none outlives the test process. */
+export const EXIT_WITH_PARENT = join(ROOT, 'test/support/exit-with-parent.mjs');
 export const FIXTURE = 'test/fixtures/reference-data.json';
 
 /** The fixture as data, a fresh copy each time, so a test may change it freely. */
@@ -276,7 +278,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
 
     let out = '';
     let err = '';
-    const proc = spawn(process.execPath, ['bin/vacaciones.mjs', 'serve'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'bin/vacaciones.mjs', 'serve'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
     child = proc;
     proc.stdout.setEncoding('utf8');
     proc.stderr.setEncoding('utf8');
