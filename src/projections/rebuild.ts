@@ -1,5 +1,6 @@
 import type { Db } from '../db/types.ts';
-import { START, type EventStore, type Position } from '../store/types.ts';
+import { START, comparePositions, type EventStore, type Position } from '../store/types.ts';
+import { eventsUpTo, loadInPlace, readsLogInPlace } from './bulk.ts';
 import { lockCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { LockSession, rebuildKey, runnerKey } from './locks.ts';
 import { selectProjectors } from './registry.ts';
@@ -41,10 +42,13 @@ const LOCK_TIMEOUT = '55P03';
 const SWAP_ATTEMPTS = 5;
 
 /**
- * Rebuilds read models from the first event while the live ones keep serving: replays into
- * fresh `<table>__rebuild` tables, then takes each projector's runner lock (the live runner
- * hands it over at its next batch boundary), applies what arrived meanwhile, and in one
- * transaction drops the live tables, renames the new ones in and sets the checkpoints.
+ * Rebuilds read models from the first event while the live ones keep serving: fills fresh
+ * `<table>__rebuild` tables, then takes each projector's runner lock (the live runner hands it
+ * over at its next batch boundary), applies what arrived meanwhile, and in one transaction drops
+ * the live tables, renames the new ones in and sets the checkpoints.
+ *
+ * On the PostgreSQL event store, the read models that can are first filled in the database itself
+ * from the log up to its head (bulk.ts); the others replay every event through this process.
  */
 export async function rebuild(
   db: Db,
@@ -69,26 +73,42 @@ export async function rebuild(
     });
     built = true;
 
-    const progress = (phase: RebuildProgress['phase'], base: number, total: number) => (done: number) =>
-      opts.onProgress?.({ phase, done: base + done, total, elapsedMs: performance.now() - t0 });
+    const report = (phase: RebuildProgress['phase'], done: number, total: number) =>
+      opts.onProgress?.({ phase, done, total, elapsedMs: performance.now() - t0 });
 
     const total = await store.countAfter(START);
-    let { position, count } = await replay(db, store, chosen, START, batchSize, progress('replay', 0, total));
+    // How far each build is: loaded in place up to the head, or nowhere yet.
+    const from = new Map<string, Position>(chosen.map((p) => [p.name, START]));
+    let covered = 0;
+    const inPlace = chosen.filter((p) => readsLogInPlace(db, store, p));
+    if (inPlace.length > 0) {
+      const head = await store.headPosition();
+      covered = await eventsUpTo(db, head);
+      let loaded = 0;
+      await eachAtOnce(inPlace, IN_PLACE_AT_ONCE, async (p) => {
+        if (await loadInPlace(db, p, REBUILD_SUFFIX, head)) from.set(p.name, head);
+        report('replay', Math.round((covered * ++loaded) / inPlace.length), total);
+      });
+    }
+    // The events of the head loaded in place are counted once, however many read models they went to.
+    const base = chosen.every((p) => from.get(p.name) !== START) ? covered : 0;
+    const first = await replay(db, store, chosen, from, batchSize, (n) => report('replay', base + n, Math.max(total, base + n)));
+    let count = base + first.count;
 
     // Runner locks in name order, so that two rebuilds of overlapping sets cannot deadlock.
     for (const p of [...chosen].sort((a, b) => a.name.localeCompare(b.name))) await locks.lock(runnerKey(p.name));
-    const rest = await store.countAfter(position);
-    const more = await replay(db, store, chosen, position, batchSize, progress('catch-up', count, count + rest));
-    if (more.count > 0) position = more.position;
+    const atPosition = new Map(chosen.map((p) => [p.name, first.position]));
+    const rest = await store.countAfter(first.position);
+    const more = await replay(db, store, chosen, atPosition, batchSize, (n) => report('catch-up', count + n, count + rest));
     count += more.count;
 
-    await swap(db, chosen, position);
+    await swap(db, chosen, more.position);
     built = false;
     return {
       projectors: chosen.map((p) => p.name),
       events: count,
       durationMs: performance.now() - t0,
-      position,
+      position: more.position,
     };
   } finally {
     if (built) {
@@ -102,24 +122,47 @@ export async function rebuild(
   }
 }
 
+/**
+ * Read models loaded in place at once, each on a connection of its own: the database's two
+ * sides of the work (reading the log, writing and indexing) overlap, and no more than that.
+ */
+const IN_PLACE_AT_ONCE = 2;
+
+/** Runs `fn` over the items, `width` at a time; the first failure fails the whole once the others end. */
+async function eachAtOnce<T>(items: readonly T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  const lanes = Array.from({ length: Math.min(width, items.length) }, lane);
+  const settled = await Promise.allSettled(lanes);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+}
+
 /** Batches a projector may run ahead of the slowest one: bounds the events held in memory. */
 const AHEAD = 2;
 
 /**
- * Each projector writes on a connection of its own and goes on to the next batch as soon as it
- * is done with this one, so the database works on several projectors at once while the next
- * batch is read and decoded. The tables are not read until the swap, so they need not agree
- * with each other batch by batch; a failure anywhere fails the rebuild and drops them all.
+ * Applies to each projector's build the events after its own position in `from`, reading the
+ * log once from the earliest of them to its end; answers the last position read (the latest of
+ * `from` when there was nothing more) and how many events were read. Each projector writes on a
+ * connection of its own and goes on to the next batch as soon as it is done with this one, so the
+ * database works on several projectors at once while the next batch is read and decoded. The
+ * tables are not read until the swap, so they need not agree with each other batch by batch; a
+ * failure anywhere fails the rebuild and drops them all.
  */
 async function replay(
   db: Db,
   store: EventStore,
   projectors: readonly Projector[],
-  from: Position,
+  from: ReadonlyMap<string, Position>,
   batchSize: number,
   onBatch: (count: number) => void,
 ): Promise<{ position: Position; count: number }> {
-  let position = from;
+  const starts = projectors.map((p) => from.get(p.name) ?? START);
+  let position = starts.reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
+  let last = starts.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
   let count = 0;
   const lanes: Promise<void>[] = projectors.map(() => Promise.resolve());
   const pending: Promise<unknown>[] = [];
@@ -129,12 +172,17 @@ async function replay(
       const stored = await next;
       if (stored.length === 0) break;
       position = stored[stored.length - 1]!.position;
+      if (comparePositions(position, last) > 0) last = position;
       next = store.readAll({ after: position, limit: batchSize });
       next.catch(() => {});
       const events = decodeAll(stored);
-      // Not durable: losing the last batches of tables nobody reads yet only means rebuilding again.
       projectors.forEach((p, i) => {
-        lanes[i] = lanes[i]!.then(() => db.transaction((tx) => p.apply(tx, events, REBUILD_SUFFIX), { durable: false }));
+        const after = starts[i]!;
+        const own = after === START ? events : events.filter((e) => comparePositions(e.stored.position, after) > 0);
+        // A batch with nothing the projector handles changes none of its tables.
+        if (!own.some((e) => p.handles.has(e.event.type))) return;
+        // Not durable: losing the last batches of tables nobody reads yet only means rebuilding again.
+        lanes[i] = lanes[i]!.then(() => db.transaction((tx) => p.apply(tx, own, REBUILD_SUFFIX), { durable: false }));
       });
       const size = stored.length;
       const done = Promise.all(lanes).then(() => {
@@ -150,7 +198,7 @@ async function replay(
     // Never leave a projector writing after a failure: the caller drops the tables next.
     await Promise.allSettled(lanes);
   }
-  return { position, count };
+  return { position: last, count };
 }
 
 /**

@@ -59,6 +59,40 @@ export function timestamp(s: string | null | undefined): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
+/**
+ * An ISO time in UTC with at most milliseconds: for these, PostgreSQL's reading and timestamp()'s
+ * agree to the millisecond (seconds stop at 59: PostgreSQL takes a 60th, JavaScript does not).
+ */
+const CANONICAL_TIME = String.raw`^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d{1,3})?Z$`;
+
+/**
+ * timestamp() in SQL, for Projector.replaySql, over a text expression. Times in the shape
+ * toISOString gives, which is how the service writes them, are told by a cheap test of their
+ * characters (a regular expression costs microseconds, over a million events); others must match
+ * CANONICAL_TIME. Any other (or an impossible one, such as February 30, which JavaScript rolls
+ * over) raises invalid_datetime_format or datetime_field_overflow, so that the rebuild hands those
+ * read models back to timestamp() itself.
+ */
+export const timestampSql = (text: string): string => {
+  const t = `(${text})`;
+  return (
+    `CASE WHEN ${t} IS NULL THEN NULL ` +
+    `WHEN translate(${t}, '123456789', '000000000') = '0000-00-00T00:00:00.000Z' AND substr(${t}, 18, 1) < '6' THEN ${t}::timestamptz ` +
+    `WHEN ${t} ~ '${CANONICAL_TIME}' THEN ${t}::timestamptz ` +
+    `ELSE ('not a canonical time: ' || ${t})::timestamptz END`
+  );
+};
+
+/**
+ * For Projector.replaySql: the events of these types in the log up to the rebuild's position
+ * ($1 commit as text, $2 prepare), under the alias `e`, with `join` (lateral functions of e).
+ */
+export const loggedEvents = (types: readonly string[], join = ''): string =>
+  `events e ${join} WHERE e.type IN (${types.map((t) => `'${t}'`).join(', ')}) AND (e.tx_id, e.position) <= ($1::text::xid8, $2::bigint)`;
+
+/** Latest first, in the order of the log: for DISTINCT ON over a key, the last word on it. */
+export const LATEST_FIRST = 'e.tx_id DESC, e.position DESC';
+
 /** SQL rendering a timestamptz column as an ISO string in UTC with milliseconds. */
 export const isoSql = (col: string): string => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 

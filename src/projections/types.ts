@@ -21,6 +21,17 @@ export interface Projector {
    * the tables as applying it once.
    */
   apply(q: Queryable, events: readonly DecodedEvent[], suffix: string): Promise<void>;
+  /**
+   * Optional, for rebuilds from the PostgreSQL event log (src/projections/bulk.ts): statements
+   * that fill the empty tables under `suffix` with what `apply` makes of every event of the log
+   * up to a position (`$1` its commit as text, `$2` its prepare), read where the events lie
+   * instead of passing each through this process. Their rows must equal those of `apply` on the
+   * same events (the rebuild tests compare both). They read payloads as stored, so they serve only
+   * while no event type they handle has an upcaster. A value they cannot read exactly as `apply`
+   * does must stop them with an invalid_datetime_format or datetime_field_overflow error (see
+   * timestampSql): the rebuild then replays that read model's events through `apply` instead.
+   */
+  replaySql?(suffix: string): readonly string[];
 }
 
 /** The subset of pino the projections use, so that tests can pass a silent one. */

@@ -85,6 +85,11 @@ export class PostgresEventStore implements EventStore {
     this.groups = new GroupAppender(db, (writes, args) => this.callAppend(this.db, writes, args), (writes, outcome) => this.settle(writes, outcome), opts);
   }
 
+  /** The database the log is kept in: a rebuild on that same database may read the log where it lies. */
+  get database(): Db {
+    return this.db;
+  }
+
   async append(writes: StreamWrite[]): Promise<AppendResult> {
     try {
       // One statement is its own transaction (no BEGIN/COMMIT round trips), shared with the

@@ -1,5 +1,5 @@
 import type { DecodedEvent } from '../../events/codec.ts';
-import { upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AMORTIZATIONS_TABLE = 'rm_amortizations';
@@ -49,5 +49,16 @@ export const amortizationsProjector: Projector = {
   },
   async apply(q, events, suffix) {
     await upsertRows(q, `${AMORTIZATIONS_TABLE}${suffix}`, COLUMNS, [...fold(events).values()], ['codigo_pila', 'periodo']);
+  },
+  replaySql(suffix) {
+    // Per code and period, the last record's part of it (the last of a record's own parts first).
+    return [
+      `INSERT INTO ${AMORTIZATIONS_TABLE}${suffix} (codigo_pila, periodo, dias_habiles, dias_calendario, valor)
+       SELECT DISTINCT ON (e.data->>'codigoPila', a.part->>'periodo')
+              e.data->>'codigoPila', a.part->>'periodo', (a.part->>'diasHabiles')::integer,
+              (a.part->>'diasCalendario')::integer, (a.part->>'valor')::bigint
+         FROM ${loggedEvents(['VacationCreated', 'VacationImported'], "CROSS JOIN LATERAL jsonb_array_elements(e.data->'amortizations') WITH ORDINALITY AS a(part, n)")}
+        ORDER BY e.data->>'codigoPila', a.part->>'periodo', ${LATEST_FIRST}, a.n DESC`,
+    ];
   },
 };

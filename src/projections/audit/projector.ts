@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../events/types.ts';
-import { insertRows, timestamp, type Columns } from '../sql.ts';
+import { insertRows, loggedEvents, timestamp, timestampSql, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AUDIT_TABLE = 'rm_audit';
@@ -90,19 +90,21 @@ function entry(e: DomainEvent): Entry | undefined {
   }
 }
 
+const HANDLED = [
+  'VacationCreated',
+  'VacationImported',
+  'VacationDeleted',
+  'VacationApproved',
+  'VacationEditStarted',
+  'VacationEditFailed',
+  'VacationDataConsulted',
+  'ContractStatusChecked',
+] as const;
+
 /** Who did what to which worker and record, one row per event, never updated. */
 export const auditProjector: Projector = {
   name: 'audit',
-  handles: new Set([
-    'VacationCreated',
-    'VacationImported',
-    'VacationDeleted',
-    'VacationApproved',
-    'VacationEditStarted',
-    'VacationEditFailed',
-    'VacationDataConsulted',
-    'ContractStatusChecked',
-  ]),
+  handles: new Set(HANDLED),
   tables: [AUDIT_TABLE],
   ddl(suffix) {
     const t = `${AUDIT_TABLE}${suffix}`;
@@ -151,5 +153,38 @@ export const auditProjector: Projector = {
       });
     }
     await insertRows(q, `${AUDIT_TABLE}${suffix}`, COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
+  },
+  replaySql(suffix) {
+    // entry() of each event, in SQL. A deletion keeps only those of its snapshot's fields that
+    // are there, as JSON.stringify leaves out the undefined ones.
+    const snapshotFields = ['recordId', 'startDate', 'endDate', 'businessDays', 'calendarDays', 'totalValue', 'compensated', 'approved'];
+    const details = `CASE e.type
+        WHEN 'VacationCreated' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
+        WHEN 'VacationImported' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
+        WHEN 'VacationDeleted' THEN
+          CASE WHEN e.data->>'reason' = 'edit' THEN '{}'::jsonb ELSE jsonb_build_object('etiqueta', '${DELETE_LABEL}') END
+          || (e.data - 'snapshot')
+          || coalesce((SELECT jsonb_object_agg(s.key, s.value) FROM jsonb_each(e.data->'snapshot') AS s
+                        WHERE s.key IN (${snapshotFields.map((f) => `'${f}'`).join(', ')})), '{}'::jsonb)
+        ELSE e.data END`;
+    const action = `CASE e.type
+        WHEN 'VacationCreated' THEN CASE WHEN coalesce(e.data->>'replaces', '') <> '' THEN 'EDICION' ELSE 'CREACION' END
+        WHEN 'VacationImported' THEN 'IMPORTACION'
+        WHEN 'VacationDeleted' THEN CASE WHEN e.data->>'reason' = 'edit' THEN 'EDICION_BAJA' ELSE 'DELETE' END
+        WHEN 'VacationEditStarted' THEN 'EDICION_INICIO'
+        WHEN 'VacationEditFailed' THEN 'ERROR_EDICION'
+        WHEN 'VacationApproved' THEN 'APROBACION'
+        WHEN 'VacationDataConsulted' THEN 'CONSULTA_DATOS'
+        ELSE 'VERIFICACION_CONTRATO' END`;
+    return [
+      `INSERT INTO ${AUDIT_TABLE}${suffix} (${Object.keys(COLUMNS).join(', ')})
+       SELECT e.event_id, e.tx_id::text::bigint, e.position, (e.data->>'workerId')::bigint,
+              CASE WHEN e.type IN ('VacationDataConsulted', 'ContractStatusChecked') THEN NULL ELSE e.data->>'codigoPila' END,
+              ${action}, (e.metadata->>'userId')::bigint, e.metadata->>'userEmail', e.metadata->>'apiKeyName',
+              e.metadata->>'requestId', e.metadata->>'correlationId',
+              coalesce(${timestampSql("e.metadata->>'occurredAt'")}, date_trunc('milliseconds', e.recorded_at)),
+              ${details}
+         FROM ${loggedEvents(HANDLED)}`,
+    ];
   },
 };

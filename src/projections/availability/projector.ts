@@ -1,6 +1,6 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWordPerCode } from '../last-word.ts';
-import { upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AVAILABILITY_TABLE = 'rm_availability';
@@ -21,6 +21,16 @@ const recordRow = (r: VacationRecord, live: boolean) => ({
   compensated: r.compensated,
   live,
 });
+
+/** The start of the statement that writes workers' totals from their records (a WHERE and GROUP BY follow). */
+const totals = (suffix: string) => `
+  INSERT INTO ${AVAILABILITY_TABLE}${suffix} (worker_id, days_taken, days_enjoyed, days_compensated, live_records)
+  SELECT worker_id,
+         coalesce(sum(business_days) FILTER (WHERE live), 0),
+         coalesce(sum(business_days) FILTER (WHERE live AND NOT compensated), 0),
+         coalesce(sum(business_days) FILTER (WHERE live AND compensated), 0),
+         count(*) FILTER (WHERE live)
+    FROM ${AVAILABILITY_RECORDS_TABLE}${suffix}`;
 
 /**
  * Days already taken per worker. The per-record table is what makes it idempotent: a worker's
@@ -67,16 +77,27 @@ export const availabilityProjector: Projector = {
     await upsertRows(q, records, RECORD_COLUMNS, rows, ['codigo_pila']);
     const workers = [...new Set(rows.map((r) => r.worker_id as number))];
     await q.query(
-      `INSERT INTO ${AVAILABILITY_TABLE}${suffix} (worker_id, days_taken, days_enjoyed, days_compensated, live_records)
-       SELECT worker_id,
-              coalesce(sum(business_days) FILTER (WHERE live), 0),
-              coalesce(sum(business_days) FILTER (WHERE live AND NOT compensated), 0),
-              coalesce(sum(business_days) FILTER (WHERE live AND compensated), 0),
-              count(*) FILTER (WHERE live)
-       FROM ${records} WHERE worker_id = ANY($1::bigint[]) GROUP BY worker_id
+      `${totals(suffix)} WHERE worker_id = ANY($1::bigint[]) GROUP BY worker_id
        ON CONFLICT (worker_id) DO UPDATE SET days_taken = EXCLUDED.days_taken, days_enjoyed = EXCLUDED.days_enjoyed,
          days_compensated = EXCLUDED.days_compensated, live_records = EXCLUDED.live_records`,
       [workers],
     );
+  },
+  replaySql(suffix) {
+    // The last word on each code is its record's row (a deletion's from its snapshot); then the
+    // totals of every worker that has one.
+    return [
+      `INSERT INTO ${AVAILABILITY_RECORDS_TABLE}${suffix} (codigo_pila, worker_id, business_days, compensated, live)
+       SELECT w.codigo_pila, w.worker_id, w.business_days, w.compensated, w.live
+         FROM (SELECT DISTINCT ON (e.data->>'codigoPila') x.r->>'codigoPila' AS codigo_pila, (x.r->>'workerId')::bigint AS worker_id,
+                      (x.r->>'businessDays')::integer AS business_days, (x.r->>'compensated')::boolean AS compensated,
+                      e.type <> 'VacationDeleted' AS live
+                 FROM ${loggedEvents(
+                   ['VacationCreated', 'VacationImported', 'VacationDeleted'],
+                   "CROSS JOIN LATERAL (SELECT CASE WHEN e.type = 'VacationDeleted' THEN e.data->'snapshot' ELSE e.data END AS r) x",
+                 )}
+                ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w`,
+      `${totals(suffix)} GROUP BY worker_id`,
+    ];
   },
 };

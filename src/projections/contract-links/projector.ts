@@ -1,6 +1,6 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWordPerCode } from '../last-word.ts';
-import { upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const CONTRACT_LINKS_TABLE = 'rm_vacation_contract_links';
@@ -48,5 +48,18 @@ export const contractLinksProjector: Projector = {
     }
     if (removed.length > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [removed]);
     await upsertRows(q, t, COLUMNS, rows, ['codigo_pila']);
+  },
+  replaySql(suffix) {
+    // The last word on each code: its record's link, or none when that is a deletion.
+    return [
+      `INSERT INTO ${CONTRACT_LINKS_TABLE}${suffix} (codigo_pila, worker_id, contract_id, company_contract_id)
+       SELECT w.codigo_pila, w.worker_id, w.contract_id, w.company_contract_id
+         FROM (SELECT DISTINCT ON (e.data->>'codigoPila') e.type, e.data->>'codigoPila' AS codigo_pila,
+                      (e.data->>'workerId')::bigint AS worker_id, (e.data->>'contractId')::bigint AS contract_id,
+                      (e.data->>'companyContractId')::bigint AS company_contract_id
+                 FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationDeleted'])}
+                ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w
+        WHERE w.type <> 'VacationDeleted'`,
+    ];
   },
 };

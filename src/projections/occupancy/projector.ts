@@ -1,6 +1,6 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWordPerCode } from '../last-word.ts';
-import { upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 /**
@@ -57,5 +57,19 @@ export const occupancyProjector: Projector = {
     if (freed.length > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [freed]);
     const occupied = [...spans.values()].filter((s): s is Span => s !== null);
     await upsertRows(q, t, COLUMNS, occupied as unknown as Record<string, unknown>[], ['codigo_pila']);
+  },
+  replaySql(suffix) {
+    // The last word on each code, then span() of it.
+    return [
+      `INSERT INTO ${OCCUPANCY_TABLE}${suffix} (codigo_pila, subgerencia_id, worker_id, start_date, end_date)
+       SELECT w.code, w.subgerencia_id, w.worker_id, w.start_date, w.end_date
+         FROM (SELECT DISTINCT ON (e.data->>'codigoPila') e.data->>'codigoPila' AS code, e.type,
+                      e.data->>'subgerenciaId' AS subgerencia_id, (e.data->>'workerId')::bigint AS worker_id,
+                      (e.data->>'startDate')::date AS start_date, (e.data->>'endDate')::date AS end_date,
+                      (e.data->>'compensated')::boolean AS compensated
+                 FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationDeleted'])}
+                ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w
+        WHERE w.type <> 'VacationDeleted' AND NOT w.compensated AND w.subgerencia_id IS NOT NULL`,
+    ];
   },
 };

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import type { VacationRecord } from '../../events/types.ts';
-import { timestamp, upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, loggedEvents, timestamp, timestampSql, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const VACATIONS_TABLE = 'rm_vacations';
@@ -187,5 +187,58 @@ export const vacationsProjector: Projector = {
        WHERE v.codigo_pila = u.codigo_pila`,
       [JSON.stringify(updates)],
     );
+  },
+  replaySql(suffix) {
+    // Each code's last record, and the last approval and the last deletion after it: what fold()
+    // makes of a batch, and the UPDATE of a later one, make of them too.
+    const field = (name: string, type: string) => `(e.data->>'${name}')::${type} AS ${name}`;
+    const record = [
+      field('recordId', 'bigint'), field('workerId', 'bigint'), field('documentNumber', 'text'), field('contractId', 'bigint'),
+      field('companyContractId', 'bigint'), field('subgerenciaId', 'text'), field('startDate', 'date'), field('endDate', 'date'),
+      field('businessDays', 'integer'), field('calendarDays', 'integer'), field('salary', 'bigint'), field('totalValue', 'bigint'),
+      field('advance', 'boolean'), field('worksSaturday', 'boolean'), field('compensated', 'boolean'),
+      field('socialSecurityInPayroll', 'boolean'), field('replaces', 'text'),
+      `${timestampSql("e.data->>'createdAt'")} AS created_at`,
+      `e.type = 'VacationImported' AND (e.data->>'approved')::boolean AS approved`,
+    ].join(', ');
+    // The last approval and the last deletion of each code in one read of the log, side by side.
+    const approved = "l.type = 'VacationApproved'";
+    const deleted = "l.type = 'VacationDeleted'";
+    const later = `
+      SELECT l.code,
+             max(l.tx) FILTER (WHERE ${approved}) AS a_tx, max(l.position) FILTER (WHERE ${approved}) AS a_position,
+             max(l.approved_at) FILTER (WHERE ${approved}) AS approved_at, max(l.approvedByUserId) FILTER (WHERE ${approved}) AS approved_by,
+             max(l.tx) FILTER (WHERE ${deleted}) AS d_tx, max(l.position) FILTER (WHERE ${deleted}) AS d_position,
+             max(l.reason) FILTER (WHERE ${deleted}) AS reason, max(l.deleted_at) FILTER (WHERE ${deleted}) AS deleted_at,
+             max(l.deletedByUserId) FILTER (WHERE ${deleted}) AS deleted_by, max(l.replacedBy) FILTER (WHERE ${deleted}) AS replaced_by
+        FROM (SELECT DISTINCT ON (e.data->>'codigoPila', e.type) e.data->>'codigoPila' AS code, e.type,
+                     e.tx_id::text::bigint AS tx, e.position,
+                     ${timestampSql("e.data->>'approvedAt'")} AS approved_at, ${field('approvedByUserId', 'bigint')},
+                     ${field('reason', 'text')}, ${timestampSql("e.data->>'deletedAt'")} AS deleted_at,
+                     ${field('deletedByUserId', 'bigint')}, ${field('replacedBy', 'text')}
+                FROM ${loggedEvents(['VacationApproved', 'VacationDeleted'])}
+               ORDER BY e.data->>'codigoPila', e.type, ${LATEST_FIRST}) l
+       GROUP BY l.code`;
+    const after = (tx: string, position: string) => `(x.${tx}, x.${position}) > (c.tx, c.position)`;
+    return [
+      `INSERT INTO ${VACATIONS_TABLE}${suffix} (${Object.keys(COLUMNS).join(', ')})
+       SELECT c.recordId, c.code, c.workerId, c.documentNumber, c.contractId, c.companyContractId, c.subgerenciaId,
+              c.startDate, c.endDate, c.businessDays, c.calendarDays, c.salary, c.totalValue, c.advance, c.worksSaturday,
+              c.compensated, c.socialSecurityInPayroll,
+              c.approved OR coalesce(${after('a_tx', 'a_position')}, false),
+              CASE WHEN ${after('a_tx', 'a_position')} THEN x.approved_at END,
+              CASE WHEN ${after('a_tx', 'a_position')} THEN x.approved_by END,
+              CASE WHEN ${after('d_tx', 'd_position')} THEN 'deleted' ELSE 'live' END,
+              CASE WHEN ${after('d_tx', 'd_position')} THEN x.reason END,
+              CASE WHEN ${after('d_tx', 'd_position')} THEN x.deleted_at END,
+              CASE WHEN ${after('d_tx', 'd_position')} THEN x.deleted_by END,
+              c.replaces,
+              CASE WHEN ${after('d_tx', 'd_position')} THEN x.replaced_by END,
+              c.created_at
+         FROM (SELECT DISTINCT ON (e.data->>'codigoPila') e.data->>'codigoPila' AS code, e.tx_id::text::bigint AS tx, e.position, ${record}
+                 FROM ${loggedEvents(['VacationCreated', 'VacationImported'])}
+                ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) c
+         LEFT JOIN (${later}) x ON x.code = c.code`,
+    ];
   },
 };
