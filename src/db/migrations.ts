@@ -232,7 +232,9 @@ const ANSWER_JOINED = `
  * `eoffs` in the event arrays, and its revisions follow `cur + soffs`. The names `slots` and `ins`
  * (stream, revision, position of every inserted row) are there for what follows.
  */
-const insertEvents = (writes: string, ids: string, types: string, versions: string, data: string, meta: string): string => `
+type InsertEvents = (writes: string, ids: string, types: string, versions: string, data: string, meta: string) => string;
+
+const insertEvents: InsertEvents = (writes: string, ids: string, types: string, versions: string, data: string, meta: string): string => `
               slots AS (
                 SELECT wr.stream, wr.cur + wr.soffs + k AS revision, wr.eoffs + k AS j
                   FROM (${writes}) AS wr CROSS JOIN LATERAL generate_series(1, wr.n) AS k
@@ -246,17 +248,43 @@ const insertEvents = (writes: string, ids: string, types: string, versions: stri
               )`.slice(1);
 
 /**
+ * insertEvents as version 17 makes it: each event also gets its place in its stream's hash chain
+ * (src/store/chain.ts), SHA-256 of the previous event's hash and the event's canonical JSON. The
+ * chain of a stream runs over the statement's events in revision order (the vac_chain aggregate
+ * as a running window), starting from the hash of the event its first write follows, found by
+ * one index probe per write; every array is still read once, in order.
+ */
+const insertChainedEvents: InsertEvents = (writes, ids, types, versions, data, meta) => `
+              slots AS (
+                SELECT wr.stream, wr.cur + wr.soffs + k AS revision, wr.eoffs + k AS j,
+                       CASE WHEN k = 1 THEN (SELECT p.hash FROM events p WHERE p.stream = wr.stream AND p.revision = wr.cur + wr.soffs) END AS prev
+                  FROM (${writes}) AS wr CROSS JOIN LATERAL generate_series(1, wr.n) AS k
+              ), ins AS (
+                INSERT INTO events (event_id, stream, revision, type, version, data, metadata, hash)
+                SELECT c.id, c.stream, c.revision, c.type, c.version, c.data, c.meta,
+                       vac_chain(c.prev, vac_event_canonical(c.stream, c.revision, c.type, c.version, c.data, c.meta))
+                         OVER (PARTITION BY c.stream ORDER BY c.revision ROWS UNBOUNDED PRECEDING)
+                  FROM (
+                    SELECT e.id, slots.stream, slots.revision, e.type, e.version, e.data, e.meta, e.j, slots.prev
+                      FROM unnest(${ids}, ${types}, ${versions}, ${data}, ${meta}) WITH ORDINALITY AS e(id, type, version, data, meta, j)
+                      JOIN slots ON slots.j = e.j
+                  ) AS c
+                 ORDER BY c.j
+                RETURNING events.stream, events.revision, events.position
+              )`.slice(1);
+
+/**
  * Version 15's append of one set of writes after its checks, as vac_append and each append of
  * vac_append_batch's slower way make it: `pre` goes before each answer row's columns, `post` after.
  */
-const appendChecked = (pre: string, post: string, streams: string, counts: string, ids: string, types: string, versions: string, data: string, meta: string): string => `
+const appendChecked = (insert: InsertEvents, pre: string, post: string, streams: string, counts: string, ids: string, types: string, versions: string, data: string, meta: string): string => `
           RETURN QUERY
             WITH w AS (
               SELECT u.stream, u.n, u.i, s.revision AS cur, 0::bigint AS soffs, (sum(u.n) OVER (ORDER BY u.i) - u.n)::bigint AS eoffs
                 FROM unnest(${streams}, ${counts}) WITH ORDINALITY AS u(stream, n, i)
                 JOIN streams s ON s.stream = u.stream
             ),
-${insertEvents('SELECT * FROM w', ids, types, versions, data, meta)}, upd AS (
+${insert('SELECT * FROM w', ids, types, versions, data, meta)}, upd AS (
               UPDATE streams s SET revision = w.cur + w.n FROM w WHERE s.stream = w.stream AND w.n > 0
             )
             SELECT ${pre}w.stream, w.cur + w.n, ins.position, pg_current_xact_id()::text, ${post}
@@ -304,6 +332,114 @@ ${APPEND_LOCK}        RETURN QUERY
             ON CONFLICT (stream) DO UPDATE SET revision = st.revision + excluded.revision + 1
             RETURNING st.stream, st.revision
           )`.slice(1);
+
+/**
+ * vac_append, vac_append_batch and vac_append_any as version 15 made them, with `insert` writing
+ * the events of a set of writes (insertEvents there; insertChainedEvents from version 17 on).
+ */
+const linearAppends = (insert: InsertEvents): string => `${APPEND_CLAIMED}${firstConflict('p_streams', 'p_expected')}
+        IF FOUND THEN
+          RAISE EXCEPTION 'wrong_expected_revision'
+            USING DETAIL = json_build_object('stream', bad.stream, 'actual', bad.actual)::text;
+        END IF;
+${appendChecked(insert, '', 'false', 'p_streams', 'p_counts', 'p_ids', 'p_types', 'p_versions', 'p_data', 'p_meta')}
+      END
+      $fn$;
+      -- CREATE OR REPLACE resets a function's settings: version 11's are set again.
+      ALTER FUNCTION vac_append SET plan_cache_mode = force_custom_plan;
+      ALTER FUNCTION vac_append SET jit = off;
+
+${BATCH_SIGNATURE}        -- The append each write belongs to.
+        v_app integer[];
+        g record;
+        ne integer;
+${GROUP_CLAIMED}        SELECT coalesce(array_agg(w.a ORDER BY w.a), '{}') INTO v_app
+          FROM unnest(p_writes) WITH ORDINALITY AS w(nw, a) CROSS JOIN LATERAL generate_series(1, w.nw);
+
+        -- The usual group: none of its event ids stored yet, and no stream shared by two appends
+        -- unless all of them append with "any". Its appends cannot affect each other's checks, so
+        -- every check, insert and update of the group is one statement.
+        IF NOT EXISTS (SELECT 1 FROM events WHERE event_id = ANY (p_ids)) AND NOT EXISTS (
+          SELECT 1 FROM unnest(p_streams, p_expected, v_app) AS u(stream, exp, a)
+           GROUP BY u.stream HAVING count(DISTINCT u.a) > 1 AND bool_or(u.exp <> -2)
+        ) THEN
+          RETURN QUERY
+${groupChecks('            ', 'bigint')}
+            ),
+${insert('SELECT * FROM ok', 'p_ids', 'p_types', 'p_versions', 'p_data', 'p_meta')}, upd AS (
+              UPDATE streams s SET revision = t.cur + t.total
+                FROM (SELECT ok.stream, min(ok.cur) AS cur, sum(ok.n) AS total FROM ok GROUP BY ok.stream) t
+               WHERE s.stream = ANY (p_streams) AND s.stream = t.stream AND t.total > 0
+            ), answers AS (
+              SELECT ok.a, ok.i, ok.stream, ok.cur + ok.soffs + ok.n AS revision, ins.position,
+                     pg_current_xact_id()::text AS tx, 'ok'::text AS status
+                FROM ok LEFT JOIN ins ON ok.n > 0 AND ins.stream = ok.stream AND ins.revision = ok.cur + ok.soffs + ok.n
+              UNION ALL
+              SELECT failed.a, failed.i, failed.stream, failed.cur, NULL::bigint, NULL::text, 'conflict'::text FROM failed
+            )
+            SELECT answers.a::integer, answers.stream, answers.revision, answers.position, answers.tx, answers.status
+              FROM answers ORDER BY answers.a, answers.i;
+          RETURN;
+        END IF;
+
+        -- Any other group: append after append, each seeing the writes of those before it, as if
+        -- each had committed after the one before. The group is split into its appends' own
+        -- arrays in one pass, so each step costs what its own append holds.
+        FOR g IN
+          WITH wr AS (
+            SELECT u.a, array_agg(u.stream ORDER BY u.i) AS streams, array_agg(u.exp ORDER BY u.i) AS expected,
+                   array_agg(u.n ORDER BY u.i) AS counts
+              FROM unnest(p_streams, p_expected, p_counts, v_app) WITH ORDINALITY AS u(stream, exp, n, a, i)
+             GROUP BY u.a
+          ), owner AS (
+            -- The append each event belongs to.
+            SELECT coalesce(array_agg(u.a ORDER BY u.i), '{}') AS apps
+              FROM unnest(p_counts, v_app) WITH ORDINALITY AS u(n, a, i) CROSS JOIN LATERAL generate_series(1, u.n)
+          ), ev AS (
+            SELECT e.a, array_agg(e.id ORDER BY e.j) AS ids, array_agg(e.type ORDER BY e.j) AS types,
+                   array_agg(e.version ORDER BY e.j) AS versions, array_agg(e.data ORDER BY e.j) AS data,
+                   array_agg(e.meta ORDER BY e.j) AS meta
+              FROM owner CROSS JOIN LATERAL unnest(p_ids, p_types, p_versions, p_data, p_meta, owner.apps)
+                   WITH ORDINALITY AS e(id, type, version, data, meta, a, j)
+             GROUP BY e.a
+          )
+          SELECT wr.a, wr.streams, wr.expected, wr.counts, ev.ids, ev.types, ev.versions, ev.data, ev.meta
+            FROM wr LEFT JOIN ev ON ev.a = wr.a
+           ORDER BY wr.a
+        LOOP
+          ne := coalesce(array_length(g.ids, 1), 0);
+          n_existing := 0;
+          IF ne > 0 THEN
+            SELECT count(*) INTO n_existing FROM events WHERE event_id = ANY (g.ids);
+          END IF;
+          IF ne > 0 AND n_existing = ne THEN
+            RETURN QUERY SELECT g.a::integer, e.stream, max(e.revision), max(e.position), max(e.tx_id::text), 'replayed'::text
+              FROM events e WHERE e.event_id = ANY (g.ids) GROUP BY e.stream;
+          ELSIF n_existing > 0 THEN
+            RETURN QUERY SELECT g.a::integer, NULL::text, n_existing::bigint, ne::bigint, NULL::text, 'duplicate'::text;
+          ELSE
+${firstConflict('g.streams', 'g.expected')}
+            IF FOUND THEN
+              RETURN QUERY SELECT g.a::integer, bad.stream, bad.actual, NULL::bigint, NULL::text, 'conflict'::text;
+            ELSE
+${appendChecked(insert, 'g.a::integer, ', "'ok'::text", 'g.streams', 'g.counts', "coalesce(g.ids, '{}')", "coalesce(g.types, '{}')", "coalesce(g.versions, '{}')", "coalesce(g.data, '{}')", "coalesce(g.meta, '{}')")}
+            END IF;
+          END IF;
+        END LOOP;
+      END
+      $fn$;
+      ALTER FUNCTION vac_append_batch SET plan_cache_mode = force_custom_plan;
+      ALTER FUNCTION vac_append_batch SET jit = off;
+
+${anyHead('bigint AS eoffs')},
+${insert('SELECT w.stream, w.n, w.i, s.revision - w.n AS cur, 0::bigint AS soffs, w.eoffs FROM w JOIN s ON s.stream = w.stream', 'p_ids', 'p_types', 'p_versions', 'p_data', 'p_meta')}
+          SELECT w.stream, s.revision, ins.position, pg_current_xact_id()::text
+            FROM w JOIN s ON s.stream = w.stream LEFT JOIN ins ON w.n > 0 AND ins.stream = w.stream AND ins.revision = s.revision
+           ORDER BY w.i;
+      END
+      $fn$;
+      ALTER FUNCTION vac_append_any SET jit = off;
+`;
 
 export const migrations: Migration[] = [
   {
@@ -670,109 +806,7 @@ ${anyHead('integer AS offs')}, ins AS (
       -- The events are unnested side by side and joined to their slots by their place in the arrays
       -- (insertEvents above); vac_append_batch's slower way splits the group into its appends in one
       -- pass instead of slicing every array once per append.
-${APPEND_CLAIMED}${firstConflict('p_streams', 'p_expected')}
-        IF FOUND THEN
-          RAISE EXCEPTION 'wrong_expected_revision'
-            USING DETAIL = json_build_object('stream', bad.stream, 'actual', bad.actual)::text;
-        END IF;
-${appendChecked('', 'false', 'p_streams', 'p_counts', 'p_ids', 'p_types', 'p_versions', 'p_data', 'p_meta')}
-      END
-      $fn$;
-      -- CREATE OR REPLACE resets a function's settings: version 11's are set again.
-      ALTER FUNCTION vac_append SET plan_cache_mode = force_custom_plan;
-      ALTER FUNCTION vac_append SET jit = off;
-
-${BATCH_SIGNATURE}        -- The append each write belongs to.
-        v_app integer[];
-        g record;
-        ne integer;
-${GROUP_CLAIMED}        SELECT coalesce(array_agg(w.a ORDER BY w.a), '{}') INTO v_app
-          FROM unnest(p_writes) WITH ORDINALITY AS w(nw, a) CROSS JOIN LATERAL generate_series(1, w.nw);
-
-        -- The usual group: none of its event ids stored yet, and no stream shared by two appends
-        -- unless all of them append with "any". Its appends cannot affect each other's checks, so
-        -- every check, insert and update of the group is one statement.
-        IF NOT EXISTS (SELECT 1 FROM events WHERE event_id = ANY (p_ids)) AND NOT EXISTS (
-          SELECT 1 FROM unnest(p_streams, p_expected, v_app) AS u(stream, exp, a)
-           GROUP BY u.stream HAVING count(DISTINCT u.a) > 1 AND bool_or(u.exp <> -2)
-        ) THEN
-          RETURN QUERY
-${groupChecks('            ', 'bigint')}
-            ),
-${insertEvents('SELECT * FROM ok', 'p_ids', 'p_types', 'p_versions', 'p_data', 'p_meta')}, upd AS (
-              UPDATE streams s SET revision = t.cur + t.total
-                FROM (SELECT ok.stream, min(ok.cur) AS cur, sum(ok.n) AS total FROM ok GROUP BY ok.stream) t
-               WHERE s.stream = ANY (p_streams) AND s.stream = t.stream AND t.total > 0
-            ), answers AS (
-              SELECT ok.a, ok.i, ok.stream, ok.cur + ok.soffs + ok.n AS revision, ins.position,
-                     pg_current_xact_id()::text AS tx, 'ok'::text AS status
-                FROM ok LEFT JOIN ins ON ok.n > 0 AND ins.stream = ok.stream AND ins.revision = ok.cur + ok.soffs + ok.n
-              UNION ALL
-              SELECT failed.a, failed.i, failed.stream, failed.cur, NULL::bigint, NULL::text, 'conflict'::text FROM failed
-            )
-            SELECT answers.a::integer, answers.stream, answers.revision, answers.position, answers.tx, answers.status
-              FROM answers ORDER BY answers.a, answers.i;
-          RETURN;
-        END IF;
-
-        -- Any other group: append after append, each seeing the writes of those before it, as if
-        -- each had committed after the one before. The group is split into its appends' own
-        -- arrays in one pass, so each step costs what its own append holds.
-        FOR g IN
-          WITH wr AS (
-            SELECT u.a, array_agg(u.stream ORDER BY u.i) AS streams, array_agg(u.exp ORDER BY u.i) AS expected,
-                   array_agg(u.n ORDER BY u.i) AS counts
-              FROM unnest(p_streams, p_expected, p_counts, v_app) WITH ORDINALITY AS u(stream, exp, n, a, i)
-             GROUP BY u.a
-          ), owner AS (
-            -- The append each event belongs to.
-            SELECT coalesce(array_agg(u.a ORDER BY u.i), '{}') AS apps
-              FROM unnest(p_counts, v_app) WITH ORDINALITY AS u(n, a, i) CROSS JOIN LATERAL generate_series(1, u.n)
-          ), ev AS (
-            SELECT e.a, array_agg(e.id ORDER BY e.j) AS ids, array_agg(e.type ORDER BY e.j) AS types,
-                   array_agg(e.version ORDER BY e.j) AS versions, array_agg(e.data ORDER BY e.j) AS data,
-                   array_agg(e.meta ORDER BY e.j) AS meta
-              FROM owner CROSS JOIN LATERAL unnest(p_ids, p_types, p_versions, p_data, p_meta, owner.apps)
-                   WITH ORDINALITY AS e(id, type, version, data, meta, a, j)
-             GROUP BY e.a
-          )
-          SELECT wr.a, wr.streams, wr.expected, wr.counts, ev.ids, ev.types, ev.versions, ev.data, ev.meta
-            FROM wr LEFT JOIN ev ON ev.a = wr.a
-           ORDER BY wr.a
-        LOOP
-          ne := coalesce(array_length(g.ids, 1), 0);
-          n_existing := 0;
-          IF ne > 0 THEN
-            SELECT count(*) INTO n_existing FROM events WHERE event_id = ANY (g.ids);
-          END IF;
-          IF ne > 0 AND n_existing = ne THEN
-            RETURN QUERY SELECT g.a::integer, e.stream, max(e.revision), max(e.position), max(e.tx_id::text), 'replayed'::text
-              FROM events e WHERE e.event_id = ANY (g.ids) GROUP BY e.stream;
-          ELSIF n_existing > 0 THEN
-            RETURN QUERY SELECT g.a::integer, NULL::text, n_existing::bigint, ne::bigint, NULL::text, 'duplicate'::text;
-          ELSE
-${firstConflict('g.streams', 'g.expected')}
-            IF FOUND THEN
-              RETURN QUERY SELECT g.a::integer, bad.stream, bad.actual, NULL::bigint, NULL::text, 'conflict'::text;
-            ELSE
-${appendChecked('g.a::integer, ', "'ok'::text", 'g.streams', 'g.counts', "coalesce(g.ids, '{}')", "coalesce(g.types, '{}')", "coalesce(g.versions, '{}')", "coalesce(g.data, '{}')", "coalesce(g.meta, '{}')")}
-            END IF;
-          END IF;
-        END LOOP;
-      END
-      $fn$;
-      ALTER FUNCTION vac_append_batch SET plan_cache_mode = force_custom_plan;
-      ALTER FUNCTION vac_append_batch SET jit = off;
-
-${anyHead('bigint AS eoffs')},
-${insertEvents('SELECT w.stream, w.n, w.i, s.revision - w.n AS cur, 0::bigint AS soffs, w.eoffs FROM w JOIN s ON s.stream = w.stream', 'p_ids', 'p_types', 'p_versions', 'p_data', 'p_meta')}
-          SELECT w.stream, s.revision, ins.position, pg_current_xact_id()::text
-            FROM w JOIN s ON s.stream = w.stream LEFT JOIN ins ON w.n > 0 AND ins.stream = w.stream AND ins.revision = s.revision
-           ORDER BY w.i;
-      END
-      $fn$;
-      ALTER FUNCTION vac_append_any SET jit = off;
-    `,
+${linearAppends(insertEvents)}    `,
   },
   {
     version: 16,
@@ -784,6 +818,41 @@ ${insertEvents('SELECT w.stream, w.n, w.i, s.revision - w.n AS cur, 0::bigint AS
       DROP TABLE IF EXISTS rm_occupancy, rm_occupancy__rebuild;
       UPDATE projection_checkpoints SET commit_pos = 0, prepare_pos = 0, updated_at = now() WHERE name = 'occupancy';
     `,
+  },
+  {
+    version: 17,
+    name: 'hash chain of every stream',
+    sql: `
+      -- Every event carries the SHA-256 of its stream's previous event's hash followed by its own
+      -- canonical JSON (src/store/chain.ts defines both and computes the same in TypeScript):
+      -- jsonb's text form of (stream, revision, type, version, data, metadata), in UTF-8.
+      ALTER TABLE events ADD COLUMN hash bytea;
+      CREATE FUNCTION vac_event_canonical(p_stream text, p_revision bigint, p_type text, p_version integer, p_data jsonb, p_meta jsonb)
+        RETURNS bytea LANGUAGE sql STABLE PARALLEL SAFE AS $$
+        SELECT convert_to(jsonb_build_object('stream', p_stream, 'revision', p_revision, 'type', p_type, 'version', p_version,
+                                             'data', p_data, 'metadata', p_meta)::text, 'UTF8')
+      $$;
+      -- One link: the running hash so far, or the hash the chain starts from (none for a new stream).
+      CREATE FUNCTION vac_chain_step(p_state bytea, p_prev bytea, p_canonical bytea)
+        RETURNS bytea LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+        SELECT sha256(coalesce(p_state, p_prev, ''::bytea) || p_canonical)
+      $$;
+      -- vac_chain(prev, canonical) OVER (PARTITION BY stream ORDER BY revision ROWS UNBOUNDED PRECEDING):
+      -- the hash of each event of a run of a stream's events that follows the hash prev.
+      CREATE AGGREGATE vac_chain(bytea, bytea) (SFUNC = vac_chain_step, STYPE = bytea);
+
+      -- The events stored so far, chained in one pass in the order of the (stream, revision) index.
+      UPDATE events e SET hash = c.hash
+        FROM (
+          SELECT position, vac_chain(NULL::bytea, vac_event_canonical(stream, revision, type, version, data, metadata))
+                   OVER (PARTITION BY stream ORDER BY revision ROWS UNBOUNDED PRECEDING) AS hash
+            FROM events
+        ) c
+       WHERE e.position = c.position;
+      ALTER TABLE events ALTER COLUMN hash SET NOT NULL;
+
+      -- The appends of version 15, each writing its events' hashes.
+${linearAppends(insertChainedEvents)}    `,
   },
 ];
 

@@ -15,6 +15,7 @@ import {
   type EventData,
   type RecordedEvent,
 } from '@kurrent/kurrentdb-client';
+import { chainHash } from './chain.ts';
 import {
   START,
   WrongExpectedRevisionError,
@@ -36,6 +37,8 @@ export const PROBE_STREAM = 'vacaciones-capability-probe';
 // the whole object travels as one JSON string, next to the event's schema version.
 export const VERSION_KEY = 'vacaciones.schemaVersion';
 export const METADATA_KEY = 'vacaciones.metadata';
+/** The event's link in its stream's hash chain (src/store/chain.ts), as hex. */
+export const HASH_KEY = 'vacaciones.hash';
 
 export function toStreamState(expected: ExpectedRevision): AppendStreamState {
   switch (expected) {
@@ -70,11 +73,13 @@ export function expectationHolds(expected: ExpectedRevision, actual: number | 'n
   }
 }
 
-export function encodeMetadata(event: NewEvent): Record<string, string> {
-  return {
+export function encodeMetadata(event: NewEvent, hash?: string): Record<string, string> {
+  const encoded: Record<string, string> = {
     [VERSION_KEY]: String(event.version ?? 1),
     [METADATA_KEY]: JSON.stringify(event.metadata ?? {}),
   };
+  if (hash !== undefined) encoded[HASH_KEY] = hash;
+  return encoded;
 }
 
 /**
@@ -82,18 +87,27 @@ export function encodeMetadata(event: NewEvent): Record<string, string> {
  * a promise executor, where a failure (a BigInt, a cycle) is an unhandled rejection that ends
  * the process and leaves the append unanswered. What is sent is the JSON round trip of the
  * data, which the client can always serialise again.
+ *
+ * With `chain`, the event lands at `chain.revision` after an event whose hash is `chain.previous`
+ * ('' for the first of a stream), and carries its own hash, computed on what will be read back.
  */
-export function toEventData(stream: string, event: NewEvent): EventData {
+export function toEventData(stream: string, event: NewEvent, chain?: { revision: number; previous: string }): { eventData: EventData; hash?: string } {
   let data: unknown;
   let metadata: Record<string, string>;
+  let hash: string | undefined;
   try {
     data = JSON.parse(JSON.stringify(event.data) ?? 'null');
     metadata = encodeMetadata(event);
+    if (chain && isPlainObject(data)) {
+      const stored = { stream, revision: chain.revision, type: event.type, version: event.version ?? 1, data, metadata: JSON.parse(metadata[METADATA_KEY]!) as unknown };
+      hash = chainHash(chain.previous, stored);
+      metadata[HASH_KEY] = hash;
+    }
   } catch (err) {
     throw new TypeError(`event ${event.id} of stream ${stream} cannot be serialised as JSON: ${(err as Error).message}`, { cause: err });
   }
   if (!isPlainObject(data)) throw new TypeError(`event ${event.id} of stream ${stream}: its data is not a JSON object`);
-  return jsonEvent({ id: event.id, type: event.type, data, metadata });
+  return { eventData: jsonEvent({ id: event.id, type: event.type, data, metadata }), hash };
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -105,24 +119,25 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  * `$`-prefixed entries (record timestamp, schema) added; those are not ours and are dropped.
  * Events written by other tools carry plain JSON metadata and no version: version 1.
  */
-export function decodeMetadata(raw: unknown): { version: number; metadata: Record<string, unknown> } {
+export function decodeMetadata(raw: unknown): { version: number; metadata: Record<string, unknown>; hash?: string } {
   if (!isPlainObject(raw)) return { version: 1, metadata: {} };
   const v = Number(raw[VERSION_KEY]);
   const version = Number.isSafeInteger(v) && v > 0 ? v : 1;
+  const hash = typeof raw[HASH_KEY] === 'string' ? { hash: raw[HASH_KEY] } : {};
   const encoded = raw[METADATA_KEY];
   if (typeof encoded === 'string') {
     try {
       const parsed: unknown = JSON.parse(encoded);
-      if (isPlainObject(parsed)) return { version, metadata: parsed };
+      if (isPlainObject(parsed)) return { version, metadata: parsed, ...hash };
     } catch {
       // falls through to the plain entries
     }
   }
   const metadata: Record<string, unknown> = {};
   for (const [k, value] of Object.entries(raw)) {
-    if (!k.startsWith('$') && k !== VERSION_KEY && k !== METADATA_KEY) metadata[k] = value;
+    if (!k.startsWith('$') && k !== VERSION_KEY && k !== METADATA_KEY && k !== HASH_KEY) metadata[k] = value;
   }
-  return { version, metadata };
+  return { version, metadata, ...hash };
 }
 
 function decodeData(event: RecordedEvent): Record<string, unknown> | undefined {
@@ -150,7 +165,7 @@ export function toStored(event: RecordedEvent | undefined): StoredEvent | undefi
   if (event.streamId.startsWith('$') || event.type.startsWith('$') || event.streamId === PROBE_STREAM) return undefined;
   const data = decodeData(event);
   if (!data) return undefined;
-  const { version, metadata } = decodeMetadata(event.metadata);
+  const { version, metadata, hash } = decodeMetadata(event.metadata);
   return {
     id: event.id,
     stream: event.streamId,
@@ -161,6 +176,7 @@ export function toStored(event: RecordedEvent | undefined): StoredEvent | undefi
     metadata,
     position: toPosition(event.position),
     recordedAt: event.created.toISOString(),
+    ...(hash === undefined ? {} : { hash }),
   };
 }
 

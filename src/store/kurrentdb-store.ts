@@ -3,6 +3,7 @@ import {
   END,
   ErrorType,
   FORWARDS,
+  NO_STREAM,
   START as FROM_START,
   STREAM_EXISTS,
   StreamNotFoundError,
@@ -57,6 +58,45 @@ const COUNT_REUSE_MS = 1_000;
 const HEAD_PAGE = 32;
 /** How far back a stream written with no expected revision is searched for a repeat's events. */
 export const REPEAT_LOOKBACK = 256;
+/** Stream heads remembered for chaining appends (see ChainHeads). */
+const CHAIN_HEADS = 10_000;
+/** Attempts of an append whose expectation was tightened for its hash chain, before giving up. */
+const CHAIN_ATTEMPTS = 20;
+
+/**
+ * Known links of hash chains: the hash of the event at a stream's revision, for the streams
+ * written or read last. An event never changes, so an entry is never wrong; it may only no longer
+ * be the head, which an append that assumed so learns from its conflict.
+ */
+class ChainHeads {
+  private readonly known = new Map<string, { revision: number; hash: string }>();
+
+  get(stream: string): { revision: number; hash: string } | undefined {
+    return this.known.get(stream);
+  }
+
+  remember(stream: string, revision: number, hash: string | undefined): void {
+    if (hash === undefined) return;
+    const held = this.known.get(stream);
+    if (held && held.revision > revision) return;
+    this.known.delete(stream);
+    this.known.set(stream, { revision, hash });
+    if (this.known.size > CHAIN_HEADS) this.known.delete(this.known.keys().next().value!);
+  }
+
+  forget(stream: string): void {
+    this.known.delete(stream);
+  }
+}
+
+/** Where a write's events join their stream's chain, and whether its expectation was made exact for it. */
+interface ChainStart {
+  revision: number;
+  hash: string;
+  tightened: boolean;
+  /** The stream's newest event is one of this write's: an earlier attempt stored it. */
+  repeat: boolean;
+}
 
 function isNotFound(err: unknown): boolean {
   return err instanceof StreamNotFoundError || (err as { type?: unknown }).type === ErrorType.STREAM_NOT_FOUND;
@@ -92,6 +132,7 @@ export class KurrentEventStore implements EventStore {
   private client: KurrentClient;
   private closed = false;
   private readonly counts = new Map<string, { at: number; count: Promise<number> }>();
+  private readonly heads = new ChainHeads();
 
   /** `newClient` is called again whenever the client has to be replaced (a leader change). */
   constructor(
@@ -163,13 +204,9 @@ export class KurrentEventStore implements EventStore {
     }
     const ids = writes.flatMap((w) => w.events.map((e) => e.id));
     if (new Set(ids).size !== ids.length) throw new DuplicateEventIdError('an append names the same event id twice');
-    // Serialised before anything is sent: an event that cannot be leaves the append unsent.
+    // Serialised before anything is read or sent: an event that cannot be leaves the append unsent.
     const appends = writes.filter((w) => w.events.length > 0);
-    const requests: AppendStreamRequest[] = appends.map((w) => ({
-      streamName: w.stream,
-      expectedState: toStreamState(w.expectedRevision),
-      events: w.events.map((e) => toEventData(w.stream, e)),
-    }));
+    for (const w of appends) for (const e of w.events) toEventData(w.stream, e);
 
     // KurrentDB 25.1 cannot append nothing to a stream, so an expectation without events is checked
     // here, before the append: a write landing on that stream in between goes unnoticed.
@@ -182,11 +219,72 @@ export class KurrentEventStore implements EventStore {
       checked.set(w.stream, actual === 'no_stream' ? -1 : actual);
     }
 
-    const written = appends.length > 0 ? await this.appendEvents(appends, requests) : undefined;
+    const written = appends.length > 0 ? await this.appendChained(appends) : undefined;
     return {
       revisions: writes.map((w) => ({ stream: w.stream, revision: written?.revisions.get(w.stream) ?? checked.get(w.stream)! })),
       position: written ? (written.position ?? (await this.positionOf(written.revisions))) : await this.headPosition(),
     };
+  }
+
+  /**
+   * Appends events chained to their streams (each carries its hash in its metadata). The hash
+   * of an event needs the one before it, so every write must land where it was computed for: a
+   * write that expects a revision or no stream lands there or conflicts; one that expects any
+   * revision, or an existing stream, is sent expecting the head it was chained to, and the whole
+   * append is chained and sent again when another append got there first.
+   */
+  private async appendChained(writes: StreamWrite[]): Promise<{ revisions: Map<string, number>; position?: Position }> {
+    for (let attempt = 1; ; attempt++) {
+      const starts = await Promise.all(writes.map((w) => this.chainStart(w)));
+      if (starts.some((c) => c.repeat)) {
+        const earlier = await this.alreadyStored(writes);
+        if (earlier) return { revisions: earlier };
+      }
+      const lastHashes: string[] = [];
+      const requests: AppendStreamRequest[] = writes.map((w, i) => {
+        const start = starts[i]!;
+        let previous = start.hash;
+        const events = w.events.map((e, k) => {
+          const { eventData, hash } = toEventData(w.stream, e, { revision: start.revision + 1 + k, previous });
+          previous = hash ?? '';
+          return eventData;
+        });
+        lastHashes.push(previous);
+        const expectedState = start.tightened ? (start.revision < 0 ? NO_STREAM : BigInt(start.revision)) : toStreamState(w.expectedRevision);
+        return { streamName: w.stream, expectedState, events };
+      });
+      try {
+        const written = await this.appendEvents(writes, requests);
+        // Only a fresh write carries a position; a repeat's events were chained by its first attempt.
+        if (written.position) writes.forEach((w, i) => this.heads.remember(w.stream, written.revisions.get(w.stream)!, lastHashes[i]));
+        return written;
+      } catch (err) {
+        if (!(err instanceof WrongExpectedRevisionError)) throw err;
+        this.heads.forget(err.stream);
+        const i = writes.findIndex((w) => w.stream === err.stream);
+        if (!starts[i]?.tightened || attempt >= CHAIN_ATTEMPTS) throw err;
+      }
+    }
+  }
+
+  /** Where a write's events join their stream's chain. */
+  private async chainStart(w: StreamWrite): Promise<ChainStart> {
+    const expected = w.expectedRevision;
+    if (expected === 'no_stream') return { revision: -1, hash: '', tightened: false, repeat: false };
+    const known = this.heads.get(w.stream);
+    if (typeof expected === 'number') {
+      if (known?.revision === expected) return { revision: expected, hash: known.hash, tightened: false, repeat: false };
+      const [at] = await this.readStreamEvents(w.stream, { direction: FORWARDS, fromRevision: BigInt(expected), maxCount: 1 });
+      // No event there: the append conflicts, and its hashes are never stored.
+      return { revision: expected, hash: at?.revision === expected ? (at.hash ?? '') : '', tightened: false, repeat: false };
+    }
+    if (known && expected === 'any') return { revision: known.revision, hash: known.hash, tightened: true, repeat: false };
+    const [head] = await this.readStreamEvents(w.stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    if (!head) {
+      if (expected === 'stream_exists') throw new WrongExpectedRevisionError(w.stream, expected, 'no_stream');
+      return { revision: -1, hash: '', tightened: true, repeat: false };
+    }
+    return { revision: head.revision, hash: head.hash ?? '', tightened: true, repeat: w.events.some((e) => e.id === head.id) };
   }
 
   /** The short form of the port: here the same append, after checking every write expects nothing. */
@@ -302,7 +400,11 @@ export class KurrentEventStore implements EventStore {
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
-    return this.readStreamEvents(stream, { direction: FORWARDS, fromRevision: opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START });
+    const events = await this.readStreamEvents(stream, { direction: FORWARDS, fromRevision: opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START });
+    const last = events.at(-1);
+    // Commands read a stream and then append after its last event: its hash is the next link.
+    if (last) this.heads.remember(stream, last.revision, last.hash);
+    return events;
   }
 
   /** KurrentDB reads one stream per call: the streams are read side by side. */

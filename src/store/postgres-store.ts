@@ -23,11 +23,12 @@ interface EventRow {
   data: Record<string, unknown>;
   metadata: Record<string, unknown>;
   recorded_at: string;
+  hash: string;
 }
 
 const COLUMNS = `events.position::text, events.tx_id::text, events.event_id::text, events.stream, events.revision::text,
   events.type, events.version, events.data, events.metadata,
-  to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
+  to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at, encode(events.hash, 'hex') AS hash`;
 
 // Only rows written by transactions older than every appending transaction still open are
 // final: a later append may commit before an earlier one, and a reader must not step over the
@@ -62,6 +63,7 @@ function toStored(r: EventRow): StoredEvent {
     metadata: r.metadata,
     position: { commit: BigInt(r.tx_id), prepare: BigInt(r.position) },
     recordedAt: r.recorded_at,
+    hash: r.hash,
   };
 }
 

@@ -46,6 +46,11 @@ export interface StoredEvent {
   metadata: Record<string, unknown>;
   position: Position;
   recordedAt: string;
+  /**
+   * The event's link in its stream's hash chain, as hex (src/store/chain.ts); absent only on
+   * events another tool wrote to a KurrentDB stream.
+   */
+  hash?: string;
 }
 
 export interface StreamWrite {

@@ -9,6 +9,7 @@ import {
   type Position,
   type StoredEvent,
 } from '../../src/store/types.ts';
+import { chainHash } from '../../src/store/chain.ts';
 
 export interface ContractTarget {
   store: EventStore;
@@ -302,6 +303,36 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       expect(all.every((e, i) => e.data.i === i && e.revision === i)).toBe(true);
       const fromStream = await t.store.readStream(stream);
       expect(fromStream).toHaveLength(10_000);
+    });
+
+    it('chains every stream: each event holds SHA-256 of the previous hash and its canonical JSON, whatever the append', async () => {
+      const [a, b, c] = [s('chain-a'), s('chain-b'), s('chain-c')];
+      const odd = { 'ñandú': 'é😀\u0001"\\', n: [1e21, 1e-7, -0, 0.1 + 0.2, -5], nested: { z: null, a: true, '': {} } };
+      await t.store.append([{ stream: a, expectedRevision: 'no_stream', events: [ev('A0', odd), ev('A1')] }]);
+      await t.store.append([
+        { stream: a, expectedRevision: 1, events: [ev('A2')] },
+        { stream: b, expectedRevision: 'any', events: [ev('B0'), ev('B1')] },
+      ]);
+      // Appends of the same moment, some sharing a stream, as the server's groups take them.
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) => t.store.append([{ stream: i % 2 ? b : c, expectedRevision: 'any', events: [ev(`X${i}`)] }])),
+      );
+      await t.store.append([{ stream: c, expectedRevision: 'stream_exists', events: [ev('C')] }]);
+      if (t.store.appendAny) await t.store.appendAny([{ stream: a, expectedRevision: 'any', events: [ev('Any')] }]);
+
+      for (const stream of [a, b, c]) {
+        const events = await t.store.readStream(stream);
+        let previous = '';
+        for (const e of events) {
+          expect(e.hash, `${stream}@${e.revision}`).toBe(chainHash(previous, e));
+          previous = e.hash!;
+        }
+      }
+      expect((await t.store.readStream(a))[0]!.data).toEqual({ ...odd, n: [1e21, 1e-7, 0, 0.1 + 0.2, -5] });
+      // The log's readers see the same links.
+      const head = await t.store.readStream(b);
+      const inLog = (await readEverything(t.store)).filter((e) => e.stream === b);
+      expect(inLog.map((e) => e.hash)).toEqual(head.map((e) => e.hash));
     });
 
     it('never passes an append whose transaction is still open, then delivers it once committed', async (ctx) => {

@@ -10,7 +10,9 @@ import { FakeKurrentNode } from '../../support/fake-kurrent-node.ts';
  * The installed client itself (@kurrent/kurrentdb-client 1.3.1) against a stand-in node that
  * answers its gRPC calls for appends: what the client does with its connections and with the
  * server's answers is the client's own. Reads are not served (they go over the client's
- * separate bridge), so every append here is answered with a position and reads nothing back.
+ * separate bridge), so every append here is answered with a position and reads nothing back,
+ * and expects no stream: a write expecting any revision first reads its stream's head to chain
+ * its events to it.
  */
 describe('KurrentDB adapter on the real client, against a stand-in node', () => {
   let node: FakeKurrentNode;
@@ -79,18 +81,18 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
   it('does not retry a second refusal: the write fails', async () => {
     node.followerSessions = 5;
     store = new KurrentEventStore(() => connectClient(node.url));
-    await expect(store.append([{ stream: 'worker-3', expectedRevision: 'any', events: [ev()] }])).rejects.toThrow(/not the leader/);
+    await expect(store.append([{ stream: 'worker-3', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toThrow(/not the leader/);
     expect(node.sessions).toHaveLength(2);
   });
 
   it('refuses an event it cannot serialise before sending, instead of leaving the client to crash the process', async () => {
     store = new KurrentEventStore(() => connectClient(node.url));
-    await expect(store.append([{ stream: 'worker-4', expectedRevision: 'any', events: [ev({ big: 1n })] }])).rejects.toThrow(
+    await expect(store.append([{ stream: 'worker-4', expectedRevision: 'no_stream', events: [ev({ big: 1n })] }])).rejects.toThrow(
       /cannot be serialised as JSON/,
     );
     expect(node.calls).not.toContain('AppendSession');
     // The store still works.
-    await store.append([{ stream: 'worker-4', expectedRevision: 'any', events: [ev()] }]);
+    await store.append([{ stream: 'worker-4', expectedRevision: 'no_stream', events: [ev()] }]);
     expect(node.calls).toContain('AppendSession');
   });
 });

@@ -1,6 +1,7 @@
 import { NO_STREAM, STREAM_EXISTS, WrongExpectedVersionError, type RecordedEvent } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
 import {
+  HASH_KEY,
   METADATA_KEY,
   PROBE_STREAM,
   VERSION_KEY,
@@ -21,6 +22,7 @@ import {
   toStreamState,
   unsupportedMessage,
 } from '../../../src/store/kurrentdb-mapping.ts';
+import { chainHash } from '../../../src/store/chain.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
 import { eventStoreContract, type ContractTarget } from '../../support/event-store-contract.ts';
@@ -242,10 +244,20 @@ describe('KurrentDB mapping (no server needed)', () => {
 
   it('sends the JSON round trip of an event\'s data, with string-only metadata', () => {
     const when = new Date('2026-01-05T00:00:00Z');
-    const e = toEventData('s', { id: '5d3c2f1e-0000-4000-8000-000000000009', type: 'T', version: 2, data: { when, skip: undefined, n: 1 }, metadata: { userId: 3 } });
+    const event = { id: '5d3c2f1e-0000-4000-8000-000000000009', type: 'T', version: 2, data: { when, skip: undefined, n: 1 }, metadata: { userId: 3 } };
+    const { eventData: e, hash } = toEventData('s', event);
     expect(e).toMatchObject({ id: '5d3c2f1e-0000-4000-8000-000000000009', type: 'T', contentType: 'application/json' });
     expect(e.data).toEqual({ when: '2026-01-05T00:00:00.000Z', n: 1 });
     expect(e.metadata).toEqual({ [VERSION_KEY]: '2', [METADATA_KEY]: '{"userId":3}' });
+    expect(hash).toBeUndefined();
+
+    // Chained, the event carries the hash of what is read back: the data's JSON round trip.
+    const previous = 'ab'.repeat(32);
+    const chained = toEventData('s', event, { revision: 4, previous });
+    const expected = chainHash(previous, { stream: 's', revision: 4, type: 'T', version: 2, data: { when: '2026-01-05T00:00:00.000Z', n: 1 }, metadata: { userId: 3 } });
+    expect(chained.hash).toBe(expected);
+    expect(chained.eventData.metadata).toEqual({ [VERSION_KEY]: '2', [METADATA_KEY]: '{"userId":3}', [HASH_KEY]: expected });
+    expect(decodeMetadata(chained.eventData.metadata)).toEqual({ version: 2, metadata: { userId: 3 }, hash: expected });
   });
 
   it('names the host, never the credentials, when the server is too old', () => {

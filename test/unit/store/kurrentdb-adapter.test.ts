@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
+import { chainHash } from '../../../src/store/chain.ts';
+import { HASH_KEY, PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
 import { COUNT_CAP, KurrentEventStore, REPEAT_LOOKBACK } from '../../../src/store/kurrentdb-store.ts';
 import { DuplicateEventIdError, START, WrongExpectedRevisionError, type NewEvent, type StreamWrite } from '../../../src/store/types.ts';
 import {
@@ -61,7 +62,8 @@ describe('KurrentDB adapter: a leader change', () => {
 
   it('lets a second refusal through as the failure it is', async () => {
     const { store, clients } = setup(5);
-    await expect(store.append([{ stream: 'w', expectedRevision: 'any', events: [ev()] }])).rejects.toBeInstanceOf(UnknownError);
+    // A write that expects no stream is chained without reading first: the refusal is the append's.
+    await expect(store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(UnknownError);
     expect(clients).toHaveLength(2);
   });
 
@@ -152,7 +154,8 @@ describe('KurrentDB adapter: an UnavailableError on an append', () => {
     vi.spyOn(log, 'readStream').mockImplementation(() => {
       throw internalError();
     });
-    await expect(store.append([{ stream: 'a', expectedRevision: 0, events: [ev()] }])).rejects.toBe(error);
+    // Expecting no stream, the append reads nothing before it is sent: only the check reads.
+    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBe(error);
   });
 
   it('says which ids are stored when only some are', async () => {
@@ -352,5 +355,81 @@ describe('KurrentDB adapter: the rest of the port', () => {
     await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(WrongExpectedRevisionError);
     await store.close();
     expect(client().closed).toBe(true);
+  });
+});
+
+describe('KurrentDB adapter: the hash chain', () => {
+  /** Every stream of the log, checked link by link from the metadata the server holds. */
+  async function expectChained(store: KurrentEventStore, streams: string[]) {
+    for (const stream of streams) {
+      let previous = '';
+      for (const e of await store.readStream(stream)) {
+        expect(e.hash, `${stream}@${e.revision}`).toBe(chainHash(previous, e));
+        previous = e.hash!;
+      }
+    }
+  }
+
+  it('sends a write that expects any revision expecting the head it was chained to, and chains it again after a race', async () => {
+    const { store, log, client } = setup();
+    await store.append([{ stream: 'unit', expectedRevision: 'no_stream', events: [ev()] }]);
+    // Another process appends between this one's read of the head and its append.
+    let raced = false;
+    client().onAppend = (requests, storeIt) => {
+      if (!raced) {
+        raced = true;
+        const stored = log.streams.get('unit')!;
+        log.append([{ streamName: 'unit', expectedState: BigInt(stored.length - 1), events: [{ id: randomUUID(), type: 'Other', contentType: 'application/json', data: {}, metadata: encodeMetadata(ev(), chainHash(stored.at(-1)!.metadata[HASH_KEY]!, { stream: 'unit', revision: stored.length, type: 'Other', version: 1, data: {}, metadata: { requestId: 'r' } })) }] }]);
+      }
+      return storeIt();
+    };
+    const r = await store.append([{ stream: 'unit', expectedRevision: 'any', events: [ev('Mine')] }]);
+    expect(r.revisions).toEqual([{ stream: 'unit', revision: 2 }]);
+    const sent = client().appendCalls.slice(-2).map((c) => c[0]!.expectedState);
+    expect(sent).toEqual([0n, 1n]);
+    expect((await store.readStream('unit')).map((e) => e.type)).toEqual(['Tick', 'Other', 'Mine']);
+    await expectChained(store, ['unit']);
+  });
+
+  it('reads nothing before appending after an event it wrote or read last', async () => {
+    const { store, client } = setup();
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
+    await store.append([{ stream: 'w', expectedRevision: 0, events: [ev()] }]);
+    await store.append([{ stream: 'w', expectedRevision: 'any', events: [ev()] }]);
+    expect(client().streamReads).toEqual([]);
+    await expectChained(store, ['w']);
+
+    // Another store reads the stream first: its append chains after what it read.
+    const second = new KurrentEventStore(() => new FakeKurrentClient(client().log));
+    await second.readStream('w');
+    await second.append([{ stream: 'w', expectedRevision: 2, events: [ev()] }]);
+    await expectChained(store, ['w']);
+  });
+
+  it('chains a write that expects a revision after the event at that revision, read when not known', async () => {
+    const { store, log } = setup();
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev(), ev()] }]);
+    const fresh = new KurrentEventStore(() => new FakeKurrentClient(log));
+    await fresh.append([{ stream: 'w', expectedRevision: 1, events: [ev()] }]);
+    await expect(fresh.append([{ stream: 'w', expectedRevision: 1, events: [ev()] }])).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expectChained(store, ['w']);
+  });
+
+  it('answers a repeat whose events are the stream\'s newest as its first attempt, storing nothing twice', async () => {
+    const { store, log } = setup();
+    const events = [ev(), ev()];
+    await store.append([{ stream: 'w', expectedRevision: 'any', events }]);
+    const again = await new KurrentEventStore(() => new FakeKurrentClient(log)).append([{ stream: 'w', expectedRevision: 'any', events }]);
+    expect(again.revisions).toEqual([{ stream: 'w', revision: 1 }]);
+    expect(log.all).toHaveLength(2);
+  });
+
+  it('refuses a write that expects an existing stream when there is none, sending nothing', async () => {
+    const { store, client } = setup();
+    await expect(store.append([{ stream: 'w', expectedRevision: 'stream_exists', events: [ev()] }])).rejects.toMatchObject({
+      name: 'WrongExpectedRevisionError',
+      actual: 'no_stream',
+    });
+    expect(client().appendCalls).toEqual([]);
   });
 });
