@@ -107,11 +107,14 @@ function write(v: unknown, out: string[]): void {
   out.push('}');
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
+function ascii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
 
 /** jsonb's order of object keys: shorter first in UTF-8 bytes, then byte by byte. */
 export function compareKeys(a: string, b: string): number {
-  if (!NON_ASCII.test(a) && !NON_ASCII.test(b)) {
+  if (ascii(a) && ascii(b)) {
     if (a.length !== b.length) return a.length - b.length;
     return a < b ? -1 : a > b ? 1 : 0;
   }
@@ -122,7 +125,7 @@ export function compareKeys(a: string, b: string): number {
 
 /** Byte order of UTF-8, which is code point order (PostgreSQL's `COLLATE "C"`). */
 export function compareUtf8(a: string, b: string): number {
-  if (!NON_ASCII.test(a) && !NON_ASCII.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  if (ascii(a) && ascii(b)) return a < b ? -1 : a > b ? 1 : 0;
   return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 

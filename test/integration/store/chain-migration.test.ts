@@ -15,7 +15,10 @@ describe('hash chain of the events stored before it (migration 17)', () => {
   });
 
   it('chains every stream stored so far, and the appends after it continue each chain', async () => {
-    await migrate(t.db, migrations.filter((m) => m.version < 17));
+    await migrate(
+      t.db,
+      migrations.filter((m) => m.version < 17),
+    );
     const store = new PostgresEventStore(t.db);
     const ev = (i: number) => ({ id: randomUUID(), type: 'E', data: { i, texto: 'año 2026 — ñ' }, metadata: { n: i / 3 } });
     // Streams interleaved in the log, so that the chain follows revisions, not positions.
@@ -24,7 +27,12 @@ describe('hash chain of the events stored before it (migration 17)', () => {
     }
     await store.appendAny([{ stream: 'audit-1', expectedRevision: 'any', events: [ev(1)] }]);
 
-    expect(await migrate(t.db, migrations.filter((m) => m.version <= 17))).toEqual([17]);
+    expect(
+      await migrate(
+        t.db,
+        migrations.filter((m) => m.version <= 17),
+      ),
+    ).toEqual([17]);
     await store.append([{ stream: 's-0', expectedRevision: 'any', events: [ev(7)] }]);
 
     const rows = await t.db.query<{ stream: string }>('SELECT DISTINCT stream FROM events ORDER BY stream');

@@ -30,7 +30,7 @@ const PREVIOUS = '5f'.repeat(32);
 
 const awkward: unknown[] = [
   // Keys: jsonb orders them shorter first in UTF-8 bytes, then byte by byte; "é" is two bytes.
-  { b: 1, a: 2, aa: 3, é: 4, z: 5, ñandú: 6, '😀': 7, '': 8, Z: 9, 'ab~': 10, 'a\u007f': 11, 'Ωmega': 12 },
+  { b: 1, a: 2, aa: 3, é: 4, z: 5, ñandú: 6, '😀': 7, '': 8, Z: 9, 'ab~': 10, 'a\u007f': 11, Ωmega: 12 },
   // Strings: escapes, controls, quotes, astral characters, separators JSON.stringify keeps.
   { s: 'comillas " y \\ barra\n\t\r\b\f\u0001\u001f\u007f', u: 'Bogotá — ñ 😀 \u2028\u2029 \ufeff' },
   // Numbers: exponents both ways, negative zero, binary fractions, the extremes of a double.
@@ -56,7 +56,14 @@ function agreement(label: string, open: () => Promise<{ db: Db; close(): Promise
     });
 
     it('agree on keys, strings and numbers chosen to differ', async () => {
-      const samples = awkward.map((data, i) => ({ stream: `worker-ñ-${i}`, revision: i, type: 'Tipo', version: 2, data, metadata: { userEmail: 'josé@empresa.co', n: 1e-7 } }));
+      const samples = awkward.map((data, i) => ({
+        stream: `worker-ñ-${i}`,
+        revision: i,
+        type: 'Tipo',
+        version: 2,
+        data,
+        metadata: { userEmail: 'josé@empresa.co', n: 1e-7 },
+      }));
       const db = await inDatabase(target!.db, samples, PREVIOUS);
       expect(db.map((r) => r.canonical)).toEqual(samples.map(canonicalEvent));
       expect(db.map((r) => r.hash)).toEqual(samples.map((s) => chainHash(PREVIOUS, s)));
@@ -65,11 +72,16 @@ function agreement(label: string, open: () => Promise<{ db: Db; close(): Promise
     it('agree on any JSON value', async () => {
       await fc.assert(
         fc.asyncProperty(
-          fc.array(fc.record({ data: fc.jsonValue({ stringUnit: 'binary' }), metadata: fc.jsonValue({ stringUnit: 'grapheme' }), stream: fc.string({ unit: 'grapheme', minLength: 1 }) }), { minLength: 1, maxLength: 40 }),
+          fc.array(
+            fc.record({
+              data: fc.jsonValue({ stringUnit: 'binary' }),
+              metadata: fc.jsonValue({ stringUnit: 'grapheme' }),
+              stream: fc.string({ unit: 'grapheme', minLength: 1 }),
+            }),
+            { minLength: 1, maxLength: 40 },
+          ),
           async (generated) => {
-            const samples = generated
-              .filter((g) => wellFormed(g))
-              .map((g, i) => ({ ...g, revision: i, type: 'T', version: 1 }));
+            const samples = generated.filter((g) => wellFormed(g)).map((g, i) => ({ ...g, revision: i, type: 'T', version: 1 }));
             if (samples.length === 0) return;
             // What the append stores is the JSON of the value, which is what both sides read.
             const stored = JSON.parse(JSON.stringify(samples)) as Sample[];
@@ -84,7 +96,7 @@ function agreement(label: string, open: () => Promise<{ db: Db; close(): Promise
   });
 }
 
-agreement('the suite\'s database', async () => {
+agreement("the suite's database", async () => {
   const t: TestDb = await freshDb();
   return { db: t.db, close: () => t.drop() };
 });
@@ -116,7 +128,9 @@ describe('canonical JSON in TypeScript', () => {
 
   it('leaves out what JSON leaves out and writes what JSON writes for the rest', () => {
     const when = new Date('2026-01-05T00:00:00Z');
-    expect(canonicalJson({ b: undefined, f: () => 1, a: [undefined, NaN, Infinity], when })).toBe('{"a": [null, null, null], "when": "2026-01-05T00:00:00.000Z"}');
+    expect(canonicalJson({ b: undefined, f: () => 1, a: [undefined, NaN, Infinity], when })).toBe(
+      '{"a": [null, null, null], "when": "2026-01-05T00:00:00.000Z"}',
+    );
     expect(() => canonicalJson({ n: 1n })).toThrow(TypeError);
   });
 });
