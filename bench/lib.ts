@@ -10,6 +10,8 @@ export interface Figures {
   ok: number;
   non2xx: number;
   errors: number;
+  /** Answers by HTTP status. */
+  statuses?: Record<string, number>;
   note?: string;
 }
 
@@ -26,6 +28,10 @@ export interface Scenario {
   workers?: number;
   /** Status counted as success (default 2xx). */
   okStatus?: number;
+  /** Workers asked in turn (default) or at random, each with the same chance. */
+  pick?: 'turn' | 'random';
+  /** First digit of the generated document numbers (default 9, bench/http.ts's dataset). */
+  documentPrefix?: string;
 }
 
 /** Runs one scenario from a load generator process of its own (bench/load-generator.mjs). */

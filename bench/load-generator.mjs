@@ -4,14 +4,16 @@
 import autocannon from 'autocannon';
 
 const s = JSON.parse(process.argv[2]);
-const documentOf = (id) => `9${String(id).padStart(9, '0')}`;
+// The generated datasets' document numbers: `9` (bench/http.ts) or `8` (bench/scale.ts) and the id.
+const documentOf = (id) => `${s.documentPrefix ?? '9'}${String(id).padStart(9, '0')}`;
 const form = (doc, start, days) =>
   new URLSearchParams({ documentoAsociado: doc, vacFechaInicio: start, vacDiasVacaciones: String(days), emailUserResponsable: 'admin@empresa.co' }).toString();
 const headers = { 'x-api-key': `Bearer ${s.key}`, 'content-type': 'application/x-www-form-urlencoded' };
 const starts = ['2026-03-02', '2026-03-16', '2026-04-06', '2026-04-20'];
 
 function request(n) {
-  const worker = s.first + (n % s.workers);
+  // Each worker in turn, or (pick: 'random') any of them with the same chance every time.
+  const worker = s.first + (s.pick === 'random' ? Math.floor(Math.random() * s.workers) : n % s.workers);
   switch (s.kind) {
     case 'hello':
       return { method: 'GET', path: '/' };
@@ -41,4 +43,5 @@ const ok = Object.entries(result.statusCodeStats ?? {}).reduce(
   (sum, [code, v]) => sum + ((s.okStatus ? Number(code) === s.okStatus : code.startsWith('2')) ? v.count : 0),
   0,
 );
-console.log(JSON.stringify({ requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, ok, non2xx: result.non2xx, errors: result.errors + result.timeouts }));
+const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count]));
+console.log(JSON.stringify({ requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, ok, non2xx: result.non2xx, errors: result.errors + result.timeouts, statuses }));

@@ -6,21 +6,26 @@
  *   - rebuild: after that import (some 720,000 events) and generated activity appended through
  *     the event store (300,000 more: a vacation created, booked and approved and two audited
  *     queries per worker), the whole `vacaciones projections rebuild` command over the 1,020,000
- *     events: events per second of wall time and peak RSS.
+ *     events: events per second of wall time and peak RSS;
+ *   - serve: the compiled server on that database, from its start to ready; consult and calculate
+ *     asked at random over 2,000 workers and over all of them, on the same server in the same
+ *     run, and the ratio; its peak RSS and every 5xx; beside a bare fastify hello-world.
  * Every run first measures the machine's ceiling (see ceiling()), so runs of different days can be
  * compared. The data files are generated once under bench/results/ (deterministic) and reused.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale
- *   npm run bench:scale -- --runs 3 --workers 50000 --formats json,ndjson --only import,rebuild
+ *   npm run bench:scale -- --runs 3 --workers 50000 --formats json,ndjson --only import,rebuild,serve
+ *   npm run bench:scale -- --only serve --duration 10 --connections 32 --few 2000 --heap 192
  *   npm run bench:scale -- --regenerate          (write the data files again)
  *   npm run bench:scale -- --keep                (leave the last database for a closer look)
  *
- * Sections are named in SECTIONS; another scenario (serving the workers, say) is a function of the
- * same shape added there, with the database its predecessors left behind.
+ * Sections are named in SECTIONS; another scenario is a function of the same shape added there,
+ * with the database its predecessors left behind.
  */
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
+import os from 'node:os';
 import { resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import pg from 'pg';
@@ -31,7 +36,8 @@ import { auditStream, pilaStream, unitStream, workerStream } from '../src/events
 import type { DomainEvent, EventMetadata } from '../src/events/types.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { NewEvent, StreamWrite } from '../src/store/types.ts';
-import { scaleDocument, writeScaleFile } from '../test/support/scale-dataset.ts';
+import { SCALE_DATA_VERSION, scaleDocument, writeScaleFile } from '../test/support/scale-dataset.ts';
+import { runScenario, startChild, type Child, type Figures } from './lib.ts';
 
 function option(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -40,7 +46,13 @@ function option(name: string, def: string): string {
 const WORKERS = Number(option('workers', '50000'));
 const RUNS = Number(option('runs', '1'));
 const FORMATS = option('formats', 'json,ndjson').split(',') as ('json' | 'ndjson')[];
-const ONLY = option('only', 'import,rebuild').split(',');
+const ONLY = option('only', 'import,rebuild,serve').split(',');
+/** Seconds each load of the serve section runs, the connections it keeps open, the server's heap. */
+const DURATION = Number(option('duration', '10'));
+const CONNECTIONS = Number(option('connections', '32'));
+const HEAP_MB = Number(option('heap', process.env.VACACIONES_HEAP_MB ?? '192'));
+/** The workers of the small working set the serve section compares with all of them. */
+const FEW = Number(option('few', '2000'));
 const admin = process.env.DATABASE_URL;
 if (!admin) {
   console.error('bench/scale.ts needs DATABASE_URL (a PostgreSQL server it may create databases on)');
@@ -51,7 +63,8 @@ if (!admin) {
 async function dataFile(format: 'json' | 'ndjson'): Promise<string> {
   const dir = resolve('bench/results');
   mkdirSync(dir, { recursive: true });
-  const path = `${dir}/scale-${WORKERS}.${format}`;
+  // The generator's version is in the name, so that a file of an older generator is never reused.
+  const path = `${dir}/scale-${WORKERS}-${SCALE_DATA_VERSION}.${format}`;
   if (!existsSync(path) || process.argv.includes('--regenerate')) {
     const t0 = performance.now();
     await writeScaleFile(path, format, { workers: WORKERS });
@@ -259,9 +272,79 @@ async function rebuildSection(ctx: Context): Promise<void> {
   ctx.lines.push(`database after the rebuild: ${await databaseMb(ctx.url)} MB`);
 }
 
+/**
+ * The compiled server as `npm start` runs it once built (`node --max-old-space-size=<heap>
+ * dist/cli/run.js serve`), and its time from the spawn to its first ready answer.
+ */
+async function startServer(url: string): Promise<{ server: Child; readySeconds: number }> {
+  const t0 = performance.now();
+  const server = await startChild(
+    process.execPath,
+    [`--max-old-space-size=${HEAP_MB}`, resolve('dist/cli/run.js'), 'serve'],
+    { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-11-21', RATE_LIMIT_PER_MINUTE: '0' },
+    /"address":"(http:\/\/[^"]+)"/,
+  );
+  while (!(await fetch(`${server.url}/health/ready`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 50));
+  return { server, readySeconds: (performance.now() - t0) / 1000 };
+}
+
+const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const fives = (f: Figures) => Object.entries(f.statuses ?? {}).reduce((n, [code, count]) => n + (code.startsWith('5') ? count : 0), 0);
+const statusMix = (f: Figures) => Object.entries(f.statuses ?? {}).map(([code, count]) => `${count}×${code}`).join(' ');
+const figures = (f: Figures) => `${f.requestsPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms (${statusMix(f)}${f.errors ? `, ${f.errors} errors` : ''})`;
+
+/**
+ * Consult and calculate on one server, asked at random over FEW workers and over all of them,
+ * in the same run: throughput, latency, and the ratio of the two. Before each measured load, a
+ * pass of the same shape lets the caches and the JIT settle; the bare fastify hello-world beside
+ * them is this machine's ceiling for HTTP at that moment. Also the server's time from its start
+ * to ready and its peak RSS over the whole section, and every 5xx it answered.
+ */
+async function serveSection(ctx: Context): Promise<void> {
+  if (!ONLY.includes('import')) await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
+  // Read models current first (as after a rebuild, or a server that has been up): the start
+  // measured is a restart, not the projectors' first pass over the import's events.
+  if (!ONLY.includes('rebuild')) await cli(ctx.url, ['projections', 'rebuild']);
+  const key = (await cli(ctx.url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout.trim().split('\n').pop()!;
+
+  const hello = await startChild(
+    process.execPath,
+    ['-e', "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))"],
+    {},
+    /listening (http:\/\/\S+)/,
+  );
+  const ceilingHttp = await runScenario({ name: 'ceiling', kind: 'hello', url: hello.url, connections: CONNECTIONS, durationSec: DURATION });
+  await hello.stop();
+  ctx.lines.push(`serve: ceiling, bare fastify hello-world: ${ceilingHttp.requestsPerSec} req/s (load average ${load()})`);
+
+  const { server, readySeconds } = await startServer(ctx.url);
+  let errors5xx = 0;
+  try {
+    ctx.lines.push(`serve: start to ready (/health/ready): ${readySeconds.toFixed(1)} s, heap limit ${HEAP_MB} MB`);
+    for (const kind of ['consult', 'calculate'] as const) {
+      const base = { url: server.url, connections: CONNECTIONS, key, first: 1, kind, pick: 'random' as const, documentPrefix: '8' };
+      const measured: Record<string, Figures> = {};
+      for (const [name, workers] of [[`${FEW} workers`, FEW], [`all ${WORKERS}`, WORKERS]] as const) {
+        const settle = await runScenario({ ...base, name: 'settle', workers, durationSec: Math.max(3, DURATION / 2) });
+        const f = await runScenario({ ...base, name, workers, durationSec: DURATION });
+        errors5xx += fives(settle) + fives(f);
+        measured[name] = f;
+        ctx.lines.push(`serve: ${kind} over ${name}: ${figures(f)} (load average ${load()})`);
+      }
+      const few = measured[`${FEW} workers`]!.requestsPerSec;
+      const all = measured[`all ${WORKERS}`]!.requestsPerSec;
+      ctx.lines.push(`serve: ${kind}, all ${WORKERS} / ${FEW} workers = ${((all / few) * 100).toFixed(0)}%`);
+    }
+    ctx.lines.push(`serve: peak RSS of the server ${server.peakRssMb()} MB; answers 5xx: ${errors5xx}`);
+  } finally {
+    await server.stop();
+  }
+}
+
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
   import: importSection,
   rebuild: rebuildSection,
+  serve: serveSection,
 };
 
 execSync('npm run --silent build', { stdio: 'inherit' });

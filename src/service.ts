@@ -133,18 +133,8 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     }
   }
   const audits = new BatchedAppender(store);
+  // Nothing is loaded ahead: the caches fill as requests come, each miss one indexed row read.
   const availability = new AvailabilityCache(db, projections);
-  // Caches warmed in the background: until they are, requests load what they need one at a time.
-  const warmStarted = Date.now();
-  const warming = (async () => {
-    try {
-      const workers = await reference.warm();
-      const availabilities = await availability.warm(workers);
-      logger.info({ workers: workers.length, availabilities, ms: Date.now() - warmStarted }, 'caches warmed');
-    } catch (err) {
-      logger.warn({ err: (err as Error).message }, 'caches could not be warmed; they fill as requests come');
-    }
-  })();
   const rw = new ReadYourWrites(
     (position, timeoutMs) => projections!.waitFor(position, timeoutMs, SERVED_READ_MODELS),
     READ_YOUR_WRITES_MS,
@@ -195,7 +185,6 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       if (closed) return;
       closed = true;
       await app.close();
-      await warming;
       await audits.drain();
       if (opts.projections !== false) await projections?.stop();
       await feed.close();

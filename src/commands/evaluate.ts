@@ -4,7 +4,6 @@ import {
   amortize,
   annualDaysFor,
   calendarDays,
-  daysWorked,
   endDate,
   governingContract,
   isBusinessDay,
@@ -12,6 +11,7 @@ import {
   takenDays,
   toDecimal2,
   vacationValue,
+  workedBy,
   type HolidayLookup,
 } from '../domain/index.ts';
 import { formatDays, msg } from './messages.ts';
@@ -106,7 +106,7 @@ export function evaluate(input: EvaluationInput): Evaluation {
   if (!businessDay) errors.push(msg.notBusinessDay(request.startDate));
 
   const annual = params ? annualDaysFor(contract.riskLevel, params) : null;
-  const worked = daysWorked(file.sheets, file.contracts, request.startDate);
+  const worked = workedBy(file.payroll, request.startDate);
   const accrued = annual === null ? Days360.ZERO : accruedDays(worked, annual);
   const taken = others.reduce((sum, v) => sum.plus(takenDays(v.businessDays)), Days360.ZERO);
   const available = accrued.minus(taken);

@@ -6,13 +6,13 @@ import { WrongExpectedRevisionError, type EventStore, type Position } from '../s
 import { decideApprove, decideCreate, decideDelete, decideEdit, type Changed, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
 import { evaluate, place, type Placement } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
-import type { ReferenceReader } from '../reference/repository.ts';
+import type { ReferenceLookups } from '../reference/repository.ts';
 import { metadataOf, type Actor, type CommandFailure, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
 import { StreamCache } from './stream-cache.ts';
 import { foldWorker, type WorkerState } from './worker-state.ts';
 
-/** The reference data the commands read: the payroll system's master data. */
-export type CommandReference = Pick<ReferenceReader, 'workerByDocument' | 'workerFile'>;
+/** The reference data the commands read: a worker's file of the per-worker read model. */
+export type CommandReference = Pick<ReferenceLookups, 'workerFileByDocument'>;
 
 export interface CommandDeps {
   store: EventStore;
@@ -172,9 +172,8 @@ export class VacationCommands {
     return result.position;
   }
 
-  private async fileOf(documentNumber: string): Promise<WorkerFile | null> {
-    const worker = await this.deps.reference.workerByDocument(documentNumber);
-    return worker ? this.deps.reference.workerFile(worker.id) : null;
+  private fileOf(documentNumber: string): Promise<WorkerFile | null> {
+    return this.deps.reference.workerFileByDocument(documentNumber);
   }
 
   async workerState(workerId: number): Promise<WorkerState> {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { decode } from '../events/codec.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { Gatherer, type Asked } from '../gather.ts';
@@ -18,17 +19,26 @@ export interface CachedEvent {
  * Reads asked for while others are on their way to the store go together in the next query, so
  * a crowd of requests costs a few round trips instead of one each. Every read is still sent after
  * it was asked for, so it sees everything committed before.
+ *
+ * Bounded by the events held (an empty stream counts as one), the least recently used stream
+ * dropped first: a dropped stream is read again in full, which costs the same query.
  */
 export class StreamCache {
-  private readonly entries = new Map<string, CachedEvent[]>();
+  private readonly entries: LRUCache<string, CachedEvent[]>;
   private readonly reads: Gatherer<{ stream: string; fromRevision: number }[], Map<string, StoredEvent[]>>;
 
   constructor(
     private readonly store: EventStore,
-    private readonly maxStreams = 5_000,
+    maxEvents = 50_000,
     maxInFlight = 2,
   ) {
+    this.entries = new LRUCache({ maxSize: maxEvents, sizeCalculation: (events) => events.length + 1 });
     this.reads = new Gatherer((batch) => this.readTogether(batch), maxInFlight);
+  }
+
+  /** Events held now, counting each stream as one more. */
+  get size(): number {
+    return this.entries.calculatedSize;
   }
 
   async read(streams: string[]): Promise<Map<string, CachedEvent[]>> {
@@ -92,13 +102,8 @@ export class StreamCache {
   }
 
   private remember(stream: string, events: CachedEvent[]): void {
-    // Most recently used last, so the oldest entries go first when the cache is full. Empty
-    // streams are held too: knowing a worker has no events yet is worth as much.
-    this.entries.delete(stream);
+    // Empty streams are held too: knowing a worker has no events yet is worth as much. A stream
+    // longer than the whole bound is not held at all.
     this.entries.set(stream, events);
-    if (this.entries.size > this.maxStreams) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
   }
 }

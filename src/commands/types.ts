@@ -1,18 +1,19 @@
+import type { PayrollSummary } from '../domain/index.ts';
 import type { Amortization, EventMetadata } from '../events/types.ts';
-import type { CompanyContract, Contract, PayrollSheet, Worker } from '../reference/repository.ts';
+import type { CompanyContract, Contract, Worker } from '../reference/repository.ts';
 
 export type { VacationParams } from '../reference/repository.ts';
 
 /** The parts of the payroll master data the commands read; the repository's rows fit as they are. */
 export type WorkerRef = Pick<Worker, 'id' | 'documentNumber'>;
 export type ContractRef = Omit<Contract, 'workerId'>;
-export type SheetRef = Pick<PayrollSheet, 'contractId' | 'periodStart' | 'periodEnd' | 'daysWorked' | 'basicCompensation'>;
 export type CompanyContractRef = Pick<CompanyContract, 'id' | 'vacationParams'>;
 
 export interface WorkerFile {
   worker: WorkerRef;
   contracts: ContractRef[];
-  sheets: SheetRef[];
+  /** The payroll sheets folded once (summarizePayroll): days worked by any date, IBC. */
+  payroll: PayrollSummary;
   companyContracts: Map<number, CompanyContractRef>;
 }
 

@@ -854,6 +854,85 @@ ${linearAppends(insertEvents)}    `,
       -- The appends of version 15, each writing its events' hashes.
 ${linearAppends(insertChainedEvents)}    `,
   },
+  {
+    version: 18,
+    name: 'per-worker read model',
+    sql: `
+      -- One row per worker with what consult and calculate need, folded from the reference tables
+      -- once per change instead of once per request: the contracts (each with its company
+      -- contract's rules, in the order start date, a missing one first, then id) and the payroll,
+      -- as three arrays over the dates on which sheets of the worker end, ascending: the date (days
+      -- since 1970-01-01), the days worked of the sheets that count (of main contracts, by
+      -- contract id, inside that contract's dates; null when none of that date's sheets counts)
+      -- and the basic compensation of that date's sheets. version is the reference data version
+      -- that last changed the row.
+      CREATE TABLE rm_workers (
+        worker_id       bigint PRIMARY KEY,
+        document_number text NOT NULL,
+        document_type   text NOT NULL,
+        first_names     text NOT NULL,
+        last_names      text NOT NULL,
+        contracts       jsonb NOT NULL,
+        sheet_ends      integer[] NOT NULL,
+        sheet_days      integer[] NOT NULL,
+        sheet_pay       bigint[] NOT NULL,
+        version         bigint NOT NULL
+      );
+      -- Not unique: an import that hands a document number from one worker to another rewrites
+      -- both rows in one statement, and ref_workers keeps the numbers unique.
+      CREATE INDEX rm_workers_document ON rm_workers (document_number);
+      CREATE INDEX rm_workers_version ON rm_workers (version);
+
+      -- The rows of these workers (those that exist), computed from the reference tables.
+      CREATE FUNCTION vac_worker_rows(p_ids bigint[])
+        RETURNS TABLE (worker_id bigint, document_number text, document_type text, first_names text, last_names text,
+                       contracts jsonb, sheet_ends integer[], sheet_days integer[], sheet_pay bigint[])
+        LANGUAGE sql STABLE AS $fn$
+        WITH w AS (
+          SELECT r.id, r.document_number, r.document_type, r.first_names, r.last_names
+            FROM ref_workers r WHERE r.id IN (SELECT unnest(p_ids))
+        ), k AS (
+          SELECT c.worker_id,
+                 jsonb_agg(jsonb_build_object(
+                   'id', c.id, 'companyContractId', c.company_contract_id, 'subgerenciaId', c.subgerencia_id,
+                   'startDate', c.start_date, 'endDate', c.end_date, 'settled', c.settled, 'additional', c.additional,
+                   'baseSalary', c.base_salary, 'riskLevel', c.risk_level,
+                   'company', CASE WHEN cc.id IS NULL THEN NULL ELSE jsonb_build_object(
+                     'id', cc.id, 'name', cc.name,
+                     'vacationParams', CASE WHEN cc.has_vacation_params THEN jsonb_build_object(
+                       'annualDays', cc.annual_days, 'annualDaysHighRisk', cc.annual_days_high_risk,
+                       'minEnjoyedDays', cc.min_enjoyed_days, 'advanceAllowed', cc.advance_allowed,
+                       'maxAdvanceDays', cc.max_advance_days, 'maxPeopleOnVacation', cc.max_people_on_vacation) END) END
+                 ) ORDER BY c.start_date NULLS FIRST, c.id) AS contracts
+            FROM ref_contracts c
+            JOIN w ON w.id = c.worker_id
+            LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
+           GROUP BY c.worker_id
+        ), ends AS (
+          SELECT s.worker_id, s.period_end - DATE '1970-01-01' AS day,
+                 sum(s.days_worked) FILTER (WHERE NOT c.additional AND c.start_date <= s.period_start AND s.period_end <= c.end_date) AS days,
+                 sum(s.basic_compensation) AS pay
+            FROM ref_payroll_sheets s
+            JOIN w ON w.id = s.worker_id
+            LEFT JOIN ref_contracts c ON c.id = s.contract_id AND c.worker_id = s.worker_id
+           GROUP BY s.worker_id, s.period_end
+        ), p AS (
+          SELECT ends.worker_id, array_agg(ends.day ORDER BY ends.day) AS sheet_ends,
+                 array_agg(ends.days ORDER BY ends.day) AS sheet_days, array_agg(ends.pay ORDER BY ends.day) AS sheet_pay
+            FROM ends GROUP BY ends.worker_id
+        )
+        SELECT w.id, w.document_number, w.document_type, w.first_names, w.last_names,
+               coalesce(k.contracts, '[]'::jsonb), coalesce(p.sheet_ends, '{}'), coalesce(p.sheet_days, '{}'), coalesce(p.sheet_pay, '{}')
+          FROM w
+          LEFT JOIN k ON k.worker_id = w.id
+          LEFT JOIN p ON p.worker_id = w.id
+      $fn$;
+
+      INSERT INTO rm_workers (worker_id, document_number, document_type, first_names, last_names, contracts, sheet_ends, sheet_days, sheet_pay, version)
+      SELECT f.*, (SELECT version FROM ref_version WHERE id = 1)
+        FROM vac_worker_rows((SELECT coalesce(array_agg(id), '{}') FROM ref_workers)) f;
+    `,
+  },
 ];
 
 

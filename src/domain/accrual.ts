@@ -123,3 +123,62 @@ export function ibcLastMonth(
   for (const s of sheets) if (s.periodEnd.slice(0, 7) === latestMonth) total += s.basicCompensation;
   return total;
 }
+
+/**
+ * A worker's payroll folded once, for every date that may be asked: the end of each period in
+ * which counted sheets end, with the days worked by then (a running total), and each month in
+ * which any sheet ends, with the basic compensation of its sheets. Both ascending. What the
+ * per-worker read model stores, so that no request walks the sheets.
+ */
+export interface PayrollSummary {
+  worked: readonly (readonly [periodEnd: string, daysSoFar: number])[];
+  months: readonly (readonly [month: string, compensation: number])[];
+}
+
+export const EMPTY_PAYROLL: PayrollSummary = { worked: [], months: [] };
+
+/** The summary of these sheets under these contracts; workedBy and ibcOf answer from it as daysWorked and ibcLastMonth do from the sheets. */
+export function summarizePayroll<Id>(
+  sheets: readonly (WorkedSheet<Id> & Pick<PayrollSheet, 'basicCompensation'>)[],
+  contracts: readonly ContractRange<Id>[],
+): PayrollSummary {
+  const ranges = mainContractRanges(contracts);
+  const worked = new Map<string, number>();
+  const months = new Map<string, number>();
+  for (const sheet of sheets) {
+    // Any date at or after the sheet's end: whether it counts no longer depends on the date.
+    if (countsAsWorked(sheet, ranges, '9999-12-31')) worked.set(sheet.periodEnd, (worked.get(sheet.periodEnd) ?? 0) + sheet.daysWorked);
+    const month = sheet.periodEnd.slice(0, 7);
+    months.set(month, (months.get(month) ?? 0) + sheet.basicCompensation);
+  }
+  let total = 0;
+  return {
+    worked: [...worked].sort(([a], [b]) => (a < b ? -1 : 1)).map(([end, days]) => [end, (total += days)] as const),
+    months: [...months].sort(([a], [b]) => (a < b ? -1 : 1)),
+  };
+}
+
+/** Index of the last entry whose key is at most `key` in a list ascending by key, or -1. */
+function lastAtMost(list: readonly (readonly [string, number])[], key: string): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]![0] <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** daysWorked of the summarised sheets up to `referenceDate`. */
+export function workedBy(summary: PayrollSummary, referenceDate: string): number {
+  assertValidDate(referenceDate, 'reference date');
+  const i = lastAtMost(summary.worked, referenceDate);
+  return i < 0 ? 0 : summary.worked[i]![1];
+}
+
+/** ibcLastMonth of the summarised sheets. */
+export function ibcOf(summary: PayrollSummary, latestContractSalary: number, today: string): number {
+  const i = lastAtMost(summary.months, lastSettledMonth(today));
+  return i < 0 ? latestContractSalary : summary.months[i]![1];
+}

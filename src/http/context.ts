@@ -1,7 +1,7 @@
 import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/types.ts';
-import type { ReferenceReader, User } from '../reference/repository.ts';
+import type { ReferenceLookups, User } from '../reference/repository.ts';
 import type { ApiKeyPrincipal } from '../security/api-keys.ts';
 import type { EventStore, Position, StreamWrite } from '../store/types.ts';
 
@@ -28,7 +28,7 @@ export interface AppDeps {
   config: Config;
   db: Db;
   store: EventStore;
-  reference: ReferenceReader & { invalidate?: () => void };
+  reference: ReferenceLookups;
   commands: VacationCommands;
   /** Where audited queries record themselves (gathered into shared appends). */
   audits: { append(writes: StreamWrite[]): Promise<Position> };

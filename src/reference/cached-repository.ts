@@ -1,34 +1,36 @@
+import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/types.ts';
-import {
-  ReferenceRepository,
-  type CompanyContract,
-  type Contract,
-  type PayrollSheet,
-  type ReferenceReader,
-  type User,
-  type Worker,
-  type WorkerFile,
-} from './repository.ts';
+import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from './repository.ts';
+import { workersChangedSince, type WorkerFileRow } from './worker-files.ts';
 
 export interface CachedReferenceOptions {
   /** How often, at most, ref_version is read to notice imports made by other processes. */
   checkIntervalMs?: number;
-  /** Entries kept before the cache is emptied (a crude bound that needs no LRU bookkeeping). */
-  maxEntries?: number;
+  /** Workers held, least recently used dropped first. */
+  maxWorkers?: number;
+  /** Users held, least recently used dropped first. */
+  maxUsers?: number;
   now?: () => number;
 }
 
+/** What is cached per key: the answer, a miss included. */
+type Held<T> = { value: T | null };
+
 /**
- * Serves the hot lookups (worker by document, user by e-mail, worker file) from memory. Reference
- * data only changes through imports, which bump ref_version, so the version is the whole
- * invalidation story: a changed version empties the cache.
+ * Serves the hot lookups (worker file by document, user by e-mail) from memory, each bounded with
+ * least-recently-used eviction; a miss costs one indexed row read. Reference data only changes
+ * through imports, which bump ref_version and stamp the per-worker rows they change with it, so a
+ * new version drops exactly the workers that changed since the one known (and the users, a few
+ * rows that carry no version).
  */
-export class CachedReferenceRepository implements ReferenceReader {
+export class CachedReferenceRepository implements ReferenceLookups {
   private readonly inner: ReferenceRepository;
   private readonly checkIntervalMs: number;
-  private readonly maxEntries: number;
   private readonly now: () => number;
-  private readonly entries = new Map<string, unknown>();
+  private readonly files: LRUCache<string, Held<WorkerFileRow>>;
+  private readonly users: LRUCache<string, Held<User>>;
+  /** The document each cached worker is held under, so that a worker whose number changed is found. */
+  private readonly documentOf = new Map<number, string>();
   private knownVersion: number | undefined;
   private checkedAt = -Infinity;
   private pendingCheck: Promise<void> | undefined;
@@ -38,94 +40,82 @@ export class CachedReferenceRepository implements ReferenceReader {
   constructor(db: Queryable | ReferenceRepository, opts: CachedReferenceOptions = {}) {
     this.inner = db instanceof ReferenceRepository ? db : new ReferenceRepository(db);
     this.checkIntervalMs = opts.checkIntervalMs ?? 1000;
-    this.maxEntries = opts.maxEntries ?? 20_000;
     this.now = opts.now ?? Date.now;
-  }
-
-  /** Drops every entry now; the import calls this when it runs in the same process. */
-  invalidate(): void {
-    this.entries.clear();
-    this.generation++;
-    this.knownVersion = undefined;
-    this.checkedAt = -Infinity;
+    this.files = new LRUCache({
+      max: opts.maxWorkers ?? 20_000,
+      dispose: (held, document) => {
+        const id = held.value?.worker.id;
+        if (id !== undefined && this.documentOf.get(id) === document) this.documentOf.delete(id);
+      },
+    });
+    this.users = new LRUCache({ max: opts.maxUsers ?? 1_000 });
   }
 
   /**
-   * Fills the cache with worker files in bulk (a few queries per chunk instead of four per
-   * worker), so that the first request for each worker after a start does not pay for it. Fills
-   * at most half the entry bound, leaving the rest to lookups, and gives up quietly if an import
-   * drops the cache meanwhile: lookups then fill it one worker at a time as before. Resolves to
-   * the ids of the workers loaded.
+   * An import was announced (or ran in this process): the next lookup reads the version at once
+   * and drops what changed, instead of waiting for the check interval.
    */
-  async warm(chunk = 500): Promise<number[]> {
-    await this.freshen();
-    const generation = this.generation;
-    let after = Number.MIN_SAFE_INTEGER;
-    const loaded: number[] = [];
-    for (;;) {
-      const room = Math.floor((this.maxEntries / 2 - this.entries.size) / 2);
-      if (room <= 0) break;
-      const files = await this.inner.workerFiles(after, Math.min(chunk, room));
-      if (generation !== this.generation) return loaded;
-      for (const file of files) {
-        this.entries.set(`doc:${file.worker.documentNumber.trim()}`, file.worker);
-        this.entries.set(`file:${file.worker.id}`, file);
-      }
-      for (const file of files) loaded.push(file.worker.id);
-      if (files.length < Math.min(chunk, room)) break;
-      after = files[files.length - 1]!.worker.id;
-    }
-    return loaded;
+  invalidate(): void {
+    this.checkedAt = -Infinity;
   }
 
+  /** Workers and users held now. */
   get size(): number {
-    return this.entries.size;
+    return this.files.size + this.users.size;
   }
 
-  workerByDocument(documentNumber: string): Promise<Worker | null> {
+  async workerFileByDocument(documentNumber: string): Promise<WorkerFileRow | null> {
     const doc = documentNumber.trim();
-    return this.cached(`doc:${doc}`, () => this.inner.workerByDocument(doc));
+    await this.freshen();
+    const hit = this.files.get(doc);
+    if (hit) return hit.value;
+    const generation = this.generation;
+    const file = await this.inner.workerFileByDocument(doc);
+    if (generation === this.generation) {
+      this.files.set(doc, { value: file });
+      if (file) this.documentOf.set(file.worker.id, doc);
+    }
+    return file;
   }
 
-  userByEmail(email: string): Promise<User | null> {
+  async workerByDocument(documentNumber: string): Promise<Worker | null> {
+    return (await this.workerFileByDocument(documentNumber))?.worker ?? null;
+  }
+
+  async userByEmail(email: string): Promise<User | null> {
     const key = email.trim().toLowerCase();
-    return this.cached(`email:${key}`, () => this.inner.userByEmail(key));
-  }
-
-  workerFile(workerId: number): Promise<WorkerFile | null> {
-    return this.cached(`file:${workerId}`, () => this.inner.workerFile(workerId));
-  }
-
-  workerById(id: number): Promise<Worker | null> {
-    return this.inner.workerById(id);
-  }
-
-  contractsOf(workerId: number): Promise<Contract[]> {
-    return this.inner.contractsOf(workerId);
-  }
-
-  payrollSheetsOf(workerId: number): Promise<PayrollSheet[]> {
-    return this.inner.payrollSheetsOf(workerId);
-  }
-
-  companyContract(id: number): Promise<CompanyContract | null> {
-    return this.inner.companyContract(id);
-  }
-
-  companyContracts(ids: number[]): Promise<Map<number, CompanyContract>> {
-    return this.inner.companyContracts(ids);
+    await this.freshen();
+    const hit = this.users.get(key);
+    if (hit) return hit.value;
+    const generation = this.generation;
+    const user = await this.inner.userByEmail(key);
+    if (generation === this.generation) this.users.set(key, { value: user });
+    return user;
   }
 
   async version(): Promise<number> {
     const v = await this.inner.version();
-    this.observe(v);
+    await this.observe(v);
     return v;
   }
 
-  private observe(version: number): void {
-    if (this.knownVersion !== undefined && this.knownVersion !== version) this.invalidate();
-    this.knownVersion = version;
+  private async observe(version: number): Promise<void> {
+    const known = this.knownVersion;
     this.checkedAt = this.now();
+    if (known === version) return;
+    this.generation++;
+    if (known === undefined || version < known) {
+      // Nothing known to compare with (or the database went back): nothing held can be trusted.
+      if (known !== undefined) this.files.clear();
+    } else {
+      for (const { workerId, documentNumber } of await workersChangedSince(this.inner.db, known)) {
+        const before = this.documentOf.get(workerId);
+        if (before !== undefined) this.files.delete(before);
+        this.files.delete(documentNumber);
+      }
+    }
+    this.users.clear();
+    this.knownVersion = version;
   }
 
   private async freshen(): Promise<void> {
@@ -138,17 +128,5 @@ export class CachedReferenceRepository implements ReferenceReader {
         this.pendingCheck = undefined;
       });
     await this.pendingCheck;
-  }
-
-  private async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
-    await this.freshen();
-    if (this.entries.has(key)) return this.entries.get(key) as T;
-    const generation = this.generation;
-    const value = await load();
-    if (generation === this.generation) {
-      if (this.entries.size >= this.maxEntries) this.entries.clear();
-      this.entries.set(key, value);
-    }
-    return value;
   }
 }

@@ -6,6 +6,7 @@ import { objectSource, type Source } from './sources.ts';
 import { Staging, type StageTable } from './staging.ts';
 import { upsertFromTable, type UpsertColumn, type UpsertTarget } from './upsert.ts';
 import { ImportValidationError, checkRow, crossCheck, type StageNames } from './validate.ts';
+import { refreshWorkerFiles } from './worker-files.ts';
 
 export { ImportValidationError } from './validate.ts';
 
@@ -222,6 +223,22 @@ function toHistoric(r: StagedVacation): HistoricVacation {
   };
 }
 
+/**
+ * Before the writes: the workers that lose a contract the file hands to another worker. Their
+ * rows of the per-worker read model change too, and after the writes nothing says who they were.
+ */
+const PREVIOUS_OWNERS = `
+  CREATE TEMP TABLE import_previous_owners ON COMMIT DROP AS
+  SELECT r.worker_id FROM ${STAGE.contratos.name} i JOIN ref_contracts r ON r.id = i.id WHERE r.worker_id <> i.worker_id`;
+
+/** After the writes: every worker whose row of the per-worker read model the file may have changed. */
+const TOUCHED_WORKERS = `
+  SELECT id FROM ${STAGE.asociados.name}
+  UNION SELECT worker_id FROM ${STAGE.contratos.name}
+  UNION SELECT worker_id FROM ${STAGE.nomina.name}
+  UNION SELECT worker_id FROM ref_contracts WHERE company_contract_id IN (SELECT id FROM ${STAGE.contratosEmpresa.name})
+  UNION SELECT worker_id FROM import_previous_owners`;
+
 /** Historic vacations handed to the handler at a time, each time in the import's transaction. */
 const HISTORIC_CHUNK = 5000;
 
@@ -286,6 +303,7 @@ export async function importReferenceSource(db: Db, source: Source, opts: Import
       await conn.query('BEGIN');
       open = true;
       if (vacations > 0) await opts.beforeWrites?.(conn);
+      await conn.query(PREVIOUS_OWNERS);
       const tables = {} as Record<ReferenceTable, TableCounts>;
       // Dependency order: a contract's worker and subgerencia exist before the contract.
       for (const [i, section] of (Object.keys(SECTION_TABLE) as (keyof typeof SECTION_TABLE)[]).entries()) {
@@ -298,7 +316,10 @@ export async function importReferenceSource(db: Db, source: Source, opts: Import
       const v = changed
         ? await conn.query<{ version: string }>('UPDATE ref_version SET version = version + 1 WHERE id = 1 RETURNING version')
         : await conn.query<{ version: string }>('SELECT version FROM ref_version WHERE id = 1');
-      // Delivered on commit: running servers drop their cached reference data at once.
+      const version = Number(v.rows[0]?.version ?? 0);
+      // The per-worker read model changes with the reference tables, in the same transaction.
+      if (changed) await refreshWorkerFiles(conn, TOUCHED_WORKERS, version);
+      // Delivered on commit: running servers drop what they cached of the workers that changed.
       if (changed) await conn.query(announce('reference'));
       const warnings: string[] = [];
       let historic = { imported: 0, skipped: 0 };
@@ -313,7 +334,7 @@ export async function importReferenceSource(db: Db, source: Source, opts: Import
       }
       await conn.query('COMMIT');
       open = false;
-      return { tables, historic, changed, version: Number(v.rows[0]?.version ?? 0), warnings };
+      return { tables, historic, changed, version, warnings };
     } catch (err) {
       if (open) await conn.query('ROLLBACK').catch(() => {});
       throw err;

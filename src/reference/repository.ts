@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/types.ts';
+import { workerFileByDocument, type WorkerFileRow } from './worker-files.ts';
 
 export interface Worker {
   id: number;
@@ -62,7 +63,15 @@ export interface WorkerFile {
   companyContracts: Map<number, CompanyContract>;
 }
 
-/** The read side of the reference data; implemented directly and behind a cache. */
+/** What requests look up by the names callers give: one indexed row read each, or a cache hit. */
+export interface ReferenceLookups {
+  /** The worker's row of the per-worker read model: contracts, company rules, payroll folded. */
+  workerFileByDocument(documentNumber: string): Promise<WorkerFileRow | null>;
+  workerByDocument(documentNumber: string): Promise<Worker | null>;
+  userByEmail(email: string): Promise<User | null>;
+}
+
+/** The read side of the reference data, read from its own tables. */
 export interface ReferenceReader {
   workerByDocument(documentNumber: string): Promise<Worker | null>;
   workerById(id: number): Promise<Worker | null>;
@@ -165,8 +174,12 @@ function toUser(r: Row): User {
 }
 
 /** Reads the reference tables written by the import; every result uses the service's names. */
-export class ReferenceRepository implements ReferenceReader {
-  constructor(private readonly db: Queryable) {}
+export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
+  constructor(readonly db: Queryable) {}
+
+  workerFileByDocument(documentNumber: string): Promise<WorkerFileRow | null> {
+    return workerFileByDocument(this.db, documentNumber);
+  }
 
   async workerByDocument(documentNumber: string): Promise<Worker | null> {
     const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE document_number = $1`, [
@@ -232,15 +245,6 @@ export class ReferenceRepository implements ReferenceReader {
     const worker = await this.workerById(workerId);
     if (!worker) return null;
     return (await this.filesOf([worker]))[0]!;
-  }
-
-  /**
-   * The files of up to `limit` workers in id order after `afterId`, in three queries whatever
-   * the count: what a cache warms itself with.
-   */
-  async workerFiles(afterId: number, limit: number): Promise<WorkerFile[]> {
-    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit]);
-    return this.filesOf(r.rows.map(toWorker));
   }
 
   /**

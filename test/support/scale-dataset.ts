@@ -4,7 +4,8 @@ import { SECTION_NAMES, type SectionName } from '../../src/reference/schema.ts';
 
 /**
  * Reference data of a large employer, generated row by row so that a file of any size can be
- * written without holding it: `workers` workers with one contract each, `sheets` monthly payroll
+ * written without holding it: `workers` workers with one contract each (2023 to 2027, so that
+ * consult and calculate find it valid), `sheets` monthly payroll
  * sheets each (ending October 2026) and `vacations` historic vacations each (2024-2025, never
  * overlapping). Deterministic: the same options give the same rows, byte for byte.
  */
@@ -17,6 +18,9 @@ export interface ScaleOptions {
 }
 
 export type Row = Record<string, unknown>;
+
+/** Changes whenever the rows generated for the same options change (files are named by it). */
+export const SCALE_DATA_VERSION = 'v2';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
@@ -49,7 +53,7 @@ export function* scaleRows(opts: ScaleOptions): Generator<[SectionName, Row]> {
       'contratos',
       {
         id, asociadoId: id, contratoEmpresaId: 1, subgerenciaId: `SG-${pad(1 + (id % units), 3)}`, fechaInicio: '2023-01-01',
-        fechaFin: null, liquidado: false, esAdicional: false, salarioBase: salary(id), nivelRiesgo: 1 + (id % 5),
+        fechaFin: '2027-12-31', liquidado: false, esAdicional: false, salarioBase: salary(id), nivelRiesgo: 1 + (id % 5),
       },
     ];
   }

@@ -7,12 +7,12 @@ import {
   annualDaysFor,
   consultContract,
   contractStatus,
-  daysWorked,
-  ibcLastMonth,
+  ibcOf,
   takenDays,
   toDecimal2,
+  workedBy,
 } from '../../domain/index.ts';
-import type { Worker, WorkerFile } from '../../reference/repository.ts';
+import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
@@ -22,20 +22,11 @@ import { responsibleAdministrator } from '../responsible.ts';
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
 
-/**
- * Days worked and IBC come from the worker's file and the day alone. The reference cache hands
- * out the same file object until an import replaces it, so that object keys them: a consult
- * does not walk every payroll sheet again while nothing changed.
- */
-const payrollFigures = new WeakMap<WorkerFile, { today: string; worked: number; ibc: number }>();
-
-function payrollFiguresOf(file: WorkerFile, today: string): { worked: number; ibc: number } {
-  const known = payrollFigures.get(file);
-  if (known?.today === today) return known;
+/** Days worked by today and the IBC of the last settled month, from the worker's folded payroll. */
+function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: number; ibc: number } {
+  // The salary of the contract that started last (the first of those, in the file's order).
   const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
-  const figures = { today, worked: daysWorked(file.sheets, file.contracts, today), ibc: ibcLastMonth(file.sheets, latest.baseSalary, today) };
-  payrollFigures.set(file, figures);
-  return figures;
+  return { worked: workedBy(file.payroll, today), ibc: ibcOf(file.payroll, latest.baseSalary, today) };
 }
 
 export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
@@ -54,23 +45,21 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     // Logged even when the worker is not found.
     req.responsibleEmail = email;
     const docType = contractCheck ? fields.get('tipoDocumento') : undefined;
-    const worker: Worker | null = await deps.reference.workerByDocument(doc);
-    if (!worker || (docType !== undefined && docType.toUpperCase() !== worker.documentType)) {
+    const file = await deps.reference.workerFileByDocument(doc);
+    if (!file || (docType !== undefined && docType.toUpperCase() !== file.worker.documentType)) {
       return void lookupError(reply, 404, MESSAGES.workerNotFound);
     }
     const user = await responsibleAdministrator(deps.reference, req, email);
     if (!user) return void lookupError(reply, 404, MESSAGES.adminNotFound);
-    return { worker, user, docType: docType ?? null };
+    return { file, worker: file.worker, user, docType: docType ?? null };
   }
 
   app.get('/vacaciones/consultdatavacations', { config: consultCfg }, async (req, reply) => {
     const who = await identify(req, reply, new Fields(req.query), false);
     if (!who) return reply;
-    const { worker, user } = who;
+    const { file, worker, user } = who;
     const today = deps.today();
-    // The worker file is cached (and dropped on import), unlike the per-table reads.
-    const file = await deps.reference.workerFile(worker.id);
-    const contracts = file?.contracts ?? [];
+    const contracts = file.contracts;
     const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
       recordAudit(deps.audits, actorOf(req, user, { write: false }), {
         type: 'VacationDataConsulted',
@@ -90,7 +79,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!contract) return answer(200, { success: true, activo: false, estado: 'sin contratos' }, null);
     const fail = (message: string) => answer(422, { success: false, statusCode: 422, message }, contract.companyContractId);
     if (!contract.startDate || !contract.endDate) return fail('El contrato no tiene fechas de inicio o fin configuradas correctamente.');
-    const company = contract.companyContractId === null ? null : (file?.companyContracts.get(contract.companyContractId) ?? null);
+    const company = contract.companyContractId === null ? null : (file.companyContracts.get(contract.companyContractId) ?? null);
     if (!company) return fail('El contrato no tiene asociado un contrato empresa válido.');
     if (contract.riskLevel === null) return fail('No se encuentra configurado el nivel de riesgo del contrato.');
     const params = company.vacationParams;
@@ -100,8 +89,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
 
     let figures;
     try {
-      // A contract was found above, so the worker has a file.
-      const { worked, ibc } = payrollFiguresOf(file!, today);
+      const { worked, ibc } = payrollFiguresOf(file, today);
       const annual = annualDaysFor(contract.riskLevel, params)!;
       const taken = (await deps.readSide.availabilityOf(worker.id)).daysTaken;
       const available = accruedDays(worked, annual).minus(takenDays(taken));
@@ -134,9 +122,9 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get('/contratos/verificarContratoActivo', { config: contractCfg }, async (req, reply) => {
     const who = await identify(req, reply, new Fields(req.query), true);
     if (!who) return reply;
-    const { worker, user, docType } = who;
+    const { file, worker, user, docType } = who;
     const today = deps.today();
-    const status = contractStatus((await deps.reference.workerFile(worker.id))?.contracts ?? [], today);
+    const status = contractStatus(file.contracts, today);
     const body =
       status.kind === 'none'
         ? { success: true, activo: false, estado: 'sin contrato registrado' }

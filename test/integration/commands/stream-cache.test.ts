@@ -79,6 +79,28 @@ describe('stream cache of the commands', () => {
     expect(after[0].get(streams[0]!)!.map((e) => e.revision)).toEqual([0, 1]);
   });
 
+  it('holds no more events than its bound under more streams than fit, and answers every read in full', async () => {
+    const cache = new StreamCache(counting, 20);
+    const streams = Array.from({ length: 12 }, (_, i) => `worker-bound-${i}`);
+    await store.append(streams.map((stream) => ({ stream, expectedRevision: 'no_stream' as const, events: [approved(0), approved(1), approved(2)] })));
+    for (let round = 0; round < 3; round++) {
+      for (const s of streams) {
+        // The first stream is read between every other one: it stays held throughout.
+        await cache.read([streams[0]!]);
+        expect((await cache.read([s])).get(s)!.map((e) => e.revision)).toEqual([0, 1, 2]);
+        expect(cache.size).toBeLessThanOrEqual(20);
+      }
+    }
+    fetched = 0;
+    await cache.read([streams[0]!]);
+    expect(fetched).toBe(0);
+    // The stream read longest ago is gone: reading it fetches it whole again.
+    await cache.read([streams[6]!]);
+    expect(fetched).toBe(3);
+    expect(cache.peek([streams[0]!])).toBeDefined();
+    expect(cache.peek([streams[1]!])).toBeUndefined();
+  });
+
   it('hands a failed store read to every caller that rode on it', async () => {
     const failing = { ...store, readStreams: async () => { throw new Error('store down'); } } as unknown as EventStore;
     const cache = new StreamCache(failing);

@@ -67,29 +67,42 @@ describe('availability kept beside the runner that writes it', () => {
     expect(reads).toBe(before + 2);
   });
 
-  it('warms in bulk from the read model, zeros for workers without records, and still follows later batches', async () => {
+  it('holds at most its bound, dropping the least recently used, and reads a dropped worker again', async () => {
     await whileApplying(async (service) => {
-      const r = record({ codigoPila: 'VAC_2_00000002_00000002', workerId: 8, businessDays: 4 });
-      await applied(service, 8, 'no_stream', created(r));
-
-      const cache = new AvailabilityCache(counting, service);
-      const before = reads;
-      expect(await cache.warm([8, 9, 10], 2)).toBe(3);
-      expect(reads).toBe(before + 2);
-      expect(await cache.get(8)).toMatchObject({ daysTaken: 4, liveRecords: 1 });
-      expect(await cache.get(9)).toMatchObject({ daysTaken: 0, liveRecords: 0 });
-      expect(reads).toBe(before + 2);
-
-      await applied(service, 8, 0, deletedEvent(r));
-      expect(await cache.get(8)).toMatchObject({ daysTaken: 0, liveRecords: 0 });
+      const cache = new AvailabilityCache(counting, service, 3);
+      // Twelve workers through a cache of three, the first one asked again every time.
+      for (let w = 100; w < 112; w++) {
+        await cache.get(100);
+        await cache.get(w);
+        expect(cache.size).toBeLessThanOrEqual(3);
+      }
+      let before = reads;
+      await cache.get(100);
+      expect(reads).toBe(before);
+      before = reads;
+      await cache.get(101);
+      expect(reads).toBe(before + 1);
     });
   });
 
-  it('warms nothing while this process does not apply availability', async () => {
-    const idle = new ProjectionService(t.db, store, { logger: silentLogger });
-    const cache = new AvailabilityCache(counting, idle);
-    const before = reads;
-    expect(await cache.warm([8, 9])).toBe(0);
-    expect(reads).toBe(before);
+  it('does not keep a read that a batch applied while it was on its way may have missed', async () => {
+    await whileApplying(async (service) => {
+      const r = record({ codigoPila: 'VAC_3_00000003_00000003', workerId: 9, businessDays: 5 });
+      let raced = false;
+      const racing = {
+        query: async (sql: string, params?: unknown[]) => {
+          const answer = await t.db.query(sql, params);
+          if (!raced) {
+            raced = true;
+            await applied(service, 9, 'no_stream', created(r));
+          }
+          return answer;
+        },
+        exec: (sql: string) => t.db.exec(sql),
+      } as Queryable;
+      const cache = new AvailabilityCache(racing, service);
+      expect(await cache.get(9)).toMatchObject({ daysTaken: 0 });
+      expect(await cache.get(9)).toMatchObject({ daysTaken: 5 });
+    });
   });
 });

@@ -103,14 +103,14 @@ describe('ReferenceRepository', () => {
 });
 
 describe('CachedReferenceRepository', () => {
-  it('serves repeated lookups from memory and drops them when an import bumps the version', async () => {
+  it('serves repeated lookups from memory and drops a worker when an import changes it', async () => {
     const db = counting(t.db);
     let now = 0;
     const cached = new CachedReferenceRepository(db, { checkIntervalMs: 1000, now: () => now });
     expect((await cached.workerByDocument('1020307014'))!.firstNames).toBe('Juan Carlos');
     const afterFirst = db.count;
     await cached.workerByDocument('1020307014');
-    await cached.workerByDocument('1020307014 ');
+    await cached.workerFileByDocument('1020307014 ');
     expect(db.count).toBe(afterFirst);
 
     const f = loadFixture();
@@ -124,61 +124,58 @@ describe('CachedReferenceRepository', () => {
     await importReferenceData(t.db, { asociados: [f.asociados[1]] });
   });
 
-  it('drops at once when invalidated, as an in-process import does', async () => {
+  it('checks at once when told of an import, as an in-process import does', async () => {
     const cached = new CachedReferenceRepository(t.db, { checkIntervalMs: 3_600_000 });
     expect((await cached.userByEmail('AUDITOR@empresa.co'))!.name).toBe('Auditor');
-    expect((await cached.workerFile(1003))!.contracts[0]!.baseSalary).toBe(1750905);
+    expect((await cached.workerFileByDocument('1020307021'))!.contracts[0]!.baseSalary).toBe(1750905);
     const f = loadFixture();
     f.usuarios[1].nombre = 'Auditora';
     f.contratos[2].salarioBase = 1800000;
     await importReferenceData(t.db, { usuarios: [f.usuarios[1]], contratos: [f.contratos[2]] }, { cache: cached });
     expect((await cached.userByEmail('auditor@empresa.co'))!.name).toBe('Auditora');
-    expect((await cached.workerFile(1003))!.contracts[0]!.baseSalary).toBe(1800000);
+    expect((await cached.workerFileByDocument('1020307021'))!.contracts[0]!.baseSalary).toBe(1800000);
     await importReferenceData(t.db, loadFixture(), { cache: cached });
-    expect((await cached.workerFile(1003))!.contracts[0]!.baseSalary).toBe(1750905);
+    expect((await cached.workerFileByDocument('1020307021'))!.contracts[0]!.baseSalary).toBe(1750905);
   });
 
-  it('keeps its size bounded', async () => {
-    const cached = new CachedReferenceRepository(t.db, { maxEntries: 3 });
-    for (const doc of ['1020307007', '1020307014', '1020307021', '1020307028', '1020307035']) {
-      await cached.workerByDocument(doc);
-      expect(cached.size).toBeLessThanOrEqual(3);
-    }
+  it('keeps the workers an import did not change, and forgets a document number that moved', async () => {
+    const db = counting(t.db);
+    const cached = new CachedReferenceRepository(db, { checkIntervalMs: 3_600_000 });
+    expect((await cached.workerByDocument('1020307028'))!.id).toBe(1004);
+    expect((await cached.workerByDocument('1020307035'))!.id).toBe(1005);
+    expect(await cached.workerByDocument('5555555')).toBeNull();
+    const f = loadFixture();
+    // Worker 1005 takes a new number, and the old one is nobody's.
+    await importReferenceData(t.db, { asociados: [{ ...f.asociados[4], numeroDocumento: '5555555' }] }, { cache: cached });
+    const before = db.count;
+    expect((await cached.workerByDocument('1020307028'))!.id).toBe(1004);
+    // The version read and the list of the workers that changed.
+    expect(db.count).toBe(before + 2);
+    expect((await cached.workerByDocument('5555555'))!.id).toBe(1005);
+    expect(await cached.workerByDocument('1020307035')).toBeNull();
+    await importReferenceData(t.db, { asociados: [f.asociados[4]] }, { cache: cached });
+    expect(await cached.workerByDocument('5555555')).toBeNull();
     expect((await cached.workerByDocument('1020307035'))!.id).toBe(1005);
   });
 
-  it('warms in bulk: afterwards every worker and file is served from memory, equal to a direct read', async () => {
+  it('holds no more than its bound under a working set larger than it, evicting the least recently used', async () => {
     const db = counting(t.db);
-    const cached = new CachedReferenceRepository(db, { checkIntervalMs: 3_600_000 });
-    const ids = (await t.db.query<{ id: string; document_number: string }>('SELECT id::text, document_number FROM ref_workers ORDER BY id')).rows;
-    // A chunk of 2 makes the warm-up page through the workers.
-    expect(await cached.warm(2)).toEqual(ids.map((r) => Number(r.id)));
-    const afterWarm = db.count;
-    for (const { id, document_number } of ids) {
-      expect((await cached.workerByDocument(document_number))!.id).toBe(Number(id));
-      expect(await cached.workerFile(Number(id))).toEqual(await repo.workerFile(Number(id)));
+    const cached = new CachedReferenceRepository(db, { maxWorkers: 3, checkIntervalMs: 3_600_000 });
+    const documents = ['1020307007', '1020307014', '1020307021', '1020307028', '1020307035', '1020307042', '1020307049'];
+    for (let round = 0; round < 3; round++) {
+      for (const doc of documents) {
+        // The first worker is asked between every other one: it stays held throughout.
+        await cached.workerByDocument(documents[0]!);
+        expect(await cached.workerFileByDocument(doc)).toEqual(await repo.workerFileByDocument(doc));
+        expect(cached.size).toBeLessThanOrEqual(3);
+      }
     }
-    expect(db.count).toBe(afterWarm);
-  });
-
-  it('warms no further than half its bound, and not at all with stale data after an invalidation', async () => {
-    const bounded = new CachedReferenceRepository(t.db, { maxEntries: 12 });
-    expect(await bounded.warm(2)).toHaveLength(3);
-    expect(bounded.size).toBe(6);
-
-    // An import lands while the second chunk is being read: what that chunk read is not kept.
-    let chunks = 0;
-    const racing: Queryable = {
-      query: async (sql: string, params?: unknown[]) => {
-        const r = await t.db.query(sql, params);
-        if (sql.includes('FROM ref_workers WHERE id >') && ++chunks === 2) cached.invalidate();
-        return r;
-      },
-      exec: (sql: string) => t.db.exec(sql),
-    } as Queryable;
-    const cached = new CachedReferenceRepository(racing, { checkIntervalMs: 3_600_000 });
-    expect(await cached.warm(1)).toHaveLength(1);
-    expect(chunks).toBe(2);
-    expect(cached.size).toBe(0);
+    let before = db.count;
+    await cached.workerByDocument(documents[0]!);
+    expect(db.count).toBe(before);
+    // The one asked longest ago is gone: asking for it reads its row again.
+    before = db.count;
+    await cached.workerByDocument(documents[4]!);
+    expect(db.count).toBe(before + 1);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresChangeFeed } from '../../../src/db/change-feed.ts';
+import { PostgresChangeFeed, localChangeFeed } from '../../../src/db/change-feed.ts';
 import { PostgresDb } from '../../../src/db/postgres.ts';
 import { ApiKeyCache } from '../../../src/security/api-key-cache.ts';
 import { createApiKey, revokeApiKey } from '../../../src/security/api-keys.ts';
@@ -61,5 +61,35 @@ describe.skipIf(!hasServer())(`API key cache across processes${hasServer() ? '' 
     await cache.verify(key);
     await cache.verify(key);
     expect(queries).toBe(before + 2);
+  });
+});
+
+describe('API key cache bound', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await freshDb();
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it('holds no more keys than its bound, dropping the least recently used, and still verifies every key', async () => {
+    let queries = 0;
+    const counting = { query: (sql: string, params?: unknown[]) => (queries++, t.db.query(sql, params)), exec: (s: string) => t.db.exec(s) };
+    const cache = new ApiKeyCache(counting as never, localChangeFeed, 60_000, 2);
+    const keys = [];
+    for (let i = 0; i < 5; i++) keys.push((await createApiKey(t.db, { name: `k${i}` })).key);
+    for (const [i, key] of keys.entries()) {
+      // The first key is used between every other one: it stays held throughout.
+      expect(await cache.verify(keys[0]!)).toMatchObject({ name: 'k0' });
+      expect(await cache.verify(key)).toMatchObject({ name: `k${i}` });
+      expect(cache.size).toBeLessThanOrEqual(2);
+    }
+    let before = queries;
+    await cache.verify(keys[0]!);
+    expect(queries).toBe(before);
+    before = queries;
+    await cache.verify(keys[1]!);
+    expect(queries).toBeGreaterThan(before);
   });
 });

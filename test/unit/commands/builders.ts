@@ -1,5 +1,5 @@
-import { HolidayCalendar, addDays, monthOf } from '../../../src/domain/index.ts';
-import type { ContractRef, SheetRef, VacationParams, VacationRequest, WorkerFile } from '../../../src/commands/types.ts';
+import { HolidayCalendar, addDays, monthOf, summarizePayroll, type PayrollSheet } from '../../../src/domain/index.ts';
+import type { ContractRef, VacationParams, VacationRequest, WorkerFile } from '../../../src/commands/types.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
 import { foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
 import { foldUnit, type UnitOccupancy } from '../../../src/commands/occupancy.ts';
@@ -31,6 +31,9 @@ export const contract = (over: Partial<ContractRef> = {}): ContractRef => ({
 });
 
 /** Fortnightly sheets of 15 days each of contract `contractId` from `from` through the month of `through`. */
+/** A payroll sheet of a worker file's contracts (ids as the repository gives them). */
+export type SheetRef = Omit<PayrollSheet, 'contractId'> & { contractId: number };
+
 export function fortnights(from: string, through: string, salary = 2_847_000, contractId = 10001): SheetRef[] {
   const sheets: SheetRef[] = [];
   let month = monthOf(from);
@@ -50,7 +53,7 @@ export function workerFile(over: { contracts?: ContractRef[]; sheets?: SheetRef[
   return {
     worker: { id: 1001, documentNumber: '1020307007' },
     contracts,
-    sheets: over.sheets ?? fortnights('2024-02-01', '2026-10-31'),
+    payroll: summarizePayroll(over.sheets ?? fortnights('2024-02-01', '2026-10-31'), contracts),
     companyContracts: new Map([[10, { id: 10, vacationParams: over.params === undefined ? params() : over.params }]]),
   };
 }

@@ -8,6 +8,9 @@ import {
   countsAsWorked,
   daysWorked,
   ibcLastMonth,
+  ibcOf,
+  summarizePayroll,
+  workedBy,
   lastSettledMonth,
   lte,
   mainContractRanges,
@@ -234,5 +237,45 @@ describe('accrual properties', () => {
         return available.plus(Days360.fromWholeDays(taken)).units === worked * 15;
       }),
     );
+  });
+});
+
+describe('summarizePayroll', () => {
+  const date = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  const day = fc.tuple(fc.integer({ min: 2024, max: 2026 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 })).map(([y, m, d]) => date(y, m, d));
+  const arbSheet = fc
+    .tuple(day, day, fc.integer({ min: 0, max: 31 }), fc.integer({ min: 0, max: 5_000_000 }), fc.constantFrom('a', 'b', 'c', 'gone'))
+    .map(([x, y, n, pay, id]) => (x <= y ? sheet(x, y, n, pay, id) : sheet(y, x, n, pay, id)));
+  const arbContract = fc
+    .tuple(fc.constantFrom('a', 'b', 'c'), fc.option(day, { nil: null }), fc.option(day, { nil: null }), fc.boolean())
+    .map(([id, x, y, additional]) => (x !== null && y !== null && y < x ? contract(id, y, x, additional) : contract(id, x, y, additional)));
+
+  it('property: days worked and the IBC read from the summary equal those of the sheets, on any date', () => {
+    fc.assert(
+      fc.property(fc.array(arbSheet, { maxLength: 30 }), fc.array(arbContract, { maxLength: 4 }), fc.array(day, { minLength: 1, maxLength: 8 }), (sheets, contracts, dates) => {
+        const summary = summarizePayroll(sheets, contracts);
+        for (const d of [...dates, '2023-12-31', '2027-01-01']) {
+          expect(workedBy(summary, d)).toBe(daysWorked(sheets, contracts, d));
+          expect(ibcOf(summary, 777, d)).toBe(ibcLastMonth(sheets, 777, d));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('given sheets in any order, then the summary is ascending, with running totals of counted sheets only', () => {
+    const contracts = [contract('main-1', '2026-01-01', '2026-12-31'), contract('extra', '2026-01-01', '2026-12-31', true)];
+    const sheets = [
+      sheet('2026-02-01', '2026-02-15', 15, 100),
+      sheet('2026-01-16', '2026-01-31', 16, 200),
+      sheet('2026-01-16', '2026-01-31', 16, 50, 'extra'),
+      sheet('2026-01-01', '2026-01-15', 15, 300),
+    ];
+    expect(summarizePayroll(sheets, contracts)).toEqual({
+      worked: [['2026-01-15', 15], ['2026-01-31', 31], ['2026-02-15', 46]],
+      months: [['2026-01', 550], ['2026-02', 100]],
+    });
+    expect(workedBy(summarizePayroll(sheets, contracts), '2026-01-30')).toBe(15);
+    expect(() => workedBy(summarizePayroll(sheets, contracts), '2026-02-30')).toThrow();
   });
 });

@@ -1,0 +1,151 @@
+import type { Queryable } from '../db/types.ts';
+import { fromDayNumber, type PayrollSummary } from '../domain/index.ts';
+import type { CompanyContract, Contract, Worker } from './repository.ts';
+
+/**
+ * The per-worker read model (rm_workers): everything consult, calculate and the contract check
+ * need about one worker, found by document number in one indexed row read. The reference import
+ * keeps it current in its own transaction (refreshWorkerFiles); vac_worker_rows, a database
+ * function, computes the rows from the reference tables.
+ */
+export interface WorkerFileRow {
+  worker: Worker;
+  /** In the order the rules rank them from: start date (a missing one first), then id. */
+  contracts: Contract[];
+  /** The company contracts of those contracts, by id. */
+  companyContracts: Map<number, CompanyContract>;
+  payroll: PayrollSummary;
+}
+
+interface StoredContract extends Omit<Contract, 'workerId'> {
+  company: CompanyContract | null;
+}
+
+type Row = {
+  worker_id: string;
+  document_number: string;
+  document_type: string;
+  first_names: string;
+  last_names: string;
+  contracts: StoredContract[];
+  /** The dates on which sheets end (days since 1970-01-01), ascending; their counted days (null: none counts) and their pay. */
+  sheet_ends: number[];
+  sheet_days: (number | null)[];
+  sheet_pay: (string | number)[];
+};
+
+const COLUMNS = 'worker_id, document_number, document_type, first_names, last_names, contracts, sheet_ends, sheet_days, sheet_pay';
+const DATA = ['document_number', 'document_type', 'first_names', 'last_names', 'contracts', 'sheet_ends', 'sheet_days', 'sheet_pay'];
+
+/**
+ * The period ends and months repeat across every worker (the same fortnights), and a cache holds
+ * the rows of many: one shared string per date instead of one per row.
+ */
+const shared = new Map<string, string>();
+function intern(s: string): string {
+  const known = shared.get(s);
+  if (known !== undefined) return known;
+  if (shared.size < 100_000) shared.set(s, s);
+  return s;
+}
+const dayNames = new Map<number, string>();
+function dayName(day: number): string {
+  const known = dayNames.get(day);
+  if (known !== undefined) return known;
+  const name = intern(fromDayNumber(day));
+  if (dayNames.size < 100_000) dayNames.set(day, name);
+  return name;
+}
+
+function toFile(r: Row): WorkerFileRow {
+  const workerId = Number(r.worker_id);
+  const companyContracts = new Map<number, CompanyContract>();
+  const contracts = r.contracts.map(({ company, ...c }): Contract => {
+    if (company) companyContracts.set(company.id, company);
+    return {
+      ...c,
+      workerId,
+      startDate: c.startDate && intern(c.startDate),
+      endDate: c.endDate && intern(c.endDate),
+      subgerenciaId: intern(c.subgerenciaId),
+    };
+  });
+  // The running total and the months are added up here, once per row read, from the sums per
+  // date the row keeps: a few dozen additions, where the sheets behind them were grouped and
+  // judged (which count) when the row was written.
+  const worked: [string, number][] = [];
+  const months: [string, number][] = [];
+  let total = 0;
+  r.sheet_ends.forEach((day, i) => {
+    const end = dayName(day);
+    const days = r.sheet_days[i];
+    if (days !== null && days !== undefined) worked.push([end, (total += Number(days))]);
+    const month = intern(end.slice(0, 7));
+    const pay = Number(r.sheet_pay[i]);
+    const last = months[months.length - 1];
+    if (last?.[0] === month) last[1] += pay;
+    else months.push([month, pay]);
+  });
+  return {
+    worker: {
+      id: workerId,
+      documentType: r.document_type,
+      documentNumber: r.document_number,
+      firstNames: r.first_names,
+      lastNames: r.last_names,
+    },
+    contracts,
+    companyContracts,
+    payroll: { worked, months },
+  };
+}
+
+/** The worker with this document number (trimmed), from the read model. */
+export async function workerFileByDocument(q: Queryable, documentNumber: string): Promise<WorkerFileRow | null> {
+  const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE document_number = $1 LIMIT 1`, [documentNumber.trim()]);
+  return r.rows[0] ? toFile(r.rows[0]) : null;
+}
+
+/** Every row in worker order: what a test compares with a rebuild. */
+export async function allWorkerFiles(q: Queryable): Promise<WorkerFileRow[]> {
+  return (await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers ORDER BY worker_id`)).rows.map(toFile);
+}
+
+/** Workers whose rows changed after reference data version `version`, with their document numbers now. */
+export async function workersChangedSince(q: Queryable, version: number): Promise<{ workerId: number; documentNumber: string }[]> {
+  const r = await q.query<{ worker_id: string; document_number: string }>(
+    'SELECT worker_id, document_number FROM rm_workers WHERE version > $1',
+    [version],
+  );
+  return r.rows.map((row) => ({ workerId: Number(row.worker_id), documentNumber: row.document_number }));
+}
+
+/**
+ * Writes the rows of the workers `ids` selects (a query of one column of worker ids) as the
+ * reference tables have them now, stamped with `version`. A row that would not change is left
+ * alone, version included, so that an import changing nothing of a worker does not make caches
+ * drop that worker. Resolves to the number of rows written.
+ */
+export async function refreshWorkerFiles(q: Queryable, ids: string, version: number): Promise<number> {
+  const data = DATA;
+  // Grouping every sheet of a large import by worker and date fits in memory instead of on disk.
+  await q.query(`SET LOCAL work_mem = '64MB'`);
+  const r = await q.query<{ n: number }>(
+    `WITH written AS (
+       INSERT INTO rm_workers (worker_id, ${data.join(', ')}, version)
+       SELECT f.*, $1::bigint FROM vac_worker_rows(ARRAY(${ids})) f
+       ON CONFLICT (worker_id) DO UPDATE SET ${data.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, version = EXCLUDED.version
+       WHERE (${data.map((c) => `rm_workers.${c}`).join(', ')}) IS DISTINCT FROM (${data.map((c) => `EXCLUDED.${c}`).join(', ')})
+       RETURNING 1
+     ) SELECT count(*)::int AS n FROM written`,
+    [version],
+  );
+  return Number(r.rows[0]?.n ?? 0);
+}
+
+/** Every worker's row computed again from the reference tables, as a full rebuild would write it. */
+export async function rebuiltWorkerFiles(q: Queryable): Promise<WorkerFileRow[]> {
+  return (await q.query<Row>(`SELECT ${COLUMNS} FROM vac_worker_rows(ARRAY(SELECT id FROM ref_workers)) ORDER BY worker_id`)).rows.map(
+    toFile,
+  );
+}
