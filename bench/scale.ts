@@ -18,6 +18,7 @@
  *   npm run bench:scale -- --only serve --duration 10 --connections 32 --few 2000 --heap 192
  *   npm run bench:scale -- --regenerate          (write the data files again)
  *   npm run bench:scale -- --keep                (leave the last database for a closer look)
+ *   npm run bench:scale -- --only serve --database vac_scale_1_abc   (serve a kept database again)
  *
  * Sections are named in SECTIONS; another scenario is a function of the same shape added there,
  * with the database its predecessors left behind.
@@ -53,6 +54,10 @@ const CONNECTIONS = Number(option('connections', '32'));
 const HEAP_MB = Number(option('heap', process.env.VACACIONES_HEAP_MB ?? '192'));
 /** The workers of the small working set the serve section compares with all of them. */
 const FEW = Number(option('few', '2000'));
+/** Measured loads of each kind and working set, alternating between the two sets. */
+const ROUNDS = Number(option('rounds', '2'));
+/** An existing database of the server to run on instead of a fresh one (kept afterwards). */
+const DATABASE = option('database', '');
 const admin = process.env.DATABASE_URL;
 if (!admin) {
   console.error('bench/scale.ts needs DATABASE_URL (a PostgreSQL server it may create databases on)');
@@ -221,6 +226,14 @@ async function databaseMb(url: string): Promise<number> {
 }
 
 async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  if (DATABASE) {
+    const u = new URL(admin!);
+    u.pathname = `/${DATABASE}`;
+    const db = new PostgresDb({ connectionString: u.toString(), max: 1 });
+    await migrate(db);
+    await db.close();
+    return fn(u.toString());
+  }
   const name = `vac_scale_${process.pid}_${randomBytes(3).toString('hex')}`;
   const c = new pg.Client({ connectionString: admin });
   await c.connect();
@@ -295,16 +308,28 @@ const figures = (f: Figures) => `${f.requestsPerSec} req/s, p50 ${f.p50} ms, p99
 
 /**
  * Consult and calculate on one server, asked at random over FEW workers and over all of them,
- * in the same run: throughput, latency, and the ratio of the two. Before each measured load, a
- * pass of the same shape lets the caches and the JIT settle; the bare fastify hello-world beside
- * them is this machine's ceiling for HTTP at that moment. Also the server's time from its start
- * to ready and its peak RSS over the whole section, and every 5xx it answered.
+ * in the same run, the two sets in turn: throughput, latency, and the ratio of the two. Before
+ * them, a pass over each set; the bare fastify hello-world beside them is this machine's ceiling
+ * for HTTP at that moment. On a database that already holds the data (--database), nothing is
+ * imported. Also the server's time from its start to ready, its peak RSS over the whole section,
+ * and every 5xx it answered.
  */
 async function serveSection(ctx: Context): Promise<void> {
-  if (!ONLY.includes('import')) await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
-  // Read models current first (as after a rebuild, or a server that has been up): the start
-  // measured is a restart, not the projectors' first pass over the import's events.
-  if (!ONLY.includes('rebuild')) await cli(ctx.url, ['projections', 'rebuild']);
+  const workers = async () => {
+    const c = new pg.Client({ connectionString: ctx.url });
+    await c.connect();
+    try {
+      return Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM ref_workers')).rows[0]!.n);
+    } finally {
+      await c.end();
+    }
+  };
+  if ((await workers()) === 0) {
+    await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
+    // Read models current first (as after a rebuild, or a server that has been up): the start
+    // measured is a restart, not the projectors' first pass over the import's events.
+    await cli(ctx.url, ['projections', 'rebuild']);
+  }
   const key = (await cli(ctx.url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout.trim().split('\n').pop()!;
 
   const hello = await startChild(
@@ -322,18 +347,21 @@ async function serveSection(ctx: Context): Promise<void> {
   try {
     ctx.lines.push(`serve: start to ready (/health/ready): ${readySeconds.toFixed(1)} s, heap limit ${HEAP_MB} MB`);
     for (const kind of ['consult', 'calculate'] as const) {
-      const base = { url: server.url, connections: CONNECTIONS, key, first: 1, kind, pick: 'random' as const, documentPrefix: '8' };
-      const measured: Record<string, Figures> = {};
-      for (const [name, workers] of [[`${FEW} workers`, FEW], [`all ${WORKERS}`, WORKERS]] as const) {
-        const settle = await runScenario({ ...base, name: 'settle', workers, durationSec: Math.max(3, DURATION / 2) });
-        const f = await runScenario({ ...base, name, workers, durationSec: DURATION });
-        errors5xx += fives(settle) + fives(f);
-        measured[name] = f;
-        ctx.lines.push(`serve: ${kind} over ${name}: ${figures(f)} (load average ${load()})`);
+      const base = { url: server.url, connections: CONNECTIONS, key, first: 1, kind, documentPrefix: '8' };
+      // A server that has been up: every worker of the set asked once, in turn (the JIT settles,
+      // and the caches hold what they would hold after a while).
+      for (const workers of [WORKERS, FEW]) errors5xx += fives(await runScenario({ ...base, name: 'pass', workers, durationSec: 0, amount: workers }));
+      const rates: Record<string, number[]> = { few: [], all: [] };
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const [set, workers] of [['few', FEW], ['all', WORKERS]] as const) {
+          const f = await runScenario({ ...base, name: set, workers, pick: 'random', durationSec: DURATION });
+          errors5xx += fives(f);
+          rates[set]!.push(f.requestsPerSec);
+          ctx.lines.push(`serve: ${kind} at random over ${set === 'few' ? `${FEW} workers` : `all ${WORKERS}`}: ${figures(f)} (load average ${load()})`);
+        }
       }
-      const few = measured[`${FEW} workers`]!.requestsPerSec;
-      const all = measured[`all ${WORKERS}`]!.requestsPerSec;
-      ctx.lines.push(`serve: ${kind}, all ${WORKERS} / ${FEW} workers = ${((all / few) * 100).toFixed(0)}%`);
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+      ctx.lines.push(`serve: ${kind}, all ${WORKERS} / ${FEW} workers = ${((sum(rates.all!) / sum(rates.few!)) * 100).toFixed(0)}% (${ROUNDS} rounds each, alternating)`);
     }
     ctx.lines.push(`serve: peak RSS of the server ${server.peakRssMb()} MB; answers 5xx: ${errors5xx}`);
   } finally {

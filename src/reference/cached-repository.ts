@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/types.ts';
+import { Gatherer } from '../gather.ts';
 import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from './repository.ts';
-import { workersChangedSince, type WorkerFileRow } from './worker-files.ts';
+import { workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from './worker-files.ts';
 
 export interface CachedReferenceOptions {
   /** How often, at most, ref_version is read to notice imports made by other processes. */
@@ -21,7 +22,8 @@ type Held<T> = { value: T | null };
  * least-recently-used eviction; a miss costs one indexed row read. Reference data only changes
  * through imports, which bump ref_version and stamp the per-worker rows they change with it, so a
  * new version drops exactly the workers that changed since the one known (and the users, a few
- * rows that carry no version).
+ * rows that carry no version). Misses asked for while others are on their way go together in the
+ * next query, so a crowd of first requests costs a few round trips instead of one each.
  */
 export class CachedReferenceRepository implements ReferenceLookups {
   private readonly inner: ReferenceRepository;
@@ -29,6 +31,7 @@ export class CachedReferenceRepository implements ReferenceLookups {
   private readonly now: () => number;
   private readonly files: LRUCache<string, Held<WorkerFileRow>>;
   private readonly users: LRUCache<string, Held<User>>;
+  private readonly misses: Gatherer<string, WorkerFileRow | null>;
   /** The document each cached worker is held under, so that a worker whose number changed is found. */
   private readonly documentOf = new Map<number, string>();
   private knownVersion: number | undefined;
@@ -49,6 +52,10 @@ export class CachedReferenceRepository implements ReferenceLookups {
       },
     });
     this.users = new LRUCache({ max: opts.maxUsers ?? 1_000 });
+    this.misses = new Gatherer(async (batch) => {
+      const found = await workerFilesByDocuments(this.inner.db, batch.map((a) => a.item));
+      for (const a of batch) a.resolve(found.get(a.item) ?? null);
+    });
   }
 
   /**
@@ -70,7 +77,7 @@ export class CachedReferenceRepository implements ReferenceLookups {
     const hit = this.files.get(doc);
     if (hit) return hit.value;
     const generation = this.generation;
-    const file = await this.inner.workerFileByDocument(doc);
+    const file = await this.misses.ask(doc);
     if (generation === this.generation) {
       this.files.set(doc, { value: file });
       if (file) this.documentOf.set(file.worker.id, doc);

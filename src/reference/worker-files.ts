@@ -106,6 +106,14 @@ export async function workerFileByDocument(q: Queryable, documentNumber: string)
   return r.rows[0] ? toFile(r.rows[0]) : null;
 }
 
+/** The workers with these document numbers (trimmed), in one query, by document number; missing ones are left out. */
+export async function workerFilesByDocuments(q: Queryable, documentNumbers: readonly string[]): Promise<Map<string, WorkerFileRow>> {
+  const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE document_number = ANY($1::text[])`, [
+    [...new Set(documentNumbers.map((d) => d.trim()))],
+  ]);
+  return new Map(r.rows.map((row) => [row.document_number, toFile(row)]));
+}
+
 /** Every row in worker order: what a test compares with a rebuild. */
 export async function allWorkerFiles(q: Queryable): Promise<WorkerFileRow[]> {
   return (await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers ORDER BY worker_id`)).rows.map(toFile);

@@ -1,7 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../../db/types.ts';
+import { Gatherer } from '../../gather.ts';
 import type { ProjectionService } from '../service.ts';
-import { availabilityOf, type AvailabilityView } from './queries.ts';
+import { NOTHING_TAKEN, availabilityOfMany, type AvailabilityView } from './queries.ts';
 
 const PROJECTOR = 'availability';
 
@@ -16,19 +17,25 @@ interface Flight {
  * first. An entry is served only while this process's availability runner is the one applying,
  * and only if no batch touching that worker has been applied since it was read: each applied
  * batch drops its workers' entries and marks their reads in flight as stale, and any change of
- * who applies makes every entry read before it unusable.
+ * who applies makes every entry read before it unusable. Reads asked for while others are on
+ * their way go together in the next query.
  */
 export class AvailabilityCache {
   private readonly entries: LRUCache<number, { view: AvailabilityView; epoch: number }>;
   private readonly flights = new Map<number, Flight>();
+  private readonly reads: Gatherer<number, AvailabilityView>;
   private epoch = 0;
 
   constructor(
-    private readonly db: Queryable,
+    db: Queryable,
     private readonly projections: ProjectionService,
     maxEntries = 20_000,
   ) {
     this.entries = new LRUCache({ max: maxEntries });
+    this.reads = new Gatherer(async (batch) => {
+      const views = await availabilityOfMany(db, [...new Set(batch.map((a) => a.item))]);
+      for (const a of batch) a.resolve(views.get(a.item) ?? NOTHING_TAKEN);
+    });
     projections.watch({
       applied: (projector, events) => {
         if (projector !== PROJECTOR) return;
@@ -51,7 +58,7 @@ export class AvailabilityCache {
   }
 
   async get(workerId: number): Promise<AvailabilityView> {
-    if (!this.projections.isApplying(PROJECTOR)) return availabilityOf(this.db, workerId);
+    if (!this.projections.isApplying(PROJECTOR)) return this.reads.ask(workerId);
     const epoch = this.epoch;
     const hit = this.entries.get(workerId);
     if (hit && hit.epoch === epoch) return hit.view;
@@ -62,7 +69,7 @@ export class AvailabilityCache {
     flight.reads++;
     let view: AvailabilityView;
     try {
-      view = await availabilityOf(this.db, workerId);
+      view = await this.reads.ask(workerId);
     } finally {
       if (--flight.reads === 0) this.flights.delete(workerId);
     }
