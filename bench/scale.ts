@@ -147,8 +147,15 @@ async function ceiling(url: string): Promise<string> {
 }
 
 const meta = (): EventMetadata => ({
-  userId: 1, userEmail: 'admin@empresa.co', apiKeyId: null, apiKeyName: 'bench', requestId: randomUUID(), correlationId: null,
-  idempotencyKey: null, occurredAt: '2026-02-01T15:00:00.000Z', source: 'http',
+  userId: 1,
+  userEmail: 'admin@empresa.co',
+  apiKeyId: null,
+  apiKeyName: 'bench',
+  requestId: randomUUID(),
+  correlationId: null,
+  idempotencyKey: null,
+  occurredAt: '2026-02-01T15:00:00.000Z',
+  source: 'http',
 });
 const ev = (e: DomainEvent): NewEvent => encode(e, meta(), randomUUID());
 
@@ -157,10 +164,25 @@ function activity(w: number): StreamWrite[] {
   const code = `VAC_1800000000000_${w.toString(16).padStart(8, '0')}_0000beef`;
   const unit = `SG-${String(1 + (w % 100)).padStart(3, '0')}`;
   const record = {
-    recordId: 10_000_000 + w, codigoPila: code, workerId: w, documentNumber: scaleDocument(w), contractId: w, companyContractId: 1,
-    subgerenciaId: unit, startDate: '2026-03-02', endDate: '2026-03-13', businessDays: 10, calendarDays: 12, salary: 2_000_000,
-    totalValue: 666_667, advance: false, worksSaturday: false, compensated: false, socialSecurityInPayroll: true,
-    amortizations: [{ periodo: '2026-03', diasHabiles: 10, diasCalendario: 12, valor: 666_667 }], replaces: null,
+    recordId: 10_000_000 + w,
+    codigoPila: code,
+    workerId: w,
+    documentNumber: scaleDocument(w),
+    contractId: w,
+    companyContractId: 1,
+    subgerenciaId: unit,
+    startDate: '2026-03-02',
+    endDate: '2026-03-13',
+    businessDays: 10,
+    calendarDays: 12,
+    salary: 2_000_000,
+    totalValue: 666_667,
+    advance: false,
+    worksSaturday: false,
+    compensated: false,
+    socialSecurityInPayroll: true,
+    amortizations: [{ periodo: '2026-03', diasHabiles: 10, diasCalendario: 12, valor: 666_667 }],
+    replaces: null,
     createdAt: '2026-02-01T15:00:00.000Z',
   };
   return [
@@ -172,18 +194,46 @@ function activity(w: number): StreamWrite[] {
         ev({ type: 'VacationApproved', data: { codigoPila: code, workerId: w, approvedByUserId: 1, approvedAt: '2026-02-02T10:00:00Z' } }),
       ],
     },
-    { stream: pilaStream(code), expectedRevision: 'no_stream', events: [ev({ type: 'PilaCodeAssigned', data: { codigoPila: code, workerId: w } })] },
+    {
+      stream: pilaStream(code),
+      expectedRevision: 'no_stream',
+      events: [ev({ type: 'PilaCodeAssigned', data: { codigoPila: code, workerId: w } })],
+    },
     {
       stream: unitStream(unit, '2026-03'),
       expectedRevision: 'any',
-      events: [ev({ type: 'SlotsBooked', data: { codigoPila: code, workerId: w, subgerenciaId: unit, startDate: '2026-03-02', endDate: '2026-03-13' } })],
+      events: [
+        ev({
+          type: 'SlotsBooked',
+          data: { codigoPila: code, workerId: w, subgerenciaId: unit, startDate: '2026-03-02', endDate: '2026-03-13' },
+        }),
+      ],
     },
     {
       stream: auditStream(w),
       expectedRevision: 'any',
       events: [
-        ev({ type: 'VacationDataConsulted', data: { workerId: w, documentNumber: scaleDocument(w), outcome: { estado: 'ACTIVO' }, companyContractId: 1, consultedAt: '2026-02-01T12:00:00Z' } }),
-        ev({ type: 'ContractStatusChecked', data: { workerId: w, documentNumber: scaleDocument(w), documentType: 'CC', estado: 'ACTIVO', activo: true, checkedAt: '2026-02-01T12:00:00Z' } }),
+        ev({
+          type: 'VacationDataConsulted',
+          data: {
+            workerId: w,
+            documentNumber: scaleDocument(w),
+            outcome: { estado: 'ACTIVO' },
+            companyContractId: 1,
+            consultedAt: '2026-02-01T12:00:00Z',
+          },
+        }),
+        ev({
+          type: 'ContractStatusChecked',
+          data: {
+            workerId: w,
+            documentNumber: scaleDocument(w),
+            documentType: 'CC',
+            estado: 'ACTIVO',
+            activo: true,
+            checkedAt: '2026-02-01T12:00:00Z',
+          },
+        }),
       ],
     },
   ];
@@ -265,7 +315,9 @@ async function importSection(ctx: Context): Promise<void> {
     const run = async (url: string) => {
       const r = await cli(url, ['import', file]);
       const historic = /historic vacations: imported (\d+)/.exec(r.stdout)?.[1];
-      ctx.lines.push(`import ${format} (${mb(statSync(file).size)} MB, ${WORKERS} workers, ${historic} historic vacations): ${r.seconds.toFixed(1)} s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`);
+      ctx.lines.push(
+        `import ${format} (${mb(statSync(file).size)} MB, ${WORKERS} workers, ${historic} historic vacations): ${r.seconds.toFixed(1)} s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`,
+      );
     };
     if (i === 0) {
       await run(ctx.url);
@@ -281,7 +333,9 @@ async function rebuildSection(ctx: Context): Promise<void> {
   ctx.lines.push(`activity: ${appended} events appended through the event store in ${secs(t0)} s`);
   const r = await cli(ctx.url, ['projections', 'rebuild']);
   const events = Number(/: (\d+) events in/.exec(r.stdout)?.[1]);
-  ctx.lines.push(`rebuild: ${events} events in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`);
+  ctx.lines.push(
+    `rebuild: ${events} events in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`,
+  );
   ctx.lines.push(`database after the rebuild: ${await databaseMb(ctx.url)} MB`);
 }
 
@@ -297,14 +351,28 @@ async function startServer(url: string): Promise<{ server: Child; readySeconds: 
     { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-11-21', RATE_LIMIT_PER_MINUTE: '0' },
     /"address":"(http:\/\/[^"]+)"/,
   );
-  while (!(await fetch(`${server.url}/health/ready`).then((r) => r.ok, () => false))) await new Promise((r) => setTimeout(r, 50));
+  while (
+    !(await fetch(`${server.url}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await new Promise((r) => setTimeout(r, 50));
   return { server, readySeconds: (performance.now() - t0) / 1000 };
 }
 
-const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
 const fives = (f: Figures) => Object.entries(f.statuses ?? {}).reduce((n, [code, count]) => n + (code.startsWith('5') ? count : 0), 0);
-const statusMix = (f: Figures) => Object.entries(f.statuses ?? {}).map(([code, count]) => `${count}×${code}`).join(' ');
-const figures = (f: Figures) => `${f.requestsPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms (${statusMix(f)}${f.errors ? `, ${f.errors} errors` : ''})`;
+const statusMix = (f: Figures) =>
+  Object.entries(f.statuses ?? {})
+    .map(([code, count]) => `${count}×${code}`)
+    .join(' ');
+const figures = (f: Figures) =>
+  `${f.requestsPerSec} req/s, p50 ${f.p50} ms, p99 ${f.p99} ms (${statusMix(f)}${f.errors ? `, ${f.errors} errors` : ''})`;
 
 /**
  * Consult and calculate on one server, asked at random over FEW workers and over all of them,
@@ -330,15 +398,27 @@ async function serveSection(ctx: Context): Promise<void> {
     // measured is a restart, not the projectors' first pass over the import's events.
     await cli(ctx.url, ['projections', 'rebuild']);
   }
-  const key = (await cli(ctx.url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout.trim().split('\n').pop()!;
+  const key = (await cli(ctx.url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout
+    .trim()
+    .split('\n')
+    .pop()!;
 
   const hello = await startChild(
     process.execPath,
-    ['-e', "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))"],
+    [
+      '-e',
+      "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))",
+    ],
     {},
     /listening (http:\/\/\S+)/,
   );
-  const ceilingHttp = await runScenario({ name: 'ceiling', kind: 'hello', url: hello.url, connections: CONNECTIONS, durationSec: DURATION });
+  const ceilingHttp = await runScenario({
+    name: 'ceiling',
+    kind: 'hello',
+    url: hello.url,
+    connections: CONNECTIONS,
+    durationSec: DURATION,
+  });
   await hello.stop();
   ctx.lines.push(`serve: ceiling, bare fastify hello-world: ${ceilingHttp.requestsPerSec} req/s (load average ${load()})`);
 
@@ -350,18 +430,26 @@ async function serveSection(ctx: Context): Promise<void> {
       const base = { url: server.url, connections: CONNECTIONS, key, first: 1, kind, documentPrefix: '8' };
       // A server that has been up: every worker of the set asked once, in turn (the JIT settles,
       // and the caches hold what they would hold after a while).
-      for (const workers of [WORKERS, FEW]) errors5xx += fives(await runScenario({ ...base, name: 'pass', workers, durationSec: 0, amount: workers }));
+      for (const workers of [WORKERS, FEW])
+        errors5xx += fives(await runScenario({ ...base, name: 'pass', workers, durationSec: 0, amount: workers }));
       const rates: Record<string, number[]> = { few: [], all: [] };
       for (let round = 1; round <= ROUNDS; round++) {
-        for (const [set, workers] of [['few', FEW], ['all', WORKERS]] as const) {
+        for (const [set, workers] of [
+          ['few', FEW],
+          ['all', WORKERS],
+        ] as const) {
           const f = await runScenario({ ...base, name: set, workers, pick: 'random', durationSec: DURATION });
           errors5xx += fives(f);
           rates[set]!.push(f.requestsPerSec);
-          ctx.lines.push(`serve: ${kind} at random over ${set === 'few' ? `${FEW} workers` : `all ${WORKERS}`}: ${figures(f)} (load average ${load()})`);
+          ctx.lines.push(
+            `serve: ${kind} at random over ${set === 'few' ? `${FEW} workers` : `all ${WORKERS}`}: ${figures(f)} (load average ${load()})`,
+          );
         }
       }
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-      ctx.lines.push(`serve: ${kind}, all ${WORKERS} / ${FEW} workers = ${((sum(rates.all!) / sum(rates.few!)) * 100).toFixed(0)}% (${ROUNDS} rounds each, alternating)`);
+      ctx.lines.push(
+        `serve: ${kind}, all ${WORKERS} / ${FEW} workers = ${((sum(rates.all!) / sum(rates.few!)) * 100).toFixed(0)}% (${ROUNDS} rounds each, alternating)`,
+      );
     }
     ctx.lines.push(`serve: peak RSS of the server ${server.peakRssMb()} MB; answers 5xx: ${errors5xx}`);
   } finally {

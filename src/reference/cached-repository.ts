@@ -53,7 +53,10 @@ export class CachedReferenceRepository implements ReferenceLookups {
     });
     this.users = new LRUCache({ max: opts.maxUsers ?? 1_000 });
     this.misses = new Gatherer(async (batch) => {
-      const found = await workerFilesByDocuments(this.inner.db, batch.map((a) => a.item));
+      const found = await workerFilesByDocuments(
+        this.inner.db,
+        batch.map((a) => a.item),
+      );
       for (const a of batch) a.resolve(found.get(a.item) ?? null);
     });
   }
