@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
+import pg from 'pg';
 
 export interface Figures {
   name: string;
@@ -105,4 +107,37 @@ export function printTable(rows: Figures[], extra: Record<string, string | numbe
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
   for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);
+}
+
+/**
+ * The machine's ceiling, measured in the same run: one core hashing (SHA-256 of a 1 MB buffer)
+ * and turning a 1 KB row to JSON and back; and the database server inserting 300,000 narrow
+ * rows with one index in one statement (a fixed amount of work in the same server).
+ */
+export async function ceiling(url: string): Promise<string> {
+  const buffer = randomBytes(1 << 20);
+  let t0 = performance.now();
+  let n = 0;
+  while (performance.now() - t0 < 1000) {
+    createHash('sha256').update(buffer).digest();
+    n++;
+  }
+  const sha = Math.round(n / ((performance.now() - t0) / 1000));
+  const row = { id: 1, data: 'x'.repeat(900), list: [1, 2, 3], nested: { a: true, b: null, c: 'texto' } };
+  t0 = performance.now();
+  n = 0;
+  while (performance.now() - t0 < 1000) {
+    JSON.parse(JSON.stringify(row));
+    n++;
+  }
+  const json = Math.round(n / ((performance.now() - t0) / 1000));
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  await c.query('CREATE TABLE ceiling (id bigint PRIMARY KEY, note text)');
+  t0 = performance.now();
+  await c.query(`INSERT INTO ceiling SELECT g, md5(g::text) FROM generate_series(1, 300000) g`);
+  const inserts = Math.round(300_000 / ((performance.now() - t0) / 1000));
+  await c.query('DROP TABLE ceiling');
+  await c.end();
+  return `${sha} MB/s SHA-256, ${json} JSON round trips of a 1 KB row/s (one core); PostgreSQL ${inserts} indexed rows/s`;
 }

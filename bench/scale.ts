@@ -24,7 +24,7 @@
  * with the database its predecessors left behind.
  */
 import { spawn } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { resolve } from 'node:path';
@@ -38,7 +38,7 @@ import type { DomainEvent, EventMetadata } from '../src/events/types.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { NewEvent, StreamWrite } from '../src/store/types.ts';
 import { SCALE_DATA_VERSION, scaleDocument, writeScaleFile } from '../test/support/scale-dataset.ts';
-import { runScenario, startChild, type Child, type Figures } from './lib.ts';
+import { ceiling, runScenario, startChild, type Child, type Figures } from './lib.ts';
 
 function option(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -111,39 +111,6 @@ function cli(url: string, args: string[]): Promise<Finished> {
       else done({ seconds, peakRssMb: Math.round(Number(m[1]) / 1024), cpuSeconds: Number(m[2]) / 1e6, stdout: out });
     });
   });
-}
-
-/**
- * The machine's ceiling, measured in the same run: one core hashing (SHA-256 of a 1 MB buffer)
- * and turning a 1 KB row to JSON and back; and the database server inserting 300,000 narrow
- * rows with one index in one statement (a fixed amount of work in the same server).
- */
-async function ceiling(url: string): Promise<string> {
-  const buffer = randomBytes(1 << 20);
-  let t0 = performance.now();
-  let n = 0;
-  while (performance.now() - t0 < 1000) {
-    createHash('sha256').update(buffer).digest();
-    n++;
-  }
-  const sha = Math.round(n / ((performance.now() - t0) / 1000));
-  const row = { id: 1, data: 'x'.repeat(900), list: [1, 2, 3], nested: { a: true, b: null, c: 'texto' } };
-  t0 = performance.now();
-  n = 0;
-  while (performance.now() - t0 < 1000) {
-    JSON.parse(JSON.stringify(row));
-    n++;
-  }
-  const json = Math.round(n / ((performance.now() - t0) / 1000));
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  await c.query('CREATE TABLE ceiling (id bigint PRIMARY KEY, note text)');
-  t0 = performance.now();
-  await c.query(`INSERT INTO ceiling SELECT g, md5(g::text) FROM generate_series(1, 300000) g`);
-  const inserts = Math.round(300_000 / ((performance.now() - t0) / 1000));
-  await c.query('DROP TABLE ceiling');
-  await c.end();
-  return `${sha} MB/s SHA-256, ${json} JSON round trips of a 1 KB row/s (one core); PostgreSQL ${inserts} indexed rows/s`;
 }
 
 const meta = (): EventMetadata => ({

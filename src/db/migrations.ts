@@ -933,8 +933,22 @@ ${linearAppends(insertChainedEvents)}    `,
         FROM vac_worker_rows((SELECT coalesce(array_agg(id), '{}') FROM ref_workers)) f;
     `,
   },
+  {
+    version: 19,
+    name: 'canonical JSON written without rebuilding the jsonb',
+    sql: `
+      -- The same bytes as version 17's, which built a jsonb of the whole event (copying its data
+      -- and metadata into it) only to print it: jsonb prints an object's keys in its own order, so
+      -- the envelope's is fixed (data, type, stream, version, metadata, revision), and its members
+      -- print as they do on their own. Appends and verification print each event once, not twice.
+      CREATE OR REPLACE FUNCTION vac_event_canonical(p_stream text, p_revision bigint, p_type text, p_version integer, p_data jsonb, p_meta jsonb)
+        RETURNS bytea LANGUAGE sql STABLE PARALLEL SAFE AS $$
+        SELECT convert_to('{"data": ' || p_data::text || ', "type": ' || to_json(p_type)::text || ', "stream": ' || to_json(p_stream)::text
+                          || ', "version": ' || p_version || ', "metadata": ' || p_meta::text || ', "revision": ' || p_revision || '}', 'UTF8')
+      $$;
+    `,
+  },
 ];
-
 
 export async function migrate(db: Db, list: Migration[] = migrations): Promise<number[]> {
   return db.withConnection(async (conn) => {

@@ -36,75 +36,77 @@ export interface ChainedFields {
   metadata: unknown;
 }
 
+/**
+ * The envelope's keys in jsonb's order (data and type, stream, version, then metadata and
+ * revision), written directly: the same text as canonicalJson of the whole object.
+ */
 export function canonicalEvent(e: ChainedFields): string {
-  return canonicalJson({ stream: e.stream, revision: e.revision, type: e.type, version: e.version, data: e.data, metadata: e.metadata });
+  return (
+    `{"data": ${canonicalJson(e.data)}, "type": ${JSON.stringify(e.type)}, "stream": ${JSON.stringify(e.stream)}, ` +
+    `"version": ${canonicalJson(e.version)}, "metadata": ${canonicalJson(e.metadata)}, "revision": ${canonicalJson(e.revision)}}`
+  );
 }
 
 /** The hash of an event following `previous` (the previous event's hash as hex; '' for the first). */
 export function chainHash(previous: string, e: ChainedFields): string {
   const h = createHash('sha256');
-  if (previous) h.update(Buffer.from(previous, 'hex'));
+  if (previous) h.update(previous, 'hex');
   return h.update(canonicalEvent(e), 'utf8').digest('hex');
 }
 
-export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, out);
-  return out.join('');
-}
-
-function write(v: unknown, out: string[]): void {
+export function canonicalJson(v: unknown): string {
   switch (typeof v) {
     case 'string':
-      out.push(JSON.stringify(v));
-      return;
+      return JSON.stringify(v);
     case 'number':
-      out.push(Number.isFinite(v) ? plainNumber(v) : 'null');
-      return;
+      return Number.isFinite(v) ? plainNumber(v) : 'null';
     case 'boolean':
-      out.push(v ? 'true' : 'false');
-      return;
+      return v ? 'true' : 'false';
     case 'bigint':
       throw new TypeError('a BigInt has no JSON form');
     case 'object':
       break;
     default:
       // undefined, functions and symbols: JSON.stringify writes null in arrays (and at the top).
-      out.push('null');
-      return;
+      return 'null';
   }
-  if (v === null) {
-    out.push('null');
-    return;
-  }
-  const withJson = v as { toJSON?: () => unknown };
-  if (typeof withJson.toJSON === 'function') {
-    write(withJson.toJSON(), out);
-    return;
-  }
+  if (v === null) return 'null';
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((v as { toJSON: () => unknown }).toJSON());
   if (Array.isArray(v)) {
-    out.push('[');
-    for (let i = 0; i < v.length; i++) {
-      if (i > 0) out.push(', ');
-      write(v[i], out);
-    }
-    out.push(']');
-    return;
+    let out = '[';
+    for (let i = 0; i < v.length; i++) out += (i > 0 ? ', ' : '') + canonicalJson(v[i]);
+    return `${out}]`;
   }
   const obj = v as Record<string, unknown>;
-  const keys = Object.keys(obj).filter((k) => {
-    const t = typeof obj[k];
-    return t !== 'undefined' && t !== 'function' && t !== 'symbol';
-  });
-  keys.sort(compareKeys);
-  out.push('{');
+  const { keys, quoted } = shapeOf(obj);
+  let out = '{';
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    if (i > 0) out.push(', ');
-    out.push(JSON.stringify(k), ': ');
-    write(obj[k], out);
+    const value = obj[keys[i]!];
+    const t = typeof value;
+    if (t === 'undefined' || t === 'function' || t === 'symbol') continue;
+    out += (out.length > 1 ? ', ' : '') + quoted[i]! + canonicalJson(value);
   }
-  out.push('}');
+  return `${out}}`;
+}
+
+/**
+ * The sorted keys of objects of one shape (the same own keys in the same order), with their
+ * JSON and the colon after: events of a type share a few shapes, so sorting is done once each.
+ */
+const shapes = new Map<string, { keys: string[]; quoted: string[] }>();
+const SHAPES = 4096;
+
+function shapeOf(obj: object): { keys: string[]; quoted: string[] } {
+  const own = Object.keys(obj);
+  const id = JSON.stringify(own);
+  let shape = shapes.get(id);
+  if (!shape) {
+    const keys = own.sort(compareKeys);
+    shape = { keys, quoted: keys.map((k) => `${JSON.stringify(k)}: `) };
+    if (shapes.size >= SHAPES) shapes.clear();
+    shapes.set(id, shape);
+  }
+  return shape;
 }
 
 function ascii(s: string): boolean {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../context.ts';
 import { registerApiKey } from './apikey.ts';
+import { registerAudit } from './audit.ts';
 import { registerImport } from './import.ts';
 import { registerMigrate } from './migrate.ts';
 import { registerProjections } from './projections.ts';
@@ -14,4 +15,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerApiKey(program, io);
   registerProjections(program, io);
   registerReplay(program, io);
+  registerAudit(program, io);
 }

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { Db } from '../db/types.ts';
+import type { EventMetadata } from '../events/types.ts';
+import { compareUtf8 } from '../store/chain.ts';
+import { PostgresEventStore } from '../store/postgres-store.ts';
+import { START, comparePositions, positionToString, type EventStore, type Position } from '../store/types.ts';
+import { MerkleRoot, type StreamHead } from './merkle.ts';
+
+/**
+ * Anchors: the Merkle root (merkle.ts) of the heads of every stream at a position of the log,
+ * printed for whoever keeps it and recorded in the `anchors` stream. The chains show an event
+ * changed or removed in the middle of a stream; a stream's newest events can be removed without
+ * breaking a link, but not without changing the root of the heads at any later anchor. The heads
+ * at a position are, per stream, its event of highest revision among those at or before that
+ * position in the log's order: a set that never changes once readable (see readAll), so the root
+ * can be recomputed at any time.
+ */
+export const ANCHOR_STREAM = 'anchors';
+export const ANCHOR_TYPE = 'HeadsAnchored';
+
+export const anchorSchema = z.object({
+  root: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The log position the heads were taken at, as `commit/prepare`. */
+  position: z.string().regex(/^\d+\/\d+$/),
+  streams: z.number().int().nonnegative(),
+  /** Events the heads stand for (the sum of their revisions plus one). */
+  events: z.number().int().nonnegative(),
+  anchoredAt: z.string(),
+});
+export type Anchor = z.infer<typeof anchorSchema>;
+
+export function parsePosition(s: string): Position {
+  const m = /^(\d+)\/(\d+)$/.exec(s);
+  if (!m) throw new Error(`not a log position: ${s}`);
+  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+}
+
+/** The line an operator keeps: everything needed to check the anchor later. */
+export function anchorLine(a: Anchor): string {
+  return `anchor ${a.root} at ${a.position}: ${a.streams} streams, ${a.events} events, ${a.anchoredAt}`;
+}
+
+/** The root and position of a kept anchor line, or of `root@position`. */
+export function parseAnchorLine(line: string): { root: string; position: string } | undefined {
+  const m = /\b([0-9a-f]{64})(?:@|\s+at\s+)(\d+\/\d+)\b/.exec(line.trim());
+  return m ? { root: m[1]!, position: m[2]! } : undefined;
+}
+
+/** Rows fetched at a time from the heads' cursor. */
+const FETCH = 10_000;
+const PAGE = 2_000;
+
+/** The Merkle root of the heads of every stream at `position`. */
+export async function rootAt(store: EventStore, db: Db | undefined, position: Position): Promise<Omit<Anchor, 'anchoredAt'>> {
+  const m = new MerkleRoot();
+  let events = 0;
+  const add = (h: StreamHead) => {
+    m.add(h);
+    events += h.revision + 1;
+  };
+  if (store instanceof PostgresEventStore && db) await headsInDatabase(db, position, add);
+  else await headsFromLog(store, position, add);
+  return { root: m.root(), position: positionToString(position), streams: m.count, events };
+}
+
+async function headsInDatabase(db: Db, at: Position, each: (h: StreamHead) => void): Promise<void> {
+  // A cursor: the heads of every stream, a page at a time, in the order of the tree's leaves.
+  await db.transaction(async (tx) => {
+    await tx.query(
+      `DECLARE anchor_heads NO SCROLL CURSOR FOR
+         SELECT h.stream, h.revision::text AS revision, encode(e.hash, 'hex') AS hash
+           FROM (SELECT stream, max(revision) AS revision FROM events
+                  WHERE (tx_id, position) <= ('${at.commit}'::xid8, ${at.prepare}::bigint)
+                  GROUP BY stream) h
+           JOIN events e ON e.stream = h.stream AND e.revision = h.revision
+          ORDER BY h.stream COLLATE "C"`,
+    );
+    for (;;) {
+      const rows = (await tx.query<{ stream: string; revision: string; hash: string }>(`FETCH ${FETCH} FROM anchor_heads`)).rows;
+      for (const r of rows) each({ stream: r.stream, revision: Number(r.revision), hash: r.hash });
+      if (rows.length < FETCH) break;
+    }
+  });
+}
+
+/** Any store: the log read from its start, one head kept per stream. */
+async function headsFromLog(store: EventStore, at: Position, each: (h: StreamHead) => void): Promise<void> {
+  const heads = new Map<string, StreamHead>();
+  let after = START;
+  outer: for (;;) {
+    const page = await store.readAll({ after, limit: PAGE });
+    if (page.length === 0) break;
+    for (const e of page) {
+      if (comparePositions(e.position, at) > 0) break outer;
+      const held = heads.get(e.stream);
+      if (!held || e.revision > held.revision) heads.set(e.stream, { stream: e.stream, revision: e.revision, hash: e.hash ?? '' });
+    }
+    after = page.at(-1)!.position;
+  }
+  for (const h of [...heads.values()].sort((a, b) => compareUtf8(a.stream, b.stream))) each(h);
+}
+
+/** Anchors the heads of now: computes the root at the log's head and records it in the anchors stream. */
+export async function recordAnchor(store: EventStore, db: Db | undefined, now: Date = new Date()): Promise<Anchor> {
+  const head = await store.headPosition();
+  const anchor: Anchor = { ...(await rootAt(store, db, head)), anchoredAt: now.toISOString() };
+  const metadata: EventMetadata = {
+    userId: null,
+    userEmail: null,
+    apiKeyId: null,
+    apiKeyName: null,
+    requestId: null,
+    correlationId: null,
+    idempotencyKey: null,
+    occurredAt: anchor.anchoredAt,
+    source: 'cli',
+  };
+  await store.append([
+    { stream: ANCHOR_STREAM, expectedRevision: 'any', events: [{ id: randomUUID(), type: ANCHOR_TYPE, data: anchor, metadata }] },
+  ]);
+  return anchor;
+}
+
+/** The newest anchor recorded, if any (and if it reads as one). */
+export async function latestAnchor(store: EventStore): Promise<{ revision: number; anchor: Anchor } | undefined> {
+  const events = await store.readStream(ANCHOR_STREAM);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const parsed = anchorSchema.safeParse(events[i]!.data);
+    if (events[i]!.type === ANCHOR_TYPE && parsed.success) return { revision: events[i]!.revision, anchor: parsed.data };
+  }
+  return undefined;
+}
+
+/** Recomputes an anchor's root: whether the heads it stood for are still there, unchanged. */
+export async function checkAnchor(
+  store: EventStore,
+  db: Db | undefined,
+  kept: { root: string; position: string },
+): Promise<{ holds: boolean; root: string }> {
+  const now = await rootAt(store, db, parsePosition(kept.position));
+  return { holds: now.root === kept.root, root: now.root };
+}
