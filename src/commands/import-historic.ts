@@ -9,9 +9,9 @@ import {
   vacationValue,
   type HolidayLookup,
 } from '../domain/index.ts';
-import { encode } from '../events/codec.ts';
+import { checkedMetadata, encodeBuilt, type CheckedMetadata } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
-import type { EventMetadata, VacationImported } from '../events/types.ts';
+import type { VacationImported } from '../events/types.ts';
 import type { HistoricHandler, HistoricVacation } from '../reference/import.ts';
 import { ReferenceRepository, type WorkerFile } from '../reference/repository.ts';
 import { PostgresEventStore } from '../store/postgres-store.ts';
@@ -57,19 +57,19 @@ export function historicRecord(row: HistoricVacation, file: WorkerFile, recordId
 }
 
 /** Events of one imported record: the record, its code, and its places in the subgerencia. */
-function writesFor(record: VacationImported, metadata: EventMetadata): StreamWrite[] {
+function writesFor(record: VacationImported, metadata: CheckedMetadata): StreamWrite[] {
   const writes: StreamWrite[] = [
-    { stream: workerStream(record.workerId), expectedRevision: 'any', events: [encode({ type: 'VacationImported', data: record }, metadata, randomUUID())] },
+    { stream: workerStream(record.workerId), expectedRevision: 'any', events: [encodeBuilt({ type: 'VacationImported', data: record }, metadata, randomUUID())] },
     {
       stream: pilaStream(record.codigoPila),
       expectedRevision: 'no_stream',
-      events: [encode({ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }, metadata, randomUUID())],
+      events: [encodeBuilt({ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }, metadata, randomUUID())],
     },
   ];
   if (!record.compensated && record.subgerenciaId) {
     for (const month of monthsOf(record.startDate, record.endDate)) {
       const data = { codigoPila: record.codigoPila, workerId: record.workerId, subgerenciaId: record.subgerenciaId, startDate: record.startDate, endDate: record.endDate };
-      writes.push({ stream: unitStream(record.subgerenciaId, month), expectedRevision: 'any', events: [encode({ type: 'SlotsBooked', data }, metadata, randomUUID())] });
+      writes.push({ stream: unitStream(record.subgerenciaId, month), expectedRevision: 'any', events: [encodeBuilt({ type: 'SlotsBooked', data }, metadata, randomUUID())] });
     }
   }
   return writes;
@@ -99,6 +99,9 @@ export function historicImportOptions(store: EventStore, calendar: HolidayLookup
   };
 }
 
+/** Rows built between two turns of the event loop. */
+const YIELD_EVERY = 200;
+
 /**
  * Reads what a chunk of rows needs in the import's transaction (the codes already imported, the
  * workers' contracts, record ids) and returns how to build and write its events. The import reads
@@ -110,7 +113,15 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
     const streams = rows.map((r) => pilaStream(r.pilaCode));
     const known = new Set(
       store instanceof PostgresEventStore
-        ? (await tx.query<{ stream: string }>('SELECT stream FROM streams WHERE stream = ANY($1::text[]) AND revision >= 0', [streams])).rows.map((r) => r.stream)
+        ? (
+            await tx.query<{ stream: string }>(
+              // One index probe per code, fenced by OFFSET 0: as `stream = ANY($1)`, the planner
+              // scans every stream of the log for a chunk's thousands of codes.
+              `SELECT u.stream FROM unnest($1::text[]) AS u(stream)
+                CROSS JOIN LATERAL (SELECT 1 FROM streams s WHERE s.stream = u.stream AND s.revision >= 0 OFFSET 0) AS known`,
+              [streams],
+            )
+          ).rows.map((r) => r.stream)
         : (await Promise.all(streams.map(async (s) => ((await store.readStream(s)).length ? s : null)))).filter((s): s is string => s !== null),
     );
     const fresh = rows.filter((r) => !known.has(pilaStream(r.pilaCode)));
@@ -121,19 +132,25 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
     );
     const ids = (await tx.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [fresh.length])).rows.map((r) => Number(r.id));
     return {
-      build() {
+      async build() {
         const t = now();
-        const metadata: EventMetadata = {
+        const metadata = checkedMetadata({
           userId: null, userEmail: null, apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null,
           occurredAt: t.toISOString(), source: 'import',
-        };
-        const writes = mergeByStream(fresh.map((row, i) => writesFor(historicRecord(row, files.get(row.workerId)!, ids[i]!, calendar, t.toISOString()), metadata)).flat());
+        });
+        const all: StreamWrite[] = [];
+        for (const [i, row] of fresh.entries()) {
+          all.push(...writesFor(historicRecord(row, files.get(row.workerId)!, ids[i]!, calendar, t.toISOString()), metadata));
+          // The chunk being written meanwhile sends its next statement as soon as the last is answered.
+          if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
+        }
+        const writes = mergeByStream(all);
         return {
           imported: fresh.length,
           skipped: rows.length - fresh.length,
           async write() {
             if (writes.length === 0) return;
-            if (store instanceof PostgresEventStore) await store.appendIn(tx, writes);
+            if (store instanceof PostgresEventStore) await store.appendImported(tx, writes);
             else await store.append(writes);
           },
         };

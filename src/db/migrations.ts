@@ -948,6 +948,20 @@ ${linearAppends(insertChainedEvents)}    `,
       $$;
     `,
   },
+  {
+    version: 20,
+    name: 'reference rows checked by the import',
+    sql: `
+      -- Only the import writes the reference tables, and never deletes a row; before it writes, it
+      -- checks every reference of the file against the file and the database in a few set-based
+      -- queries, and refuses the file naming each bad row. The foreign keys checked them again
+      -- one row at a time: three quarters of the database's work of loading payroll sheets.
+      ALTER TABLE ref_payroll_sheets DROP CONSTRAINT IF EXISTS ref_payroll_sheets_contract_id_fkey;
+      ALTER TABLE ref_payroll_sheets DROP CONSTRAINT IF EXISTS ref_payroll_sheets_worker_id_fkey;
+      ALTER TABLE ref_contracts DROP CONSTRAINT IF EXISTS ref_contracts_worker_id_fkey;
+      ALTER TABLE ref_contracts DROP CONSTRAINT IF EXISTS ref_contracts_subgerencia_id_fkey;
+    `,
+  },
 ];
 
 export async function migrate(db: Db, list: Migration[] = migrations): Promise<number[]> {

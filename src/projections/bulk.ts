@@ -31,7 +31,13 @@ interface Detached {
 }
 
 async function indexesOf(q: Queryable, tables: readonly string[]): Promise<Detached> {
-  const r = await q.query<{ table_name: string; index_name: string; constraint_name: string | null; constraint_def: string | null; index_def: string }>(
+  const r = await q.query<{
+    table_name: string;
+    index_name: string;
+    constraint_name: string | null;
+    constraint_def: string | null;
+    index_def: string;
+  }>(
     `SELECT t.relname AS table_name, i.relname AS index_name, c.conname AS constraint_name,
             pg_get_constraintdef(c.oid) AS constraint_def, pg_get_indexdef(x.indexrelid) AS index_def
        FROM pg_index x
@@ -91,9 +97,9 @@ export async function loadInPlace(db: Db, p: Projector, suffix: string, upTo: Po
 
 /** How many events of the log lie up to a position: what a load in place covers. */
 export async function eventsUpTo(db: Db, upTo: Position): Promise<number> {
-  const r = await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE (tx_id, position) <= ($1::text::xid8, $2::bigint)`, [
-    upTo.commit.toString(),
-    upTo.prepare.toString(),
-  ]);
+  const r = await db.query<{ n: string }>(
+    `SELECT count(*)::text AS n FROM events WHERE (tx_id, position) <= ($1::text::xid8, $2::bigint)`,
+    [upTo.commit.toString(), upTo.prepare.toString()],
+  );
   return Number(r.rows[0]?.n ?? 0);
 }

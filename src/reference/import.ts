@@ -38,9 +38,10 @@ export interface HistoricBatch extends HistoricCounts {
  * handed the rows a few thousand at a time, in file order, and its counts are added up. It may do
  * the work itself and answer its counts, or read what it needs and answer how to build the rest:
  * then the import reads the next chunk before writing this one, and builds the next while the
- * database writes this one.
+ * database writes this one. A build should yield to the event loop now and then, so that the
+ * write's statements go out as soon as the one before them is answered.
  */
-export type HistoricHandler = (tx: Queryable, rows: HistoricVacation[]) => Promise<HistoricCounts | { build(): HistoricBatch }>;
+export type HistoricHandler = (tx: Queryable, rows: HistoricVacation[]) => Promise<HistoricCounts | { build(): Promise<HistoricBatch> }>;
 
 export interface ImportOptions {
   historic?: HistoricHandler;
@@ -361,20 +362,21 @@ async function importHistoric(
     const rows = (await conn.query<StagedVacation>(`FETCH ${HISTORIC_CHUNK} FROM import_vacations_cursor`)).rows;
     return rows.length === 0 ? undefined : handler(conn, rows.map(toHistoric));
   };
-  const built = (step: Awaited<ReturnType<HistoricHandler>> | undefined): HistoricBatch | undefined =>
+  const built = async (step: Awaited<ReturnType<HistoricHandler>> | undefined): Promise<HistoricBatch | undefined> =>
     step === undefined ? undefined : 'build' in step ? step.build() : { ...step, write: async () => {} };
-  let batch = built(await next());
+  let batch = await built(await next());
   while (batch) {
     const following = await next();
     // Sent before the next chunk is built: the database writes one while this process builds the other.
     const writing = batch.write();
     writing.catch(() => {});
     const after = built(following);
+    after.catch(() => {});
     await writing;
     counts.imported += batch.imported;
     counts.skipped += batch.skipped;
     onProgress?.({ phase: 'historic', done: counts.imported + counts.skipped, total });
-    batch = after;
+    batch = await after;
   }
   await conn.query('CLOSE import_vacations_cursor');
   return counts;

@@ -1,3 +1,4 @@
+import { copyText } from '../db/copy.ts';
 import type { Queryable } from '../db/types.ts';
 import type { SectionName } from './schema.ts';
 import type { UpsertColumn } from './upsert.ts';
@@ -19,14 +20,6 @@ export const DECLARED_TABLE = 'import_declared';
 
 /** Rows per COPY: a megabyte or two of text. */
 const CHUNK_ROWS = 5000;
-
-function copyText(v: unknown): string {
-  if (v === null || v === undefined) return '\\N';
-  if (typeof v === 'boolean') return v ? 't' : 'f';
-  if (typeof v === 'number') return String(v);
-  // The text format's escapes: backslash, and the characters that separate fields and rows.
-  return String(v).replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
-}
 
 export class Staging {
   private readonly buffers = new Map<string, string[]>();

@@ -3,12 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historicImportOptions, historicImporter } from '../../../src/commands/import-historic.ts';
+import { CURRENT_VERSION, eventMetadataSchema, eventSchemas } from '../../../src/events/types.ts';
 import { holidayCalendar } from '../../../src/config/holidays.ts';
 import { migrate } from '../../../src/db/migrations.ts';
 import { PgliteDb } from '../../../src/db/pglite.ts';
 import type { Db } from '../../../src/db/types.ts';
 import { ImportValidationError, importReferenceData, importReferenceSource } from '../../../src/reference/import.ts';
 import { fileSource } from '../../../src/reference/sources.ts';
+import { chainHash } from '../../../src/store/chain.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { freshDb, hasServer, type TestDb } from '../../support/db.ts';
 import { scaleObject, writeScaleFile } from '../../support/scale-dataset.ts';
@@ -43,6 +45,29 @@ function fixtureNdjson(edit: (f: Json) => void = () => {}): string {
 
 async function eventCount(db: Db): Promise<number> {
   return Number((await db.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n);
+}
+
+/**
+ * Streams whose events are not numbered from 0 without a gap, whose row is not at their last
+ * revision, or whose hash chain does not hold, recomputed here (src/store/chain.ts).
+ */
+async function brokenStreams(db: Db): Promise<string[]> {
+  const r = await db.query<{ stream: string; revision: string; type: string; version: number; data: unknown; metadata: unknown; hash: string; last: string }>(
+    `SELECT e.stream, e.revision::text, e.type, e.version, e.data, e.metadata, encode(e.hash, 'hex') AS hash, s.revision::text AS last
+       FROM events e JOIN streams s ON s.stream = e.stream ORDER BY e.stream, e.revision`,
+  );
+  const broken = new Set<string>();
+  const seen = new Map<string, { revision: number; hash: string; last: number }>();
+  for (const e of r.rows) {
+    const before = seen.get(e.stream);
+    const revision = Number(e.revision);
+    if (revision !== (before ? before.revision + 1 : 0)) broken.add(e.stream);
+    const hash = chainHash(before?.hash ?? '', { stream: e.stream, revision, type: e.type, version: e.version, data: e.data, metadata: e.metadata });
+    if (hash !== e.hash) broken.add(e.stream);
+    seen.set(e.stream, { revision, hash: e.hash, last: Number(e.last) });
+  }
+  for (const [stream, { revision, last }] of seen) if (revision !== last) broken.add(stream);
+  return [...broken];
 }
 
 async function problemsOf(run: Promise<unknown>): Promise<string[]> {
@@ -187,10 +212,44 @@ describe('an import of 20,000 historic vacations over 4,000 workers', () => {
     // Growing with the square of the rows took over a minute here; linear work takes seconds.
     expect(ms).toBeLessThan(45_000);
 
+    expect(await brokenStreams(t.db)).toEqual([]);
+    // The events are built without checking each against its schema again: each is as its schema has it.
+    const sample = await t.db.query<{ type: keyof typeof eventSchemas; version: number; data: unknown; metadata: unknown }>(
+      `SELECT type, version, data, metadata FROM (SELECT *, row_number() OVER (PARTITION BY type ORDER BY position) AS n FROM events) e WHERE n <= 500`,
+    );
+    expect(new Set(sample.rows.map((r) => r.type))).toEqual(new Set(['VacationImported', 'PilaCodeAssigned', 'SlotsBooked']));
+    for (const e of sample.rows) {
+      expect(e.version).toBe(CURRENT_VERSION[e.type]);
+      expect(eventSchemas[e.type].parse(e.data)).toEqual(e.data);
+      expect(eventMetadataSchema.parse(e.metadata)).toEqual(e.metadata);
+    }
+
     const again = await importReferenceData(t.db, data(), historic(t.db));
     expect(again).toMatchObject({ changed: false, historic: { imported: 0, skipped: 20_000 } });
     expect(await eventCount(t.db)).toBe(events);
   }, 180_000);
+});
+
+describe('an import of more historic vacations for workers who have some', () => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await freshDb();
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  it("appends to their streams after the events they hold, each stream's chain going on from its last hash", async () => {
+    const first = await importReferenceData(t.db, scaleObject({ workers: 30, sheets: 2, vacations: 2, subgerencias: 3 }), historic(t.db));
+    expect(first.historic).toEqual({ imported: 60, skipped: 0 });
+    const before = await eventCount(t.db);
+    const more = await importReferenceData(t.db, scaleObject({ workers: 30, sheets: 2, vacations: 5, subgerencias: 3 }), historic(t.db));
+    expect(more).toMatchObject({ changed: false, historic: { imported: 90, skipped: 60 } });
+    expect(await eventCount(t.db)).toBeGreaterThan(before);
+    const revisions = await t.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE stream = 'worker-1'`);
+    expect(revisions.rows[0]!.n).toBe('5');
+    expect(await brokenStreams(t.db)).toEqual([]);
+  });
 });
 
 describe('the embedded PGlite', () => {
