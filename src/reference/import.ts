@@ -97,6 +97,7 @@ const TARGETS: Record<ReferenceTable, UpsertTarget> = {
       { name: 'advance_allowed', type: 'boolean' },
       { name: 'max_advance_days', type: 'integer' },
       { name: 'max_people_on_vacation', type: 'integer' },
+      { name: 'compensation_limit', type: 'text' },
     ],
   },
   workers: {
@@ -190,6 +191,7 @@ const ROW_VALUES: { [K in SectionName]: (r: z.infer<(typeof rowSchemas)[K]>) => 
       c.id, c.nombre, v !== null,
       v?.diasVacacionesAnuales ?? null, v?.diasVacacionesAnualesAltoRiesgo ?? null, v?.diasMinimosDisfrutados ?? null,
       v?.vacacionesAnticipadas ?? null, v?.diasVacacionesAnticipadas ?? null, v?.numeroPersonasVacaciones ?? null,
+      v?.limiteCompensacion === 'mitad' ? 'half' : null,
     ];
   },
   asociados: (w) => [w.id, w.tipoDocumento, w.numeroDocumento, w.nombres, w.apellidos],

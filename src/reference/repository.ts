@@ -38,6 +38,11 @@ export interface VacationParams {
   advanceAllowed: boolean;
   maxAdvanceDays: number;
   maxPeopleOnVacation: number | null;
+  /**
+   * 'half': while the contract is in force, at most half of each accrual period's days may be paid
+   * in money (CST art. 189, Ley 1429 de 2010 art. 20). null: no limit of the service's own.
+   */
+  compensationLimit: 'half' | null;
 }
 
 export interface CompanyContract {
@@ -95,7 +100,7 @@ const CONTRACT_COLUMNS =
 const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
 const COMPANY_COLUMNS =
   'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
-  'max_advance_days, max_people_on_vacation';
+  'max_advance_days, max_people_on_vacation, compensation_limit';
 
 function toWorker(r: Row): Worker {
   return {
@@ -158,6 +163,7 @@ function toCompanyContract(r: Row): CompanyContract {
           advanceAllowed: Boolean(r.advance_allowed),
           maxAdvanceDays: num(r.max_advance_days),
           maxPeopleOnVacation: numOrNull(r.max_people_on_vacation),
+          compensationLimit: r.compensation_limit === 'half' ? 'half' : null,
         }
       : null,
   };

@@ -34,6 +34,8 @@ export const vacationParamsSchema = z.strictObject({
   vacacionesAnticipadas: z.boolean(),
   diasVacacionesAnticipadas: intBetween(0, 360),
   numeroPersonasVacaciones: z.int().min(1).nullable(),
+  /** Absent or null: no limit on the days paid in money beyond the other rules. */
+  limiteCompensacion: z.enum(['mitad']).nullable().optional(),
 });
 
 export const companyContractSchema = z.strictObject({

@@ -79,7 +79,7 @@ describe('ReferenceRepository', () => {
     expect(await repo.companyContract(10)).toEqual({
       id: 10, name: 'Contrato cliente A',
       vacationParams: { annualDays: 15, annualDaysHighRisk: 30, minEnjoyedDays: 6, advanceAllowed: true,
-        maxAdvanceDays: 5, maxPeopleOnVacation: 2 },
+        maxAdvanceDays: 5, maxPeopleOnVacation: 2, compensationLimit: null },
     });
     expect(await repo.companyContract(20)).toEqual({ id: 20, name: 'Contrato cliente B sin parametrización', vacationParams: null });
     expect(await repo.companyContract(99)).toBeNull();

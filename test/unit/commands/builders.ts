@@ -14,6 +14,7 @@ export const params = (over: Partial<VacationParams> = {}): VacationParams => ({
   advanceAllowed: true,
   maxAdvanceDays: 5,
   maxPeopleOnVacation: 2,
+  compensationLimit: null,
   ...over,
 });
 
