@@ -1,4 +1,14 @@
-import { accrualPeriods, allocateTaken, annualDaysFor, periodsOverHalfCompensated, sheetsFromSummary, type AccrualPeriod, type Allocation, type PeriodContract, type TakenRecord } from '../domain/index.ts';
+import {
+  accrualPeriods,
+  allocateTaken,
+  annualDaysFor,
+  periodsOverHalfCompensated,
+  sheetsFromSummary,
+  type AccrualPeriod,
+  type Allocation,
+  type PeriodContract,
+  type TakenRecord,
+} from '../domain/index.ts';
 import type { ContractRef, WorkerFile } from './types.ts';
 
 /** Each contract with the annual days its company contract's rules and its risk level give it. */
@@ -60,7 +70,16 @@ export function compensationOverHalf(
 ): OverHalf[] {
   const periods = accrualPeriods(periodContractsOf(file), sheetsFromSummary(file.contracts, file.payroll), request.startDate);
   const before = allocateTaken(periods, others.map(takenRecord));
-  const asked: TakenRecord = { key: REQUEST_KEY, startDate: request.startDate, days: request.days, compensated: true, order: Number.MAX_SAFE_INTEGER };
+  const asked: TakenRecord = {
+    key: REQUEST_KEY,
+    startDate: request.startDate,
+    days: request.days,
+    compensated: true,
+    order: Number.MAX_SAFE_INTEGER,
+  };
   const after = allocateTaken(periods, [...others.map(takenRecord), asked]);
-  return periodsOverHalfCompensated(periods, before, after).map((i) => ({ period: periods[i]!, compensatedUnits: after.periods[i]!.compensatedUnits }));
+  return periodsOverHalfCompensated(periods, before, after).map((i) => ({
+    period: periods[i]!,
+    compensatedUnits: after.periods[i]!.compensatedUnits,
+  }));
 }

@@ -222,11 +222,7 @@ export function addYears(date: string, years: number): string {
  * money (CST art. 189 as amended by Ley 1429 de 2010, art. 20): the periods over the limit with the
  * request that were not without it.
  */
-export function periodsOverHalfCompensated(
-  periods: readonly AccrualPeriod<unknown>[],
-  before: Allocation,
-  after: Allocation,
-): number[] {
+export function periodsOverHalfCompensated(periods: readonly AccrualPeriod<unknown>[], before: Allocation, after: Allocation): number[] {
   const over = (a: Allocation, i: number) => a.periods[i]!.compensatedUnits * 2 > periods[i]!.entitlementUnits;
   return periods.map((_, i) => i).filter((i) => over(after, i) && !over(before, i));
 }

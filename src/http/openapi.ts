@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import * as R from './response-schemas.ts';
-import { auditQuery, calculateBody, codeBody, consultQuery, contractQuery, editBody, listQuery, recordQuery } from './schemas.ts';
+import { auditQuery, calculateBody, codeBody, consultQuery, contractQuery, editBody, listQuery, periodsQuery, recordQuery } from './schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -136,6 +136,10 @@ export function openApiDocument(): Json {
     '/api/vacaciones/auditoria': get('Historial de auditoría de un trabajador o un código', queryParams(auditQuery), {
       ...ok(200, 'Historial', 'AuditTrail', R.auditOk),
       ...lookupErrors(READ_ERRORS),
+    }),
+    '/api/vacaciones/periodos': get('Períodos de causación de vacaciones de un trabajador (CST arts. 186, 187, 190, 488)', queryParams(periodsQuery), {
+      ...ok(200, 'Períodos', 'AccrualPeriods', R.periodsOk),
+      ...errors(READ_ERRORS),
     }),
     '/health': { get: { summary: 'Vida del proceso', responses: ok(200, 'Vivo', 'Alive', R.healthOk) } },
     '/health/ready': {

@@ -75,3 +75,8 @@ export const auditQuery = z.object({
 });
 
 export const recordQuery = z.object({ emailResponsable: email });
+
+export const periodsQuery = z.object({
+  numeroDocumento: document,
+  emailResponsable: email,
+});

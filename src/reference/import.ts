@@ -125,6 +125,7 @@ const TARGETS: Record<ReferenceTable, UpsertTarget> = {
       { name: 'additional', type: 'boolean' },
       { name: 'base_salary', type: 'bigint' },
       { name: 'risk_level', type: 'integer' },
+      { name: 'technical_or_trusted', type: 'boolean' },
     ],
   },
   payrollSheets: {
@@ -195,7 +196,7 @@ const ROW_VALUES: { [K in SectionName]: (r: z.infer<(typeof rowSchemas)[K]>) => 
     ];
   },
   asociados: (w) => [w.id, w.tipoDocumento, w.numeroDocumento, w.nombres, w.apellidos],
-  contratos: (c) => [c.id, c.asociadoId, c.contratoEmpresaId, c.subgerenciaId, c.fechaInicio, c.fechaFin, c.liquidado, c.esAdicional, c.salarioBase, c.nivelRiesgo],
+  contratos: (c) => [c.id, c.asociadoId, c.contratoEmpresaId, c.subgerenciaId, c.fechaInicio, c.fechaFin, c.liquidado, c.esAdicional, c.salarioBase, c.nivelRiesgo, c.cargoTecnicoODeConfianza ?? false],
   nomina: (n) => [n.contratoId, n.periodoInicio, n.periodoFin, n.asociadoId, n.diasLaborados, n.compensacionBasica],
   usuarios: (u) => [u.id, u.email, u.nombre, u.administrador, JSON.stringify(u.permisos)],
   vacaciones: (v) => [v.codigoPila, v.asociadoId, v.fechaInicio, v.diasVacaciones, v.laboraSabado, v.compensado, v.pagado, v.aprobado],

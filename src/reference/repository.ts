@@ -20,6 +20,11 @@ export interface Contract {
   additional: boolean;
   baseSalary: number;
   riskLevel: number | null;
+  /**
+   * Technical, specialised, trusted or managerial staff, who may accumulate vacations for four
+   * years instead of two (CST art. 190).
+   */
+  technicalOrTrusted: boolean;
 }
 
 export interface PayrollSheet {
@@ -96,7 +101,7 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 
 const WORKER_COLUMNS = 'id, document_type, document_number, first_names, last_names';
 const CONTRACT_COLUMNS =
-  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level';
+  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level, technical_or_trusted';
 const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
 const COMPANY_COLUMNS =
   'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
@@ -124,6 +129,7 @@ function toContract(r: Row): Contract {
     additional: Boolean(r.additional),
     baseSalary: num(r.base_salary),
     riskLevel: numOrNull(r.risk_level),
+    technicalOrTrusted: Boolean(r.technical_or_trusted),
   };
 }
 

@@ -63,6 +63,8 @@ export const contractSchema = z.strictObject({
   esAdicional: z.boolean(),
   salarioBase: z.int().min(0),
   nivelRiesgo: intBetween(1, 5).nullable(),
+  /** Absent: false. Technical or trusted staff may accumulate four years of vacations (CST art. 190). */
+  cargoTecnicoODeConfianza: z.boolean().optional(),
 });
 
 export const payrollSchema = z.strictObject({

@@ -1,8 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, W, addVacation, client, expectErrorList, expectVacationError, vacationForm, type Client } from '../support/http.ts';
-import { LIMITED, lawData } from '../support/law-data.ts';
+import * as R from '../../src/http/response-schemas.ts';
+import {
+  ADMIN,
+  EMPLOYEE,
+  W,
+  addVacation,
+  call,
+  client,
+  expectErrorList,
+  expectKeyedErrors,
+  expectVacationError,
+  vacationForm,
+  type Client,
+  type Json,
+} from '../support/http.ts';
+import { LIMITED, LONG, TRUSTED, lawData } from '../support/law-data.ts';
 import { importThroughCli } from '../support/reliability-server.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { TODAY, startTestServer, type TestServer } from '../support/server.ts';
 
 let srv: TestServer;
 let c: Client;
@@ -46,5 +60,101 @@ describe('limit on days paid in money (limiteCompensacion "mitad")', () => {
   it('leaves a company contract without the parameter as it was', async () => {
     const r = await c.post('/api/vacaciones/calculate', money(W.maria, '2026-01-05', 10));
     expect(r.status, r.text).toBe(200);
+  });
+});
+
+describe('GET /api/vacaciones/periodos', () => {
+  const periods = (doc: string, path = '/api/vacaciones/periodos') => c.get(path, { numeroDocumento: doc, emailResponsable: ADMIN });
+
+  it('lists the periods of 360 days worked with what each accrued, enjoyed, paid and owes, and adds up to the consult', async () => {
+    const r = await periods(W.maria);
+    expect(r.status, r.text).toBe(200);
+    expect(R.periodsOk.safeParse(r.body).error).toBeUndefined();
+    const data = r.body.data;
+    expect(data).toMatchObject({ asociadoId: 1001, numeroDocumento: W.maria, fechaCorte: TODAY });
+    expect(
+      data.periodos.map((p: Json) => [
+        p.numero,
+        p.desde,
+        p.causadoEl,
+        p.estado,
+        p.diasLaborados,
+        p.diasCausados,
+        p.exigibleDesde,
+        p.prescribeEl,
+      ]),
+    ).toEqual([
+      [1, '2024-02-01', '2025-01-31', 'causado', 360, 15, '2026-01-31', '2029-01-31'],
+      [2, '2025-02-01', '2026-01-31', 'causado', 360, 15, '2027-01-31', '2030-01-31'],
+      [3, '2026-02-01', null, 'en curso', 270, 11.25, null, null],
+    ]);
+    const consult = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect(data.totales.diasPendientes).toBe(consult.body.vacacionesDisponibles);
+    expect(data.totales.diasCausados).toBe(41.25);
+    expect(data.advertencias).toEqual([]);
+  });
+
+  it('applies a new booking to the oldest period with days pending, as soon as it is answered', async () => {
+    const before = (await periods(W.maria)).body.data;
+    const pendingFirst = before.periodos[0].diasPendientes as number;
+    const added = await addVacation(c, vacationForm(W.maria, '2026-12-01', pendingFirst + 1));
+    const after = (await periods(W.maria)).body.data;
+    expect(after.periodos[0]).toMatchObject({
+      diasPendientes: 0,
+      vacaciones: expect.arrayContaining([{ codigoPila: added.codigo_pila, dias: pendingFirst }]),
+    });
+    expect(after.periodos[1]).toMatchObject({
+      diasDisfrutados: 1,
+      diasPendientes: 14,
+      vacaciones: [{ codigoPila: added.codigo_pila, dias: 1 }],
+    });
+    expect(after.totales.diasPendientes).toBe(before.totales.diasPendientes - pendingFirst - 1);
+  });
+
+  it('warns of more than two pending periods and of periods that prescribe or have prescribed', async () => {
+    const r = await periods(LONG.document, '/vacaciones/periodos');
+    expect(r.status, r.text).toBe(200);
+    const data = r.body.data;
+    expect(data.periodos.filter((p: Json) => p.estado === 'causado')).toHaveLength(5);
+    expect(data.periodos[0]).toMatchObject({ causadoEl: '2021-12-31', prescribeEl: '2025-12-31', prescrito: true, diasPendientes: 15 });
+    expect(data.advertencias).toEqual([
+      {
+        tipo: 'acumulacion',
+        mensaje: 'El trabajador tiene 5 períodos causados con días pendientes; el artículo 190 del CST permite acumular hasta 2',
+      },
+      {
+        tipo: 'prescrito',
+        mensaje: `Los 15 días pendientes del período 1 del contrato ${LONG.contractId} prescribieron el 2025-12-31 (artículo 488 del CST)`,
+      },
+      {
+        tipo: 'prescripcion',
+        mensaje: `Los 15 días pendientes del período 2 del contrato ${LONG.contractId} prescriben el 2026-12-31 (artículo 488 del CST)`,
+      },
+    ]);
+  });
+
+  it('lets technical or trusted staff accumulate four periods', async () => {
+    const data = (await periods(TRUSTED.document)).body.data;
+    expect(data.periodos.filter((p: Json) => p.estado === 'causado')).toHaveLength(4);
+    expect(data.advertencias.map((w: Json) => w.tipo)).toEqual(['prescripcion']);
+  });
+
+  it('refuses bad input in the vacation envelope', async () => {
+    expectKeyedErrors(
+      expectVacationError(await c.get('/api/vacaciones/periodos', { emailResponsable: ADMIN }), 400, 'Datos requeridos faltantes'),
+      ['numeroDocumento'],
+    );
+    expectKeyedErrors(expectVacationError(await c.get('/api/vacaciones/periodos', {}), 400, 'Datos requeridos faltantes'), [
+      'numeroDocumento',
+      'emailResponsable',
+    ]);
+    expectKeyedErrors(expectVacationError(await periods('999999999'), 404, 'Trabajador no encontrado.'), ['numeroDocumento']);
+    const notAdmin = await c.get('/api/vacaciones/periodos', { numeroDocumento: W.maria, emailResponsable: EMPLOYEE });
+    expectKeyedErrors(expectVacationError(notAdmin, 404, 'Usuario responsable no encontrado'), ['emailResponsable']);
+    const post = await c.post('/api/vacaciones/periodos', { numeroDocumento: W.maria });
+    expect(post.status).toBe(405);
+    expect(post.body).toEqual({ success: false, statusCode: 405, message: 'Método no permitido. Use GET' });
+    const keyless = await call(srv.url, '/api/vacaciones/periodos', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } });
+    expect(keyless.status).toBe(401);
   });
 });

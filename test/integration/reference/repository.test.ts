@@ -53,9 +53,9 @@ describe('ReferenceRepository', () => {
     const contracts = await repo.contractsOf(1010);
     expect(contracts).toEqual([
       { id: 10010, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2024-02-01',
-        endDate: '2027-01-31', settled: false, additional: false, baseSalary: 2650000, riskLevel: 1 },
+        endDate: '2027-01-31', settled: false, additional: false, baseSalary: 2650000, riskLevel: 1, technicalOrTrusted: false },
       { id: 10510, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2025-01-01',
-        endDate: '2026-12-31', settled: false, additional: true, baseSalary: 900000, riskLevel: 1 },
+        endDate: '2026-12-31', settled: false, additional: true, baseSalary: 900000, riskLevel: 1, technicalOrTrusted: false },
     ]);
     expect(await repo.contractsOf(1005)).toEqual([]);
     expect((await repo.contractsOf(1007))[0]!.endDate).toBeNull();

@@ -28,6 +28,7 @@ export const contract = (over: Partial<ContractRef> = {}): ContractRef => ({
   additional: false,
   baseSalary: 2_847_000,
   riskLevel: 1,
+  technicalOrTrusted: false,
   ...over,
 });
 

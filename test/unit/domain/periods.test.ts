@@ -37,7 +37,13 @@ function fortnights(from: string, through: string, contractId = 1): WorkedSheet<
   return sheets;
 }
 
-const taken = (key: string, startDate: string, days: number, compensated = false, order = 0): TakenRecord => ({ key, startDate, days, compensated, order });
+const taken = (key: string, startDate: string, days: number, compensated = false, order = 0): TakenRecord => ({
+  key,
+  startDate,
+  days,
+  compensated,
+  order,
+});
 const days = (units: number) => units / 360;
 
 describe('accrualPeriods', () => {
@@ -91,11 +97,17 @@ describe('accrualPeriods', () => {
     const ended = accrualPeriods([contract({ endDate: '2025-01-31' })], fortnights('2024-02-01', '2025-01-31'), '2026-01-01');
     expect(ended.map((p) => p.number)).toEqual([1]);
     const inForce = accrualPeriods([contract()], fortnights('2024-02-01', '2025-01-31'), '2025-02-05');
-    expect(inForce.map((p) => [p.number, p.from, p.daysWorked])).toEqual([[1, '2024-02-01', 360], [2, '2025-02-01', 0]]);
+    expect(inForce.map((p) => [p.number, p.from, p.daysWorked])).toEqual([
+      [1, '2024-02-01', 360],
+      [2, '2025-02-01', 0],
+    ]);
   });
 
-  it('given two main contracts, then the older contract\'s periods come first and each counts from its own start', () => {
-    const contracts = [contract({ id: 2, startDate: '2025-03-01', endDate: '2026-12-31' }), contract({ endDate: '2025-02-28', settled: true })];
+  it("given two main contracts, then the older contract's periods come first and each counts from its own start", () => {
+    const contracts = [
+      contract({ id: 2, startDate: '2025-03-01', endDate: '2026-12-31' }),
+      contract({ endDate: '2025-02-28', settled: true }),
+    ];
     const sheets = [...fortnights('2024-02-01', '2025-02-28'), ...fortnights('2025-03-01', '2025-08-31', 2)];
     const periods = accrualPeriods(contracts, sheets, '2025-09-10');
     expect(periods.map((p) => [p.contractId, p.number, p.from, p.daysWorked])).toEqual([
@@ -108,7 +120,9 @@ describe('accrualPeriods', () => {
   it('property: the periods add up to the days worked and every full period but the last has 360', () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 0, max: 31 }), { maxLength: 80 }), (worked) => {
-        const sheets = fortnights('2020-01-01', '2023-04-30').slice(0, worked.length).map((s, i) => ({ ...s, daysWorked: worked[i]! }));
+        const sheets = fortnights('2020-01-01', '2023-04-30')
+          .slice(0, worked.length)
+          .map((s, i) => ({ ...s, daysWorked: worked[i]! }));
         const periods = accrualPeriods([contract({ startDate: '2020-01-01', endDate: '2030-12-31' })], sheets, '2026-01-01');
         expect(periods.reduce((s, p) => s + p.daysWorked, 0)).toBe(worked.reduce((a, b) => a + b, 0));
         for (const p of periods.slice(0, -1)) expect(p.daysWorked).toBe(360);
@@ -142,13 +156,20 @@ describe('allocateTaken', () => {
   const periods = accrualPeriods([contract()], fortnights('2024-02-01', '2026-10-31'), '2026-11-21');
 
   it('given vacations of both kinds, then they fill the oldest period first, in order of start', () => {
-    const a = allocateTaken(periods, [taken('C', '2026-03-02', 20, false, 3), taken('A', '2025-06-09', 10, false, 1), taken('B', '2025-09-01', 5, true, 2)]);
+    const a = allocateTaken(periods, [
+      taken('C', '2026-03-02', 20, false, 3),
+      taken('A', '2025-06-09', 10, false, 1),
+      taken('B', '2025-09-01', 5, true, 2),
+    ]);
     expect(a.periods.map((u) => [days(u.enjoyedUnits), days(u.compensatedUnits), days(u.pendingUnits)])).toEqual([
       [10, 5, 0],
       [15, 0, 0],
       [5, 0, 6.25],
     ]);
-    expect(a.byRecord.get('C')).toEqual([{ period: 1, units: 15 * 360 }, { period: 2, units: 5 * 360 }]);
+    expect(a.byRecord.get('C')).toEqual([
+      { period: 1, units: 15 * 360 },
+      { period: 2, units: 5 * 360 },
+    ]);
   });
 
   it('given more days than accrued, then the rest goes to the last period, which shows them owed', () => {
@@ -165,7 +186,10 @@ describe('allocateTaken', () => {
   it('property: the pending days of all periods are what was accrued less what was taken', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 30 }), fc.boolean()), { maxLength: 10 }), (records) => {
-        const a = allocateTaken(periods, records.map(([d, c], i) => taken(`R${i}`, `2025-0${(i % 9) + 1}-01`, d, c, i)));
+        const a = allocateTaken(
+          periods,
+          records.map(([d, c], i) => taken(`R${i}`, `2025-0${(i % 9) + 1}-01`, d, c, i)),
+        );
         const accrued = periods.reduce((s, p) => s + p.accruedUnits, 0);
         const total = records.reduce((s, [d]) => s + d * 360, 0);
         expect(a.periods.reduce((s, u) => s + u.pendingUnits, 0)).toBe(accrued - total);
@@ -179,7 +203,7 @@ describe('half of a period paid in money', () => {
   const check = (others: TakenRecord[], asked: TakenRecord) =>
     periodsOverHalfCompensated(periods, allocateTaken(periods, others), allocateTaken(periods, [...others, asked]));
 
-  it('given nothing taken, when 10 of the first period\'s 15 days are asked in money, then the first period is over the limit', () => {
+  it("given nothing taken, when 10 of the first period's 15 days are asked in money, then the first period is over the limit", () => {
     expect(check([], taken('X', '2026-01-05', 10, true, 9))).toEqual([0]);
   });
 
