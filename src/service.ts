@@ -15,6 +15,7 @@ import { Metrics, timedStore } from './metrics.ts';
 import { AvailabilityCache } from './projections/availability/cache.ts';
 import { ProjectionService, auditOfCode, auditOfWorker, liveRegisterOf, vacationByCode, vacationsOfWorker } from './projections/index.ts';
 import { periodsReport } from './projections/register/periods.ts';
+import { settlementPreview } from './projections/register/settlement.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
@@ -153,6 +154,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     auditOfWorker: (workerId, o) => rw.fresh(() => auditOfWorker(db, workerId, o)),
     auditOfCode: (code) => rw.fresh(() => auditOfCode(db, code)),
     periodsOf: (file, asOf) => rw.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
+    settlementOf: (file, leavingDate) => rw.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
   };
 
   const app = await buildApp(

@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import * as R from './response-schemas.ts';
-import { auditQuery, calculateBody, codeBody, consultQuery, contractQuery, editBody, listQuery, periodsQuery, recordQuery } from './schemas.ts';
+import {
+  auditQuery,
+  calculateBody,
+  codeBody,
+  consultQuery,
+  contractQuery,
+  editBody,
+  listQuery,
+  periodsQuery,
+  recordQuery,
+  settlementQuery,
+} from './schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -141,6 +152,11 @@ export function openApiDocument(): Json {
       ...ok(200, 'Períodos', 'AccrualPeriods', R.periodsOk),
       ...errors(READ_ERRORS),
     }),
+    '/api/vacaciones/liquidacion': get(
+      'Vista previa de la liquidación de vacaciones al terminar el contrato (CST art. 189 §2); no guarda nada',
+      queryParams(settlementQuery),
+      { ...ok(200, 'Liquidación', 'Settlement', R.settlementOk), ...errors([...READ_ERRORS, 422]) },
+    ),
     '/health': { get: { summary: 'Vida del proceso', responses: ok(200, 'Vivo', 'Alive', R.healthOk) } },
     '/health/ready': {
       get: {

@@ -170,8 +170,11 @@ export const contractForbidden = z.strictObject({
 
 const days2 = z.number().meta({ description: 'Días con dos decimales' });
 const warnings = z
-  .array(z.strictObject({ tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito']), mensaje: z.string() }))
-  .meta({ description: 'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488)' });
+  .array(z.strictObject({ tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior']), mensaje: z.string() }))
+  .meta({
+    description:
+      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro',
+  });
 
 export const accrualPeriod = z.strictObject({
   contratoId: z.number().int(),
@@ -201,6 +204,20 @@ export const periodsOk = success(
     fechaCorte: date,
     periodos: z.array(accrualPeriod),
     totales: totals,
+    advertencias: warnings,
+  }),
+);
+
+export const settlementOk = success(
+  200,
+  z.strictObject({
+    asociadoId: z.number().int(),
+    numeroDocumento: z.string(),
+    fechaRetiro: date,
+    contrato: z.strictObject({ contratoId: z.number().int(), salarioBase: z.number().int() }).meta({ description: 'El contrato que rige la fecha de retiro' }),
+    diasPendientes: days2.meta({ description: 'Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos' }),
+    valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
+    periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos)' }),
     advertencias: warnings,
   }),
 );

@@ -158,3 +158,66 @@ describe('GET /api/vacaciones/periodos', () => {
     expect(keyless.status).toBe(401);
   });
 });
+
+describe('GET /api/vacaciones/liquidacion', () => {
+  const settle = (doc: string, fechaRetiro: string) =>
+    c.get('/api/vacaciones/liquidacion', { numeroDocumento: doc, fechaRetiro, emailResponsable: ADMIN });
+
+  it('owes every pending period and the proportional part of the last, at the salary of the contract in force, as the periods show them', async () => {
+    const r = await settle(LONG.document, TODAY);
+    expect(r.status, r.text).toBe(200);
+    expect(R.settlementOk.safeParse(r.body).error).toBeUndefined();
+    // Five full periods of 15 days, and 300 days of 2026 worked by the end of October: 12.5.
+    expect(r.body.data).toMatchObject({
+      asociadoId: LONG.workerId,
+      fechaRetiro: TODAY,
+      contrato: { contratoId: LONG.contractId, salarioBase: LONG.salary },
+      diasPendientes: 87.5,
+      valor: (LONG.salary * 87.5) / 30,
+    });
+    const periods = (await c.get('/api/vacaciones/periodos', { numeroDocumento: LONG.document, emailResponsable: ADMIN })).body.data;
+    expect(r.body.data.periodos).toEqual(periods.periodos);
+    expect(r.body.data.diasPendientes).toBe(periods.totales.diasPendientes);
+  });
+
+  it('counts the payroll ended by the leaving date, discounts every live record, warns of those ending later, and stores nothing', async () => {
+    const trail = async () =>
+      (await c.get('/api/vacaciones/auditoria', { numeroDocumento: TRUSTED.document, emailResponsable: ADMIN })).body.auditoria.length;
+    const before = await settle(TRUSTED.document, '2026-11-30');
+    const booked = await addVacation(c, vacationForm(TRUSTED.document, '2026-12-07', 6));
+    const audited = await trail();
+    const after = await settle(TRUSTED.document, '2026-11-30');
+    expect(after.status, after.text).toBe(200);
+    expect(after.body.data.diasPendientes).toBe(before.body.data.diasPendientes - 6);
+    expect(after.body.data.valor).toBe(Math.round((TRUSTED.salary * after.body.data.diasPendientes) / 30));
+    expect(after.body.data.advertencias).toContainEqual({
+      tipo: 'posterior',
+      mensaje: `Las vacaciones ${booked.codigo_pila} (del 2026-12-07 al ${booked.vacaciones.vacFechaFinal}) terminan después de la fecha de retiro y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán`,
+    });
+    expect(await trail()).toBe(audited);
+    // A year earlier only the sheets ended by then count: 2022, 2023 and 2024 full, 2025 by the end of
+    // November; the live record still takes its days from the oldest period.
+    const earlier = await settle(TRUSTED.document, '2025-11-30');
+    expect(earlier.body.data.periodos.map((p: Json) => [p.numero, p.diasCausados, p.diasPendientes])).toEqual([
+      [1, 15, 9],
+      [2, 15, 15],
+      [3, 15, 15],
+      [4, 13.75, 13.75],
+    ]);
+  });
+
+  it('refuses a leaving date without a contract in force, and bad input, in the vacation envelope', async () => {
+    const none = await settle(LONG.document, '2020-12-31');
+    expect(expectVacationError(none, 422, 'No se puede calcular la liquidación de vacaciones')).toEqual([
+      'El trabajador no tiene un contrato vigente en la fecha de retiro 2020-12-31',
+    ]);
+    const bad = await settle(LONG.document, '2026-02-30');
+    expect(expectVacationError(bad, 400, 'Datos requeridos faltantes')).toEqual({
+      fechaRetiro: 'fechaRetiro debe ser una fecha válida con formato YYYY-MM-DD',
+    });
+    const missing = await c.get('/vacaciones/liquidacion', { numeroDocumento: LONG.document, emailResponsable: ADMIN });
+    expectKeyedErrors(expectVacationError(missing, 400, 'Datos requeridos faltantes'), ['fechaRetiro']);
+    const del = await c.call('/api/vacaciones/liquidacion', { method: 'DELETE' });
+    expect(del.status).toBe(405);
+  });
+});

@@ -1,46 +1,39 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { PeriodsReport } from '../../projections/register/periods.ts';
+import type { PeriodReport, PeriodsReport } from '../../projections/register/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
-import { periodsQuery } from '../schemas.ts';
+import { periodsQuery, settlementQuery } from '../schemas.ts';
 import { validate } from '../vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
-/** The periods as callers read them. */
-export function periodsBody(r: PeriodsReport) {
+/** A period as callers read it. */
+export function periodBody(p: PeriodReport) {
   return {
-    periodos: r.periods.map((p) => ({
-      contratoId: p.contractId,
-      numero: p.number,
-      desde: p.from,
-      causadoEl: p.earnedOn,
-      estado: p.earnedOn ? ('causado' as const) : ('en curso' as const),
-      diasLaborados: p.daysWorked,
-      diasVacacionesAnuales: p.annualDays,
-      diasCausados: p.accrued,
-      diasDisfrutados: p.enjoyed,
-      diasCompensados: p.compensated,
-      diasPendientes: p.pending,
-      exigibleDesde: p.enforceableFrom,
-      prescribeEl: p.prescribesOn,
-      prescrito: p.prescribed,
-      vacaciones: p.records.map((v) => ({ codigoPila: v.codigoPila, dias: v.days })),
-    })),
-    totales: {
-      diasCausados: r.totals.accrued,
-      diasDisfrutados: r.totals.enjoyed,
-      diasCompensados: r.totals.compensated,
-      diasPendientes: r.totals.pending,
-    },
-    advertencias: r.warnings.map((w) => ({ tipo: w.kind, mensaje: w.message })),
+    contratoId: p.contractId,
+    numero: p.number,
+    desde: p.from,
+    causadoEl: p.earnedOn,
+    estado: p.earnedOn ? ('causado' as const) : ('en curso' as const),
+    diasLaborados: p.daysWorked,
+    diasVacacionesAnuales: p.annualDays,
+    diasCausados: p.accrued,
+    diasDisfrutados: p.enjoyed,
+    diasCompensados: p.compensated,
+    diasPendientes: p.pending,
+    exigibleDesde: p.enforceableFrom,
+    prescribeEl: p.prescribesOn,
+    prescrito: p.prescribed,
+    vacaciones: p.records.map((v) => ({ codigoPila: v.codigoPila, dias: v.days })),
   };
 }
+
+const warningsBody = (warnings: PeriodsReport['warnings']) => warnings.map((w) => ({ tipo: w.kind, mensaje: w.message }));
 
 /**
  * What Colombian law asks of vacations beyond booking: the accrual periods of a worker, answered
@@ -86,11 +79,41 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
       asociadoId: worker.id,
       numeroDocumento: worker.documentNumber,
       fechaCorte: today,
-      ...periodsBody(report),
+      periodos: report.periods.map(periodBody),
+      totales: {
+        diasCausados: report.totals.accrued,
+        diasDisfrutados: report.totals.enjoyed,
+        diasCompensados: report.totals.compensated,
+        diasPendientes: report.totals.pending,
+      },
+      advertencias: warningsBody(report.warnings),
     });
   });
 
-  for (const url of ['/vacaciones/periodos']) {
+  app.get('/vacaciones/liquidacion', { config: cfg }, async (req, reply) => {
+    const who = await identify(req, reply, settlementQuery);
+    if (!who) return reply;
+    const { file, input } = who;
+    const { worker } = file;
+    const s = await deps.readSide.settlementOf(file, input.fechaRetiro);
+    if (!s) {
+      return vacationError(reply, 422, 'No se puede calcular la liquidación de vacaciones', [
+        `El trabajador no tiene un contrato vigente en la fecha de retiro ${input.fechaRetiro}`,
+      ]);
+    }
+    return vacationSuccess(reply, 200, 'Liquidación de vacaciones (vista previa; no se guarda nada)', {
+      asociadoId: worker.id,
+      numeroDocumento: worker.documentNumber,
+      fechaRetiro: s.leavingDate,
+      contrato: { contratoId: s.contract.id, salarioBase: s.contract.baseSalary },
+      diasPendientes: s.pending,
+      valor: s.value,
+      periodos: s.periods.map(periodBody),
+      advertencias: warningsBody(s.warnings),
+    });
+  });
+
+  for (const url of ['/vacaciones/periodos', '/vacaciones/liquidacion']) {
     app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url, config: cfg, handler: methodNotAllowed('GET') });
   }
 }

@@ -31,7 +31,7 @@ export interface PeriodReport {
   pendingUnits: number;
 }
 
-export type WarningKind = 'acumulacion' | 'prescripcion' | 'prescrito';
+export type WarningKind = 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior';
 
 export interface PeriodsReport {
   asOf: string;

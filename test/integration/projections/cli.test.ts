@@ -30,7 +30,7 @@ describe('CLI: mistakes caught before opening the database', () => {
     const r = await cli(env, 'projections', 'rebuild', 'vacations', 'nope');
     expect(r).toMatchObject({
       code: 1,
-      stderr: 'vacaciones: unknown projection nope: valid names are vacations, amortizations, contract-links, availability, occupancy, audit\n',
+      stderr: 'vacaciones: unknown projection nope: valid names are vacations, amortizations, contract-links, availability, occupancy, audit, register\n',
     });
   });
 
