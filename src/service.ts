@@ -13,7 +13,9 @@ import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { AvailabilityCache } from './projections/availability/cache.ts';
-import { ProjectionService, auditOfCode, auditOfWorker, vacationByCode, vacationsOfWorker } from './projections/index.ts';
+import { ProjectionService, auditOfCode, auditOfWorker, liveRegisterOf, vacationByCode, vacationsOfWorker } from './projections/index.ts';
+import { periodsReport } from './projections/register/periods.ts';
+import { settlementPreview } from './projections/register/settlement.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
@@ -26,7 +28,7 @@ import { ReadYourWrites } from './projections/read-your-writes.ts';
  * consult, the audit trail): a read waits until these include every write acknowledged before
  * it. Contract links and occupancy have no HTTP reader and follow right after.
  */
-const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit'];
+const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register'];
 /** Longest a read waits for the read models to include earlier writes. */
 const READ_YOUR_WRITES_MS = 2000;
 
@@ -151,6 +153,8 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     vacationByCode: (code) => rw.fresh(async () => (await vacationByCode(db, code)) ?? null),
     auditOfWorker: (workerId, o) => rw.fresh(() => auditOfWorker(db, workerId, o)),
     auditOfCode: (code) => rw.fresh(() => auditOfCode(db, code)),
+    periodsOf: (file, asOf) => rw.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
+    settlementOf: (file, leavingDate) => rw.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
   };
 
   const app = await buildApp(

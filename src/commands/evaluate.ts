@@ -16,6 +16,7 @@ import {
 } from '../domain/index.ts';
 import { formatDays, msg } from './messages.ts';
 import { firstFullDay, type UnitOccupancy } from './occupancy.ts';
+import { compensationOverHalf } from './worker-periods.ts';
 import type { ContractRef, VacationFigures, VacationParams, VacationRequest, WorkerFile } from './types.ts';
 import { liveVacations, type VacationState, type WorkerState } from './worker-state.ts';
 
@@ -148,6 +149,12 @@ export function evaluate(input: EvaluationInput): Evaluation {
       if (!params.advanceAllowed) errors.push(msg.advanceNotAllowed(request.days, shown));
       else if (inAdvance.units > params.maxAdvanceDays * 360) {
         errors.push(msg.advanceOverMaximum(formatDays(toDecimal2(inAdvance)), params.maxAdvanceDays));
+      }
+    }
+    if (request.compensated && params.compensationLimit === 'half') {
+      for (const o of compensationOverHalf(file, others, request)) {
+        const { period } = o;
+        errors.push(msg.compensationOverHalf(formatDays(toDecimal2(Days360.fromUnits(o.compensatedUnits))), period.annualDays ?? 0, period.number, period.contractId, period.from));
       }
     }
     if (!request.compensated && params.maxPeopleOnVacation !== null && input.occupancy) {

@@ -15,6 +15,8 @@ export const msg = {
     `Los días anticipados (${inAdvance}) superan el máximo de ${maximum} días de vacaciones anticipadas`,
   unitFull: (maximum: number, subgerencia: string, day: string) =>
     `Se alcanzó el máximo de ${maximum} personas de vacaciones al mismo tiempo en la subgerencia ${subgerencia} el ${day}`,
+  compensationOverHalf: (compensated: string, periodDays: number, period: number, contractId: number, from: string) =>
+    `Los días compensados en dinero (${compensated}) superarían la mitad de los ${periodDays} días del período ${period} del contrato ${contractId} (desde ${from}): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`,
   overlap: (code: string, start: string, end: string) =>
     `Las fechas se cruzan con otras vacaciones del trabajador (${code}, del ${start} al ${end})`,
 };

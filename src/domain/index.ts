@@ -7,3 +7,4 @@ export * from './days360.ts';
 export * from './accrual.ts';
 export * from './contracts.ts';
 export * from './pila.ts';
+export * from './periods.ts';

@@ -39,6 +39,11 @@ export const vacationRecordSchema = z.object({
   amortizations: z.array(amortizationSchema),
   /** Code of the record this one replaced by an edit. */
   replaces: z.string().nullable(),
+  /**
+   * Code of the interrupted record whose remaining days this one books (CST art. 188). Absent
+   * from records written before interruptions existed, which continue nothing.
+   */
+  continues: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type VacationRecord = z.infer<typeof vacationRecordSchema>;

@@ -11,6 +11,7 @@ import { classifyError, errorDetail } from './errors.ts';
 import { maskEmail } from './fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { healthRoutes } from './routes/health.ts';
+import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
@@ -150,6 +151,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         vacationRoutes(scope, deps);
         lookupRoutes(scope, deps);
         readRoutes(scope, deps);
+        lawRoutes(scope, deps);
       },
       { prefix },
     );

@@ -1,7 +1,10 @@
 import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/types.ts';
+import type { PeriodsReport } from '../projections/register/periods.ts';
+import type { Settlement } from '../projections/register/settlement.ts';
 import type { ReferenceLookups, User } from '../reference/repository.ts';
+import type { WorkerFileRow } from '../reference/worker-files.ts';
 import type { ApiKeyPrincipal } from '../security/api-keys.ts';
 import type { EventStore, Position, StreamWrite } from '../store/types.ts';
 
@@ -17,6 +20,10 @@ export interface ReadSide {
   vacationByCode(code: string): Promise<unknown | null>;
   auditOfWorker(workerId: number, opts: { limit: number }): Promise<unknown[]>;
   auditOfCode(code: string): Promise<unknown[]>;
+  /** A worker's accrual periods on `asOf`, from the register's live records and the payroll. */
+  periodsOf(file: WorkerFileRow, asOf: string): Promise<PeriodsReport>;
+  /** What a worker leaving on that date would be owed for vacations; null when no contract governs it. */
+  settlementOf(file: WorkerFileRow, leavingDate: string): Promise<Settlement | null>;
 }
 
 export interface HttpMetrics {

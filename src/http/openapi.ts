@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import * as R from './response-schemas.ts';
-import { auditQuery, calculateBody, codeBody, consultQuery, contractQuery, editBody, listQuery, recordQuery } from './schemas.ts';
+import {
+  auditQuery,
+  calculateBody,
+  codeBody,
+  consultQuery,
+  contractQuery,
+  editBody,
+  listQuery,
+  periodsQuery,
+  recordQuery,
+  settlementQuery,
+} from './schemas.ts';
 
 type Json = Record<string, unknown>;
 
@@ -137,6 +148,15 @@ export function openApiDocument(): Json {
       ...ok(200, 'Historial', 'AuditTrail', R.auditOk),
       ...lookupErrors(READ_ERRORS),
     }),
+    '/api/vacaciones/periodos': get('Períodos de causación de vacaciones de un trabajador (CST arts. 186, 187, 190, 488)', queryParams(periodsQuery), {
+      ...ok(200, 'Períodos', 'AccrualPeriods', R.periodsOk),
+      ...errors(READ_ERRORS),
+    }),
+    '/api/vacaciones/liquidacion': get(
+      'Vista previa de la liquidación de vacaciones al terminar el contrato (CST art. 189 §2); no guarda nada',
+      queryParams(settlementQuery),
+      { ...ok(200, 'Liquidación', 'Settlement', R.settlementOk), ...errors([...READ_ERRORS, 422]) },
+    ),
     '/health': { get: { summary: 'Vida del proceso', responses: ok(200, 'Vivo', 'Alive', R.healthOk) } },
     '/health/ready': {
       get: {

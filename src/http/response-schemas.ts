@@ -167,3 +167,57 @@ export const contractForbidden = z.strictObject({
   status: z.literal(403),
   error: z.strictObject({ message: z.string() }),
 });
+
+const days2 = z.number().meta({ description: 'Días con dos decimales' });
+const warnings = z
+  .array(z.strictObject({ tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior']), mensaje: z.string() }))
+  .meta({
+    description:
+      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro',
+  });
+
+export const accrualPeriod = z.strictObject({
+  contratoId: z.number().int(),
+  numero: z.number().int().meta({ description: 'Número del período dentro del contrato, desde 1' }),
+  desde: date,
+  causadoEl: date.nullable().meta({ description: 'Día en que se completaron 360 días laborados; null mientras el período está en curso' }),
+  estado: z.enum(['causado', 'en curso']),
+  diasLaborados: z.number().int().meta({ description: 'Días laborados en el período según nómina, de 0 a 360' }),
+  diasVacacionesAnuales: z.number().int().nullable(),
+  diasCausados: days2,
+  diasDisfrutados: days2,
+  diasCompensados: days2,
+  diasPendientes: days2.meta({ description: 'Negativo cuando se tomaron días anticipados' }),
+  exigibleDesde: date.nullable().meta({ description: 'Un año después de causado (CST art. 187)' }),
+  prescribeEl: date.nullable().meta({ description: 'Tres años después de exigible (CST art. 488)' }),
+  prescrito: z.boolean(),
+  vacaciones: z.array(z.strictObject({ codigoPila: code, dias: days2 })).meta({ description: 'Días de cada registro aplicados a este período' }),
+});
+
+const totals = z.strictObject({ diasCausados: days2, diasDisfrutados: days2, diasCompensados: days2, diasPendientes: days2 });
+
+export const periodsOk = success(
+  200,
+  z.strictObject({
+    asociadoId: z.number().int(),
+    numeroDocumento: z.string(),
+    fechaCorte: date,
+    periodos: z.array(accrualPeriod),
+    totales: totals,
+    advertencias: warnings,
+  }),
+);
+
+export const settlementOk = success(
+  200,
+  z.strictObject({
+    asociadoId: z.number().int(),
+    numeroDocumento: z.string(),
+    fechaRetiro: date,
+    contrato: z.strictObject({ contratoId: z.number().int(), salarioBase: z.number().int() }).meta({ description: 'El contrato que rige la fecha de retiro' }),
+    diasPendientes: days2.meta({ description: 'Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos' }),
+    valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
+    periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos)' }),
+    advertencias: warnings,
+  }),
+);

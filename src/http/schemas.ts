@@ -75,3 +75,14 @@ export const auditQuery = z.object({
 });
 
 export const recordQuery = z.object({ emailResponsable: email });
+
+export const settlementQuery = z.object({
+  numeroDocumento: document,
+  fechaRetiro: date.meta({ description: 'Fecha de retiro (último día del contrato), YYYY-MM-DD', example: '2026-12-31' }),
+  emailResponsable: email,
+});
+
+export const periodsQuery = z.object({
+  numeroDocumento: document,
+  emailResponsable: email,
+});

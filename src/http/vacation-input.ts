@@ -22,6 +22,7 @@ const FORMAT: Record<string, string> = {
   vacFechaInicio: 'vacFechaInicio debe ser una fecha válida con formato YYYY-MM-DD',
   vacDiasVacaciones: 'vacDiasVacaciones debe ser un número entero entre 1 y 360',
   emailUserResponsable: 'emailUserResponsable no tiene un formato de correo válido',
+  fechaRetiro: 'fechaRetiro debe ser una fecha válida con formato YYYY-MM-DD',
 };
 const invalid = (name: string) => FORMAT[name] ?? (name.toLowerCase().startsWith('vac') ? `${name} debe ser "1" o "0"` : `El campo ${name} no es válido`);
 

@@ -18,3 +18,5 @@ export { occupancyProjector, OCCUPANCY_TABLE } from './occupancy/projector.ts';
 export * from './occupancy/queries.ts';
 export { auditProjector, AUDIT_TABLE, type AuditAction } from './audit/projector.ts';
 export * from './audit/queries.ts';
+export { registerProjector, REGISTER_TABLE } from './register/projector.ts';
+export * from './register/queries.ts';

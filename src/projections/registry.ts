@@ -3,6 +3,7 @@ import { availabilityProjector } from './availability/projector.ts';
 import { amortizationsProjector } from './amortizations/projector.ts';
 import { contractLinksProjector } from './contract-links/projector.ts';
 import { occupancyProjector } from './occupancy/projector.ts';
+import { registerProjector } from './register/projector.ts';
 import type { Projector } from './types.ts';
 import { vacationsProjector } from './vacations/projector.ts';
 
@@ -13,6 +14,7 @@ export const allProjectors: readonly Projector[] = [
   availabilityProjector,
   occupancyProjector,
   auditProjector,
+  registerProjector,
 ];
 
 export const projectorNames = (): string[] => allProjectors.map((p) => p.name);

@@ -98,6 +98,7 @@ const TARGETS: Record<ReferenceTable, UpsertTarget> = {
       { name: 'advance_allowed', type: 'boolean' },
       { name: 'max_advance_days', type: 'integer' },
       { name: 'max_people_on_vacation', type: 'integer' },
+      { name: 'compensation_limit', type: 'text' },
     ],
   },
   workers: {
@@ -125,6 +126,7 @@ const TARGETS: Record<ReferenceTable, UpsertTarget> = {
       { name: 'additional', type: 'boolean' },
       { name: 'base_salary', type: 'bigint' },
       { name: 'risk_level', type: 'integer' },
+      { name: 'technical_or_trusted', type: 'boolean' },
     ],
   },
   payrollSheets: {
@@ -191,10 +193,11 @@ const ROW_VALUES: { [K in SectionName]: (r: z.infer<(typeof rowSchemas)[K]>) => 
       c.id, c.nombre, v !== null,
       v?.diasVacacionesAnuales ?? null, v?.diasVacacionesAnualesAltoRiesgo ?? null, v?.diasMinimosDisfrutados ?? null,
       v?.vacacionesAnticipadas ?? null, v?.diasVacacionesAnticipadas ?? null, v?.numeroPersonasVacaciones ?? null,
+      v?.limiteCompensacion === 'mitad' ? 'half' : null,
     ];
   },
   asociados: (w) => [w.id, w.tipoDocumento, w.numeroDocumento, w.nombres, w.apellidos],
-  contratos: (c) => [c.id, c.asociadoId, c.contratoEmpresaId, c.subgerenciaId, c.fechaInicio, c.fechaFin, c.liquidado, c.esAdicional, c.salarioBase, c.nivelRiesgo],
+  contratos: (c) => [c.id, c.asociadoId, c.contratoEmpresaId, c.subgerenciaId, c.fechaInicio, c.fechaFin, c.liquidado, c.esAdicional, c.salarioBase, c.nivelRiesgo, c.cargoTecnicoODeConfianza ?? false],
   nomina: (n) => [n.contratoId, n.periodoInicio, n.periodoFin, n.asociadoId, n.diasLaborados, n.compensacionBasica],
   usuarios: (u) => [u.id, u.email, u.nombre, u.administrador, JSON.stringify(u.permisos)],
   vacaciones: (v) => [v.codigoPila, v.asociadoId, v.fechaInicio, v.diasVacaciones, v.laboraSabado, v.compensado, v.pagado, v.aprobado],

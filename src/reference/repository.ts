@@ -20,6 +20,11 @@ export interface Contract {
   additional: boolean;
   baseSalary: number;
   riskLevel: number | null;
+  /**
+   * Technical, specialised, trusted or managerial staff, who may accumulate vacations for four
+   * years instead of two (CST art. 190).
+   */
+  technicalOrTrusted: boolean;
 }
 
 export interface PayrollSheet {
@@ -38,6 +43,11 @@ export interface VacationParams {
   advanceAllowed: boolean;
   maxAdvanceDays: number;
   maxPeopleOnVacation: number | null;
+  /**
+   * 'half': while the contract is in force, at most half of each accrual period's days may be paid
+   * in money (CST art. 189, Ley 1429 de 2010 art. 20). null: no limit of the service's own.
+   */
+  compensationLimit: 'half' | null;
 }
 
 export interface CompanyContract {
@@ -91,11 +101,11 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 
 const WORKER_COLUMNS = 'id, document_type, document_number, first_names, last_names';
 const CONTRACT_COLUMNS =
-  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level';
+  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level, technical_or_trusted';
 const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
 const COMPANY_COLUMNS =
   'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
-  'max_advance_days, max_people_on_vacation';
+  'max_advance_days, max_people_on_vacation, compensation_limit';
 
 function toWorker(r: Row): Worker {
   return {
@@ -119,6 +129,7 @@ function toContract(r: Row): Contract {
     additional: Boolean(r.additional),
     baseSalary: num(r.base_salary),
     riskLevel: numOrNull(r.risk_level),
+    technicalOrTrusted: Boolean(r.technical_or_trusted),
   };
 }
 
@@ -158,6 +169,7 @@ function toCompanyContract(r: Row): CompanyContract {
           advanceAllowed: Boolean(r.advance_allowed),
           maxAdvanceDays: num(r.max_advance_days),
           maxPeopleOnVacation: numOrNull(r.max_people_on_vacation),
+          compensationLimit: r.compensation_limit === 'half' ? 'half' : null,
         }
       : null,
   };

@@ -34,6 +34,8 @@ export const vacationParamsSchema = z.strictObject({
   vacacionesAnticipadas: z.boolean(),
   diasVacacionesAnticipadas: intBetween(0, 360),
   numeroPersonasVacaciones: z.int().min(1).nullable(),
+  /** Absent or null: no limit on the days paid in money beyond the other rules. */
+  limiteCompensacion: z.enum(['mitad']).nullable().optional(),
 });
 
 export const companyContractSchema = z.strictObject({
@@ -61,6 +63,8 @@ export const contractSchema = z.strictObject({
   esAdicional: z.boolean(),
   salarioBase: z.int().min(0),
   nivelRiesgo: intBetween(1, 5).nullable(),
+  /** Absent: false. Technical or trusted staff may accumulate four years of vacations (CST art. 190). */
+  cargoTecnicoODeConfianza: z.boolean().optional(),
 });
 
 export const payrollSchema = z.strictObject({

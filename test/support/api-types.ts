@@ -1325,6 +1325,243 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/periodos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Períodos de causación de vacaciones de un trabajador (CST arts. 186, 187, 190, 488) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Número de documento del trabajador */
+                    numeroDocumento: string;
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Períodos */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AccrualPeriods"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vacaciones/liquidacion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Vista previa de la liquidación de vacaciones al terminar el contrato (CST art. 189 §2); no guarda nada */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Número de documento del trabajador */
+                    numeroDocumento: string;
+                    /** @description Fecha de retiro (último día del contrato), YYYY-MM-DD */
+                    fechaRetiro: string;
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Liquidación */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Settlement"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1912,6 +2149,174 @@ export interface components {
                     [key: string]: unknown;
                 };
             }[];
+        };
+        AccrualPeriods: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                asociadoId: number;
+                numeroDocumento: string;
+                /**
+                 * Format: date
+                 * @example 2026-01-05
+                 */
+                fechaCorte: string;
+                periodos: {
+                    contratoId: number;
+                    /** @description Número del período dentro del contrato, desde 1 */
+                    numero: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    desde: string;
+                    /**
+                     * Format: date
+                     * @description Día en que se completaron 360 días laborados; null mientras el período está en curso
+                     * @example 2026-01-05
+                     */
+                    causadoEl: string | null;
+                    /** @enum {string} */
+                    estado: "causado" | "en curso";
+                    /** @description Días laborados en el período según nómina, de 0 a 360 */
+                    diasLaborados: number;
+                    diasVacacionesAnuales: number | null;
+                    /** @description Días con dos decimales */
+                    diasCausados: number;
+                    /** @description Días con dos decimales */
+                    diasDisfrutados: number;
+                    /** @description Días con dos decimales */
+                    diasCompensados: number;
+                    /** @description Negativo cuando se tomaron días anticipados */
+                    diasPendientes: number;
+                    /**
+                     * Format: date
+                     * @description Un año después de causado (CST art. 187)
+                     * @example 2026-01-05
+                     */
+                    exigibleDesde: string | null;
+                    /**
+                     * Format: date
+                     * @description Tres años después de exigible (CST art. 488)
+                     * @example 2026-01-05
+                     */
+                    prescribeEl: string | null;
+                    prescrito: boolean;
+                    /** @description Días de cada registro aplicados a este período */
+                    vacaciones: {
+                        /**
+                         * @description Código de control PILA
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        codigoPila: string;
+                        /** @description Días con dos decimales */
+                        dias: number;
+                    }[];
+                }[];
+                totales: {
+                    /** @description Días con dos decimales */
+                    diasCausados: number;
+                    /** @description Días con dos decimales */
+                    diasDisfrutados: number;
+                    /** @description Días con dos decimales */
+                    diasCompensados: number;
+                    /** @description Días con dos decimales */
+                    diasPendientes: number;
+                };
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro */
+                advertencias: {
+                    /** @enum {string} */
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior";
+                    mensaje: string;
+                }[];
+            };
+        };
+        Settlement: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                asociadoId: number;
+                numeroDocumento: string;
+                /**
+                 * Format: date
+                 * @example 2026-01-05
+                 */
+                fechaRetiro: string;
+                /** @description El contrato que rige la fecha de retiro */
+                contrato: {
+                    contratoId: number;
+                    salarioBase: number;
+                };
+                /** @description Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos */
+                diasPendientes: number;
+                /** @description salarioBase × diasPendientes / 30, redondeado al peso */
+                valor: number;
+                /** @description Los períodos con días pendientes (o debidos) */
+                periodos: {
+                    contratoId: number;
+                    /** @description Número del período dentro del contrato, desde 1 */
+                    numero: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    desde: string;
+                    /**
+                     * Format: date
+                     * @description Día en que se completaron 360 días laborados; null mientras el período está en curso
+                     * @example 2026-01-05
+                     */
+                    causadoEl: string | null;
+                    /** @enum {string} */
+                    estado: "causado" | "en curso";
+                    /** @description Días laborados en el período según nómina, de 0 a 360 */
+                    diasLaborados: number;
+                    diasVacacionesAnuales: number | null;
+                    /** @description Días con dos decimales */
+                    diasCausados: number;
+                    /** @description Días con dos decimales */
+                    diasDisfrutados: number;
+                    /** @description Días con dos decimales */
+                    diasCompensados: number;
+                    /** @description Negativo cuando se tomaron días anticipados */
+                    diasPendientes: number;
+                    /**
+                     * Format: date
+                     * @description Un año después de causado (CST art. 187)
+                     * @example 2026-01-05
+                     */
+                    exigibleDesde: string | null;
+                    /**
+                     * Format: date
+                     * @description Tres años después de exigible (CST art. 488)
+                     * @example 2026-01-05
+                     */
+                    prescribeEl: string | null;
+                    prescrito: boolean;
+                    /** @description Días de cada registro aplicados a este período */
+                    vacaciones: {
+                        /**
+                         * @description Código de control PILA
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        codigoPila: string;
+                        /** @description Días con dos decimales */
+                        dias: number;
+                    }[];
+                }[];
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro */
+                advertencias: {
+                    /** @enum {string} */
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior";
+                    mensaje: string;
+                }[];
+            };
         };
         Alive: {
             /** @enum {string} */

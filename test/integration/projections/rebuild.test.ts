@@ -58,7 +58,7 @@ describe('rebuild', () => {
   const projectedLive = async (workers: number, seed: number) => {
     const head = await appendScenario(store, workers, seed);
     const s = await startService();
-    expect(await s.waitFor(head, 10_000)).toBe(true);
+    expect(await s.waitFor(head, 60_000)).toBe(true);
     await s.stop();
     return { head, live: await dumpTables(t.db) };
   };
@@ -145,7 +145,7 @@ describe('rebuild', () => {
     const writes = appendScenario(store, 20, 23, 1000);
     const [result, head] = await Promise.all([during, writes]);
     expect(result.events).toBeGreaterThan(0);
-    expect(await s.waitFor(head, 10_000)).toBe(true);
+    expect(await s.waitFor(head, 60_000)).toBe(true);
     const st = await s.status();
     expect(st.every((x) => x.lag === 0), JSON.stringify(st, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).toBe(true);
     const live = await dumpTables(t.db);

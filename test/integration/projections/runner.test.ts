@@ -107,14 +107,14 @@ describe('projection runner', () => {
     const middle = all[Math.floor(all.length / 3)]!.position;
     const first = service({ batchSize: 5 });
     await first.start();
-    expect(await first.waitFor(middle, 10_000)).toBe(true);
+    expect(await first.waitFor(middle, 60_000)).toBe(true);
     await first.stop();
     const stoppedAt = await readCheckpoints(t.db, ['vacations']);
     expect(comparePositions(stoppedAt.get('vacations')!, events)).toBeLessThan(0);
 
     const second = service({ batchSize: 5 });
     await second.start();
-    expect(await second.waitFor(events, 10_000)).toBe(true);
+    expect(await second.waitFor(events, 60_000)).toBe(true);
     await second.stop();
     const live = await dumpTables(t.db);
     await rebuild(t.db, store);

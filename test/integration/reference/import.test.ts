@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImportValidationError, importReferenceData, type HistoricVacation } from '../../../src/reference/import.ts';
+import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { freshDb, hasServer, type TestDb } from '../../support/db.ts';
 import { loadFixture, tableCounts, type Json } from './helpers.ts';
 
@@ -212,6 +213,18 @@ describe('reference data import', () => {
     const c = await t.db.query<{ s: string }>('SELECT base_salary AS s FROM ref_contracts WHERE id = 10002');
     expect(Number(c.rows[0]!.s)).toBe(3500000);
     expect(cache).toBe(0);
+  });
+
+  it('takes the limit on days paid in money as a company contract parameter, and keeps none where it is absent', async () => {
+    const repo = new ReferenceRepository(t.db);
+    const cc = loadFixture().contratosEmpresa[0];
+    const bad = await problemsOf({ contratosEmpresa: [{ ...cc, vacaciones: { ...cc.vacaciones, limiteCompensacion: 'todo' } }] });
+    expect(bad).toEqual(['contratosEmpresa[0].vacaciones.limiteCompensacion: must be one of mitad; got "todo"']);
+    await importReferenceData(t.db, { contratosEmpresa: [{ ...cc, vacaciones: { ...cc.vacaciones, limiteCompensacion: 'mitad' } }] });
+    expect((await repo.companyContract(cc.id))!.vacationParams!.compensationLimit).toBe('half');
+    // A file that leaves it out (as every file did before it existed) leaves no limit.
+    await importReferenceData(t.db, { contratosEmpresa: [cc] });
+    expect((await repo.companyContract(cc.id))!.vacationParams!.compensationLimit).toBeNull();
   });
 
   it.skipIf(!hasServer())('loads 5,000 workers with 250,000 payroll sheets quickly', async () => {

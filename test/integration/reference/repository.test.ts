@@ -53,9 +53,9 @@ describe('ReferenceRepository', () => {
     const contracts = await repo.contractsOf(1010);
     expect(contracts).toEqual([
       { id: 10010, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2024-02-01',
-        endDate: '2027-01-31', settled: false, additional: false, baseSalary: 2650000, riskLevel: 1 },
+        endDate: '2027-01-31', settled: false, additional: false, baseSalary: 2650000, riskLevel: 1, technicalOrTrusted: false },
       { id: 10510, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2025-01-01',
-        endDate: '2026-12-31', settled: false, additional: true, baseSalary: 900000, riskLevel: 1 },
+        endDate: '2026-12-31', settled: false, additional: true, baseSalary: 900000, riskLevel: 1, technicalOrTrusted: false },
     ]);
     expect(await repo.contractsOf(1005)).toEqual([]);
     expect((await repo.contractsOf(1007))[0]!.endDate).toBeNull();
@@ -79,7 +79,7 @@ describe('ReferenceRepository', () => {
     expect(await repo.companyContract(10)).toEqual({
       id: 10, name: 'Contrato cliente A',
       vacationParams: { annualDays: 15, annualDaysHighRisk: 30, minEnjoyedDays: 6, advanceAllowed: true,
-        maxAdvanceDays: 5, maxPeopleOnVacation: 2 },
+        maxAdvanceDays: 5, maxPeopleOnVacation: 2, compensationLimit: null },
     });
     expect(await repo.companyContract(20)).toEqual({ id: 20, name: 'Contrato cliente B sin parametrización', vacationParams: null });
     expect(await repo.companyContract(99)).toBeNull();

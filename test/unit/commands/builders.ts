@@ -14,6 +14,7 @@ export const params = (over: Partial<VacationParams> = {}): VacationParams => ({
   advanceAllowed: true,
   maxAdvanceDays: 5,
   maxPeopleOnVacation: 2,
+  compensationLimit: null,
   ...over,
 });
 
@@ -27,6 +28,7 @@ export const contract = (over: Partial<ContractRef> = {}): ContractRef => ({
   additional: false,
   baseSalary: 2_847_000,
   riskLevel: 1,
+  technicalOrTrusted: false,
   ...over,
 });
 

@@ -231,3 +231,44 @@ describe('evaluate: business rules (every failing rule listed)', () => {
     ]);
   });
 });
+
+describe('evaluate: at most half of a period paid in money (limiteCompensacion "mitad")', () => {
+  const limited = workerFile({ params: params({ compensationLimit: 'half' }) });
+  const money = (days: number, startDate = '2026-01-05') => request({ compensated: true, days, startDate });
+
+  it('given the limit, when 10 days are asked in money with nothing taken, then the first period would have 10 of its 15 days paid', () => {
+    const ev = run({ file: limited, request: money(10) });
+    expect(!ev.ok && ev.errors).toEqual([
+      'Los días compensados en dinero (10) superarían la mitad de los 15 días del período 1 del contrato 10001 (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período',
+    ]);
+  });
+
+  it('given the limit, when 7 days are asked in money, then it passes', () => {
+    expect(run({ file: limited, request: money(7) }).ok).toBe(true);
+  });
+
+  it('given 8 days of the first period enjoyed, when 8 more are asked in money, then 7 and 1 fall in two periods and it passes', () => {
+    const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-12', 8)]);
+    expect(run({ file: limited, state, request: money(8) }).ok).toBe(true);
+  });
+
+  it('given 5 days of the first period already paid in money, when 5 more are asked, then the period would pass half and it is listed with the other broken rules', () => {
+    const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-07', 5, { compensated: true })]);
+    const ev = run({ file: limited, state, request: money(5, '2026-01-04') });
+    expect(!ev.ok && ev.errors).toEqual([
+      'La fecha de inicio 2026-01-04 no es un día hábil para el trabajador',
+      'Los días compensados en dinero (10) superarían la mitad de los 15 días del período 1 del contrato 10001 (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período',
+    ]);
+  });
+
+  it('given a company contract without the limit, or enjoyed days, then nothing changes', () => {
+    expect(run({ request: money(10) }).ok).toBe(true);
+    expect(run({ file: limited, request: request({ days: 10 }) }).ok).toBe(true);
+  });
+
+  it('given an edit of the compensated record itself, then its own days do not count against the limit', () => {
+    const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-09', 7, { compensated: true })]);
+    expect(run({ file: limited, state, request: money(7), replacing: 'VAC_A' }).ok).toBe(true);
+    expect(run({ file: limited, state, request: money(7) }).ok).toBe(false);
+  });
+});

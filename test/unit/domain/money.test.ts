@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { vacationValue } from '../../../src/domain/index.ts';
+import { valueOfUnits, vacationValue } from '../../../src/domain/index.ts';
 
 describe('vacationValue', () => {
   it.each([
@@ -49,6 +49,29 @@ describe('vacationValue', () => {
         // Compared at ×60 scale to stay in integers: |60·value − 2·s·d| ≤ 30, with ties rounded up.
         const diff = 60 * value - 2 * s * d;
         return diff >= -29 && diff <= 30;
+      }),
+    );
+  });
+});
+
+describe('valueOfUnits', () => {
+  it.each([
+    [2_847_000, 15 * 360, 1_423_500],
+    [2_847_000, 4050, 1_067_625], // 11.25 days
+    [3_000_000, 360 * 7 + 180, 750_000], // 7.5 days
+    [1_000_000, 1, 93], // a 360th of a 33,333.33-peso day is 92.59 pesos
+    [2_847_000, -3 * 360, -284_700],
+    [15, 360, 1], // half a peso, up
+    [15, -360, -1],
+    [2_847_000, 0, 0],
+  ])('given salary %i and %i 360ths of a day, when valued, then it is %i pesos', (salary, units, expected) => {
+    expect(valueOfUnits(salary, units)).toBe(expected);
+  });
+
+  it('property: whole days value the same as vacationValue', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 50_000_000 }), fc.integer({ min: 0, max: 360 }), (salary, days) => {
+        expect(valueOfUnits(salary, days * 360)).toBe(vacationValue(salary, days));
       }),
     );
   });

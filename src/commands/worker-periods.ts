@@ -1,0 +1,85 @@
+import {
+  accrualPeriods,
+  allocateTaken,
+  annualDaysFor,
+  periodsOverHalfCompensated,
+  sheetsFromSummary,
+  type AccrualPeriod,
+  type Allocation,
+  type PeriodContract,
+  type TakenRecord,
+} from '../domain/index.ts';
+import type { ContractRef, WorkerFile } from './types.ts';
+
+/** Each contract with the annual days its company contract's rules and its risk level give it. */
+export function periodContractsOf(file: Pick<WorkerFile, 'contracts' | 'companyContracts'>): PeriodContract<number>[] {
+  return file.contracts.map((c: ContractRef) => {
+    const params = c.companyContractId === null ? null : (file.companyContracts.get(c.companyContractId)?.vacationParams ?? null);
+    return { ...c, annualDays: params ? annualDaysFor(c.riskLevel, params) : null };
+  });
+}
+
+/** A vacation as the allocation to periods reads it. */
+export interface TakenVacation {
+  codigoPila: string;
+  recordId: number;
+  startDate: string;
+  businessDays: number;
+  compensated: boolean;
+}
+
+export const takenRecord = (v: TakenVacation): TakenRecord => ({
+  key: v.codigoPila,
+  startDate: v.startDate,
+  days: v.businessDays,
+  compensated: v.compensated,
+  order: v.recordId,
+});
+
+export interface WorkerPeriods {
+  periods: AccrualPeriod<number>[];
+  allocation: Allocation;
+}
+
+/** A worker's periods as of `asOf` and how the given live vacations are spread over them. */
+export function workerPeriods(
+  file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
+  vacations: readonly TakenVacation[],
+  asOf: string,
+): WorkerPeriods {
+  const periods = accrualPeriods(periodContractsOf(file), sheetsFromSummary(file.contracts, file.payroll), asOf);
+  return { periods, allocation: allocateTaken(periods, vacations.map(takenRecord)) };
+}
+
+/** A period that a compensated request would put over half its days paid in money. */
+export interface OverHalf {
+  period: AccrualPeriod<number>;
+  compensatedUnits: number;
+}
+
+const REQUEST_KEY = '\u0000request';
+
+/**
+ * The periods over the limit of half their days paid in money once the request's days are applied
+ * with the others (by start date, oldest pending period first), that were not over it before.
+ */
+export function compensationOverHalf(
+  file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
+  others: readonly TakenVacation[],
+  request: { startDate: string; days: number },
+): OverHalf[] {
+  const periods = accrualPeriods(periodContractsOf(file), sheetsFromSummary(file.contracts, file.payroll), request.startDate);
+  const before = allocateTaken(periods, others.map(takenRecord));
+  const asked: TakenRecord = {
+    key: REQUEST_KEY,
+    startDate: request.startDate,
+    days: request.days,
+    compensated: true,
+    order: Number.MAX_SAFE_INTEGER,
+  };
+  const after = allocateTaken(periods, [...others.map(takenRecord), asked]);
+  return periodsOverHalfCompensated(periods, before, after).map((i) => ({
+    period: periods[i]!,
+    compensatedUnits: after.periods[i]!.compensatedUnits,
+  }));
+}

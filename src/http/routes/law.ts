@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { PeriodReport, PeriodsReport } from '../../projections/register/periods.ts';
+import type { User } from '../../reference/repository.ts';
+import type { WorkerFileRow } from '../../reference/worker-files.ts';
+import { methodNotAllowed } from '../auth.ts';
+import type { AppDeps } from '../context.ts';
+import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
+import { Fields } from '../fields.ts';
+import { periodsQuery, settlementQuery } from '../schemas.ts';
+import { validate } from '../vacation-input.ts';
+
+const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
+
+/** A period as callers read it. */
+export function periodBody(p: PeriodReport) {
+  return {
+    contratoId: p.contractId,
+    numero: p.number,
+    desde: p.from,
+    causadoEl: p.earnedOn,
+    estado: p.earnedOn ? ('causado' as const) : ('en curso' as const),
+    diasLaborados: p.daysWorked,
+    diasVacacionesAnuales: p.annualDays,
+    diasCausados: p.accrued,
+    diasDisfrutados: p.enjoyed,
+    diasCompensados: p.compensated,
+    diasPendientes: p.pending,
+    exigibleDesde: p.enforceableFrom,
+    prescribeEl: p.prescribesOn,
+    prescrito: p.prescribed,
+    vacaciones: p.records.map((v) => ({ codigoPila: v.codigoPila, dias: v.days })),
+  };
+}
+
+const warningsBody = (warnings: PeriodsReport['warnings']) => warnings.map((w) => ({ tipo: w.kind, mensaje: w.message }));
+
+/**
+ * What Colombian law asks of vacations beyond booking: the accrual periods of a worker, answered
+ * from the register read model and the payroll reference data.
+ */
+export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
+  /**
+   * The query's fields against their schema, then the worker by document, then the responsible
+   * administrator; every refusal in the vacation envelope. Undefined once a refusal is sent.
+   */
+  async function identify<S extends z.ZodObject<{ numeroDocumento: z.ZodType<string>; emailResponsable: z.ZodType<string> }>>(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    schema: S,
+  ): Promise<{ file: WorkerFileRow; user: User; input: z.infer<S> } | undefined> {
+    const parsed = validate(schema, new Fields(req.query));
+    if (!parsed.ok) return void vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
+    const input = parsed.value;
+    req.responsibleEmail = input.emailResponsable;
+    const file = await deps.reference.workerFileByDocument(input.numeroDocumento);
+    if (!file) {
+      return void vacationError(reply, 404, MESSAGES.workerNotFound, {
+        numeroDocumento: `No existe un trabajador con documento ${input.numeroDocumento}`,
+      });
+    }
+    const user = await deps.reference.userByEmail(input.emailResponsable);
+    if (!user?.isAdmin)
+      return void vacationError(reply, 404, MESSAGES.userNotFound, {
+        emailResponsable: 'No existe un usuario administrador con ese correo',
+      });
+    req.responsibleUser = user;
+    return { file, user, input };
+  }
+
+  app.get('/vacaciones/periodos', { config: cfg }, async (req, reply) => {
+    const who = await identify(req, reply, periodsQuery);
+    if (!who) return reply;
+    const { file } = who;
+    const { worker } = file;
+    const today = deps.today();
+    const report = await deps.readSide.periodsOf(file, today);
+    return vacationSuccess(reply, 200, 'Períodos de vacaciones del trabajador', {
+      asociadoId: worker.id,
+      numeroDocumento: worker.documentNumber,
+      fechaCorte: today,
+      periodos: report.periods.map(periodBody),
+      totales: {
+        diasCausados: report.totals.accrued,
+        diasDisfrutados: report.totals.enjoyed,
+        diasCompensados: report.totals.compensated,
+        diasPendientes: report.totals.pending,
+      },
+      advertencias: warningsBody(report.warnings),
+    });
+  });
+
+  app.get('/vacaciones/liquidacion', { config: cfg }, async (req, reply) => {
+    const who = await identify(req, reply, settlementQuery);
+    if (!who) return reply;
+    const { file, input } = who;
+    const { worker } = file;
+    const s = await deps.readSide.settlementOf(file, input.fechaRetiro);
+    if (!s) {
+      return vacationError(reply, 422, 'No se puede calcular la liquidación de vacaciones', [
+        `El trabajador no tiene un contrato vigente en la fecha de retiro ${input.fechaRetiro}`,
+      ]);
+    }
+    return vacationSuccess(reply, 200, 'Liquidación de vacaciones (vista previa; no se guarda nada)', {
+      asociadoId: worker.id,
+      numeroDocumento: worker.documentNumber,
+      fechaRetiro: s.leavingDate,
+      contrato: { contratoId: s.contract.id, salarioBase: s.contract.baseSalary },
+      diasPendientes: s.pending,
+      valor: s.value,
+      periodos: s.periods.map(periodBody),
+      advertencias: warningsBody(s.warnings),
+    });
+  });
+
+  for (const url of ['/vacaciones/periodos', '/vacaciones/liquidacion']) {
+    app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url, config: cfg, handler: methodNotAllowed('GET') });
+  }
+}

@@ -1,0 +1,73 @@
+import type { Queryable } from '../../db/types.ts';
+import { toNumber, toNumberOrNull } from '../sql.ts';
+import { REGISTER_TABLE, registerColumns } from './projector.ts';
+
+/** One version of a record in the register. */
+export interface RegisterEntry {
+  codigoPila: string;
+  recordId: number;
+  workerId: number;
+  contractId: number | null;
+  subgerenciaId: string | null;
+  startDate: string;
+  endDate: string;
+  businessDays: number;
+  calendarDays: number;
+  salary: number;
+  totalValue: number;
+  compensated: boolean;
+  advance: boolean;
+  approved: boolean;
+  interruptedOn: string | null;
+  interruptionReason: string | null;
+  continues: string | null;
+  /** The business day this version became the record's state. */
+  recordedOn: string;
+}
+
+const toEntry = (r: Record<string, unknown>): RegisterEntry => ({
+  codigoPila: r.codigo_pila as string,
+  recordId: toNumber(r.record_id),
+  workerId: toNumber(r.worker_id),
+  contractId: toNumberOrNull(r.contract_id),
+  subgerenciaId: (r.subgerencia_id as string | null) ?? null,
+  startDate: r.start_date as string,
+  endDate: r.end_date as string,
+  businessDays: toNumber(r.business_days),
+  calendarDays: toNumber(r.calendar_days),
+  salary: toNumber(r.salary),
+  totalValue: toNumber(r.total_value),
+  compensated: r.compensated as boolean,
+  advance: r.advance as boolean,
+  approved: r.approved as boolean,
+  interruptedOn: (r.interrupted_on as string | null) ?? null,
+  interruptionReason: (r.interruption_reason as string | null) ?? null,
+  continues: (r.continues as string | null) ?? null,
+  recordedOn: r.recorded_on as string,
+});
+
+const ORDER = 'ORDER BY r.worker_id, r.start_date, r.record_id';
+
+/** A worker's live records as they stand now, oldest start first: one indexed lookup. */
+export async function liveRegisterOf(q: Queryable, workerId: number): Promise<RegisterEntry[]> {
+  const r = await q.query<Record<string, unknown>>(
+    `SELECT ${registerColumns('r')} FROM ${REGISTER_TABLE} r WHERE r.worker_id = $1 AND r.superseded_on IS NULL ${ORDER}`,
+    [workerId],
+  );
+  return r.rows.map(toEntry);
+}
+
+/**
+ * The live records of these workers as the register stood at the end of `asOf`: the versions
+ * recorded by then and not yet superseded on that day. Oldest start first, by worker.
+ */
+export async function registerAsOf(q: Queryable, workerIds: readonly number[], asOf: string): Promise<RegisterEntry[]> {
+  if (workerIds.length === 0) return [];
+  const r = await q.query<Record<string, unknown>>(
+    `SELECT ${registerColumns('r')} FROM ${REGISTER_TABLE} r
+      WHERE r.worker_id = ANY($1::bigint[]) AND r.recorded_on <= $2::date AND (r.superseded_on IS NULL OR r.superseded_on > $2::date)
+      ${ORDER}`,
+    [workerIds, asOf],
+  );
+  return r.rows.map(toEntry);
+}

@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as R from '../../src/http/response-schemas.ts';
+import {
+  ADMIN,
+  EMPLOYEE,
+  W,
+  addVacation,
+  call,
+  client,
+  expectErrorList,
+  expectKeyedErrors,
+  expectVacationError,
+  vacationForm,
+  type Client,
+  type Json,
+} from '../support/http.ts';
+import { LIMITED, LONG, TRUSTED, lawData } from '../support/law-data.ts';
+import { importThroughCli } from '../support/reliability-server.ts';
+import { TODAY, startTestServer, type TestServer } from '../support/server.ts';
+
+let srv: TestServer;
+let c: Client;
+
+beforeAll(async () => {
+  srv = await startTestServer({ beforeStart: async (env) => void (await importThroughCli(env, lawData())) });
+  c = client(srv.url, srv.keys.acceptance!);
+});
+afterAll(async () => {
+  await srv?.stop();
+});
+
+const HALF_OF_PERIOD_1 = (days: string) =>
+  `Los días compensados en dinero (${days}) superarían la mitad de los 15 días del período 1 del contrato ${LIMITED.contractId} (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`;
+
+describe('limit on days paid in money (limiteCompensacion "mitad")', () => {
+  const money = (doc: string, start: string, days: number) => vacationForm(doc, start, days, { vacCompensado: '1' });
+
+  it('refuses more than half of a period in money, listed beside the other broken rules, and stores nothing', async () => {
+    const r = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-01-04', 10));
+    const errors = expectErrorList(expectVacationError(r, 422, 'No se pueden procesar las vacaciones'));
+    expect(errors).toEqual(['La fecha de inicio 2026-01-04 no es un día hábil para el trabajador', HALF_OF_PERIOD_1('10')]);
+
+    const add = await c.post('/api/vacaciones/add', money(LIMITED.document, '2026-01-05', 10));
+    expect(expectVacationError(add, 422, 'No se pueden procesar las vacaciones')).toEqual([HALF_OF_PERIOD_1('10')]);
+    const list = await c.get('/api/vacaciones', { numeroDocumento: LIMITED.document, emailResponsable: ADMIN });
+    expect(list.body.vacaciones).toEqual([]);
+  });
+
+  it('accepts up to half, then counts what was paid before', async () => {
+    const ok = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-01-05', 7));
+    expect(ok.status, ok.text).toBe(200);
+    await addVacation(c, money(LIMITED.document, '2026-01-05', 7));
+    const more = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-02-02', 1));
+    expect(expectVacationError(more, 422, 'No se pueden procesar las vacaciones')).toEqual([HALF_OF_PERIOD_1('8')]);
+    // Enjoyed days are not limited: they fill the rest of the first period.
+    const enjoyed = await c.post('/api/vacaciones/calculate', vacationForm(LIMITED.document, '2026-02-02', 8));
+    expect(enjoyed.status, enjoyed.text).toBe(200);
+  });
+
+  it('leaves a company contract without the parameter as it was', async () => {
+    const r = await c.post('/api/vacaciones/calculate', money(W.maria, '2026-01-05', 10));
+    expect(r.status, r.text).toBe(200);
+  });
+});
+
+describe('GET /api/vacaciones/periodos', () => {
+  const periods = (doc: string, path = '/api/vacaciones/periodos') => c.get(path, { numeroDocumento: doc, emailResponsable: ADMIN });
+
+  it('lists the periods of 360 days worked with what each accrued, enjoyed, paid and owes, and adds up to the consult', async () => {
+    const r = await periods(W.maria);
+    expect(r.status, r.text).toBe(200);
+    expect(R.periodsOk.safeParse(r.body).error).toBeUndefined();
+    const data = r.body.data;
+    expect(data).toMatchObject({ asociadoId: 1001, numeroDocumento: W.maria, fechaCorte: TODAY });
+    expect(
+      data.periodos.map((p: Json) => [
+        p.numero,
+        p.desde,
+        p.causadoEl,
+        p.estado,
+        p.diasLaborados,
+        p.diasCausados,
+        p.exigibleDesde,
+        p.prescribeEl,
+      ]),
+    ).toEqual([
+      [1, '2024-02-01', '2025-01-31', 'causado', 360, 15, '2026-01-31', '2029-01-31'],
+      [2, '2025-02-01', '2026-01-31', 'causado', 360, 15, '2027-01-31', '2030-01-31'],
+      [3, '2026-02-01', null, 'en curso', 270, 11.25, null, null],
+    ]);
+    const consult = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect(data.totales.diasPendientes).toBe(consult.body.vacacionesDisponibles);
+    expect(data.totales.diasCausados).toBe(41.25);
+    expect(data.advertencias).toEqual([]);
+  });
+
+  it('applies a new booking to the oldest period with days pending, as soon as it is answered', async () => {
+    const before = (await periods(W.maria)).body.data;
+    const pendingFirst = before.periodos[0].diasPendientes as number;
+    const added = await addVacation(c, vacationForm(W.maria, '2026-12-01', pendingFirst + 1));
+    const after = (await periods(W.maria)).body.data;
+    expect(after.periodos[0]).toMatchObject({
+      diasPendientes: 0,
+      vacaciones: expect.arrayContaining([{ codigoPila: added.codigo_pila, dias: pendingFirst }]),
+    });
+    expect(after.periodos[1]).toMatchObject({
+      diasDisfrutados: 1,
+      diasPendientes: 14,
+      vacaciones: [{ codigoPila: added.codigo_pila, dias: 1 }],
+    });
+    expect(after.totales.diasPendientes).toBe(before.totales.diasPendientes - pendingFirst - 1);
+  });
+
+  it('warns of more than two pending periods and of periods that prescribe or have prescribed', async () => {
+    const r = await periods(LONG.document, '/vacaciones/periodos');
+    expect(r.status, r.text).toBe(200);
+    const data = r.body.data;
+    expect(data.periodos.filter((p: Json) => p.estado === 'causado')).toHaveLength(5);
+    expect(data.periodos[0]).toMatchObject({ causadoEl: '2021-12-31', prescribeEl: '2025-12-31', prescrito: true, diasPendientes: 15 });
+    expect(data.advertencias).toEqual([
+      {
+        tipo: 'acumulacion',
+        mensaje: 'El trabajador tiene 5 períodos causados con días pendientes; el artículo 190 del CST permite acumular hasta 2',
+      },
+      {
+        tipo: 'prescrito',
+        mensaje: `Los 15 días pendientes del período 1 del contrato ${LONG.contractId} prescribieron el 2025-12-31 (artículo 488 del CST)`,
+      },
+      {
+        tipo: 'prescripcion',
+        mensaje: `Los 15 días pendientes del período 2 del contrato ${LONG.contractId} prescriben el 2026-12-31 (artículo 488 del CST)`,
+      },
+    ]);
+  });
+
+  it('lets technical or trusted staff accumulate four periods', async () => {
+    const data = (await periods(TRUSTED.document)).body.data;
+    expect(data.periodos.filter((p: Json) => p.estado === 'causado')).toHaveLength(4);
+    expect(data.advertencias.map((w: Json) => w.tipo)).toEqual(['prescripcion']);
+  });
+
+  it('refuses bad input in the vacation envelope', async () => {
+    expectKeyedErrors(
+      expectVacationError(await c.get('/api/vacaciones/periodos', { emailResponsable: ADMIN }), 400, 'Datos requeridos faltantes'),
+      ['numeroDocumento'],
+    );
+    expectKeyedErrors(expectVacationError(await c.get('/api/vacaciones/periodos', {}), 400, 'Datos requeridos faltantes'), [
+      'numeroDocumento',
+      'emailResponsable',
+    ]);
+    expectKeyedErrors(expectVacationError(await periods('999999999'), 404, 'Trabajador no encontrado.'), ['numeroDocumento']);
+    const notAdmin = await c.get('/api/vacaciones/periodos', { numeroDocumento: W.maria, emailResponsable: EMPLOYEE });
+    expectKeyedErrors(expectVacationError(notAdmin, 404, 'Usuario responsable no encontrado'), ['emailResponsable']);
+    const post = await c.post('/api/vacaciones/periodos', { numeroDocumento: W.maria });
+    expect(post.status).toBe(405);
+    expect(post.body).toEqual({ success: false, statusCode: 405, message: 'Método no permitido. Use GET' });
+    const keyless = await call(srv.url, '/api/vacaciones/periodos', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } });
+    expect(keyless.status).toBe(401);
+  });
+});
+
+describe('GET /api/vacaciones/liquidacion', () => {
+  const settle = (doc: string, fechaRetiro: string) =>
+    c.get('/api/vacaciones/liquidacion', { numeroDocumento: doc, fechaRetiro, emailResponsable: ADMIN });
+
+  it('owes every pending period and the proportional part of the last, at the salary of the contract in force, as the periods show them', async () => {
+    const r = await settle(LONG.document, TODAY);
+    expect(r.status, r.text).toBe(200);
+    expect(R.settlementOk.safeParse(r.body).error).toBeUndefined();
+    // Five full periods of 15 days, and 300 days of 2026 worked by the end of October: 12.5.
+    expect(r.body.data).toMatchObject({
+      asociadoId: LONG.workerId,
+      fechaRetiro: TODAY,
+      contrato: { contratoId: LONG.contractId, salarioBase: LONG.salary },
+      diasPendientes: 87.5,
+      valor: (LONG.salary * 87.5) / 30,
+    });
+    const periods = (await c.get('/api/vacaciones/periodos', { numeroDocumento: LONG.document, emailResponsable: ADMIN })).body.data;
+    expect(r.body.data.periodos).toEqual(periods.periodos);
+    expect(r.body.data.diasPendientes).toBe(periods.totales.diasPendientes);
+  });
+
+  it('counts the payroll ended by the leaving date, discounts every live record, warns of those ending later, and stores nothing', async () => {
+    const trail = async () =>
+      (await c.get('/api/vacaciones/auditoria', { numeroDocumento: TRUSTED.document, emailResponsable: ADMIN })).body.auditoria.length;
+    const before = await settle(TRUSTED.document, '2026-11-30');
+    const booked = await addVacation(c, vacationForm(TRUSTED.document, '2026-12-07', 6));
+    const audited = await trail();
+    const after = await settle(TRUSTED.document, '2026-11-30');
+    expect(after.status, after.text).toBe(200);
+    expect(after.body.data.diasPendientes).toBe(before.body.data.diasPendientes - 6);
+    expect(after.body.data.valor).toBe(Math.round((TRUSTED.salary * after.body.data.diasPendientes) / 30));
+    expect(after.body.data.advertencias).toContainEqual({
+      tipo: 'posterior',
+      mensaje: `Las vacaciones ${booked.codigo_pila} (del 2026-12-07 al ${booked.vacaciones.vacFechaFinal}) terminan después de la fecha de retiro y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán`,
+    });
+    expect(await trail()).toBe(audited);
+    // A year earlier only the sheets ended by then count: 2022, 2023 and 2024 full, 2025 by the end of
+    // November; the live record still takes its days from the oldest period.
+    const earlier = await settle(TRUSTED.document, '2025-11-30');
+    expect(earlier.body.data.periodos.map((p: Json) => [p.numero, p.diasCausados, p.diasPendientes])).toEqual([
+      [1, 15, 9],
+      [2, 15, 15],
+      [3, 15, 15],
+      [4, 13.75, 13.75],
+    ]);
+  });
+
+  it('refuses a leaving date without a contract in force, and bad input, in the vacation envelope', async () => {
+    const none = await settle(LONG.document, '2020-12-31');
+    expect(expectVacationError(none, 422, 'No se puede calcular la liquidación de vacaciones')).toEqual([
+      'El trabajador no tiene un contrato vigente en la fecha de retiro 2020-12-31',
+    ]);
+    const bad = await settle(LONG.document, '2026-02-30');
+    expect(expectVacationError(bad, 400, 'Datos requeridos faltantes')).toEqual({
+      fechaRetiro: 'fechaRetiro debe ser una fecha válida con formato YYYY-MM-DD',
+    });
+    const missing = await c.get('/vacaciones/liquidacion', { numeroDocumento: LONG.document, emailResponsable: ADMIN });
+    expectKeyedErrors(expectVacationError(missing, 400, 'Datos requeridos faltantes'), ['fechaRetiro']);
+    const del = await c.call('/api/vacaciones/liquidacion', { method: 'DELETE' });
+    expect(del.status).toBe(405);
+  });
+});
