@@ -13,7 +13,7 @@ import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { AvailabilityCache } from './projections/availability/cache.ts';
-import { ProjectionService, auditOfCode, auditOfWorker, vacationByCode, vacationsOfWorker } from './projections/index.ts';
+import { ProjectionService, projectionOverview, auditOfCode, auditOfWorker, vacationByCode, vacationsOfWorker } from './projections/index.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
@@ -170,6 +170,12 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       async checkReady() {
         await withTimeout(db.query('SELECT 1'), 2000, 'the database');
         await withTimeout(rawStore.ping(), 2000, 'the event store');
+      },
+      async projectionStatus() {
+        // The runners of this process know their checkpoints best; without them, the tables and locks tell.
+        if (opts.projections === false) return projectionOverview(db, rawStore);
+        const [head, status] = await Promise.all([rawStore.headPosition(), projections!.status()]);
+        return status.map((s) => ({ ...s, head }));
       },
     },
     { logger },

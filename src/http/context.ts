@@ -24,6 +24,15 @@ export interface HttpMetrics {
   commandOutcome(command: string, outcome: string): void;
 }
 
+/** One read model's progress, as the panel's Operación page shows it. */
+export interface ProjectionProgress {
+  name: string;
+  checkpoint: Position;
+  head: Position;
+  lag: number;
+  state: string;
+}
+
 export interface AppDeps {
   config: Config;
   db: Db;
@@ -41,6 +50,8 @@ export interface AppDeps {
   metricsText?: () => Promise<{ contentType: string; body: string }>;
   /** Readiness of every dependency; throws with a reason when one is down. */
   checkReady(): Promise<void>;
+  /** Each read model's checkpoint and lag behind the event log. */
+  projectionStatus(): Promise<ProjectionProgress[]>;
 }
 
 declare module 'fastify' {

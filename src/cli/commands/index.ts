@@ -3,6 +3,7 @@ import type { CliIo } from '../context.ts';
 import { registerApiKey } from './apikey.ts';
 import { registerImport } from './import.ts';
 import { registerMigrate } from './migrate.ts';
+import { registerPanel } from './panel.ts';
 import { registerProjections } from './projections.ts';
 import { registerReplay } from './replay.ts';
 import { registerServe } from './serve.ts';
@@ -14,4 +15,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerApiKey(program, io);
   registerProjections(program, io);
   registerReplay(program, io);
+  registerPanel(program, io);
 }
