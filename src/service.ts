@@ -140,9 +140,16 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     READ_YOUR_WRITES_MS,
     () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
   );
+  // The panel's occupancy grid reads the occupancy read model too: its reads wait for that one as well.
+  const rwWithOccupancy = new ReadYourWrites(
+    (position, timeoutMs) => projections!.waitFor(position, timeoutMs, [...SERVED_READ_MODELS, 'occupancy']),
+    READ_YOUR_WRITES_MS,
+    () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
+  );
   const readSide: ReadSide = {
     noteWrite(position) {
       rw.noteWrite(position);
+      rwWithOccupancy.noteWrite(position);
       // The runners read it now rather than at their next poll.
       projections!.poke();
     },
@@ -151,6 +158,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     vacationByCode: (code) => rw.fresh(async () => (await vacationByCode(db, code)) ?? null),
     auditOfWorker: (workerId, o) => rw.fresh(() => auditOfWorker(db, workerId, o)),
     auditOfCode: (code) => rw.fresh(() => auditOfCode(db, code)),
+    fresh: (read, o) => (o?.occupancy ? rwWithOccupancy : rw).fresh(read),
   };
 
   const app = await buildApp(

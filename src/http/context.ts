@@ -17,6 +17,8 @@ export interface ReadSide {
   vacationByCode(code: string): Promise<unknown | null>;
   auditOfWorker(workerId: number, opts: { limit: number }): Promise<unknown[]>;
   auditOfCode(code: string): Promise<unknown[]>;
+  /** Any other read of the read models, once they include this instance's writes (and, asked, the occupancy one). */
+  fresh<T>(read: () => Promise<T>, opts?: { occupancy?: boolean }): Promise<T>;
 }
 
 export interface HttpMetrics {

@@ -9,7 +9,9 @@ import { registerAssets } from './assets.ts';
 import { html, type Html } from './html.ts';
 import { page, type Flash, type PageOptions, type Section } from './layout.ts';
 import { PgSessionStore, SESSION_IDLE_MS } from './session-store.ts';
+import { occupancyRoutes } from './views/occupancy.ts';
 import { operationsRoutes } from './views/operations.ts';
+import { workerRoutes } from './views/worker.ts';
 
 export const SESSION_COOKIE = 'vacaciones_panel';
 
@@ -146,7 +148,9 @@ export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Prom
           }
           req.panelUser = user;
         });
-        inside.get('/', async (_req, reply) => reply.redirect('/panel/operacion', 302));
+        inside.get('/', async (_req, reply) => reply.redirect('/panel/ocupacion', 302));
+        occupancyRoutes(inside, ctx);
+        workerRoutes(inside, ctx);
         operationsRoutes(inside, ctx);
       });
     },

@@ -4,6 +4,8 @@ import { assetPath } from './assets.ts';
 export type Section = 'ocupacion' | 'trabajador' | 'auditoria' | 'operacion';
 
 const SECTIONS: { id: Section; label: string; href: string }[] = [
+  { id: 'ocupacion', label: 'Ocupación', href: '/panel/ocupacion' },
+  { id: 'trabajador', label: 'Trabajador', href: '/panel/trabajador' },
   { id: 'operacion', label: 'Operación', href: '/panel/operacion' },
 ];
 
