@@ -1,9 +1,12 @@
 // Light enhancement only: every page works without this file.
+/* global document */
 'use strict';
 document.addEventListener('DOMContentLoaded', function () {
   // A choice that only filters the page is applied as soon as it changes.
   document.querySelectorAll('select[data-autosubmit]').forEach(function (el) {
-    el.addEventListener('change', function () { el.form && el.form.requestSubmit(); });
+    el.addEventListener('change', function () {
+      if (el.form) el.form.requestSubmit();
+    });
   });
   // Arrow keys step through an audit trail (outside form fields).
   var prev = document.querySelector('a[data-step="prev"]');
