@@ -9,6 +9,7 @@ import { registerAssets } from './assets.ts';
 import { html, type Html } from './html.ts';
 import { page, type Flash, type PageOptions, type Section } from './layout.ts';
 import { PgSessionStore, SESSION_IDLE_MS } from './session-store.ts';
+import { auditRoutes } from './views/audit.ts';
 import { occupancyRoutes } from './views/occupancy.ts';
 import { operationsRoutes } from './views/operations.ts';
 import { workerRoutes } from './views/worker.ts';
@@ -151,6 +152,7 @@ export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Prom
         inside.get('/', async (_req, reply) => reply.redirect('/panel/ocupacion', 302));
         occupancyRoutes(inside, ctx);
         workerRoutes(inside, ctx);
+        auditRoutes(inside, ctx);
         operationsRoutes(inside, ctx);
       });
     },
@@ -165,7 +167,7 @@ function authRoutes(panel: FastifyInstance, deps: PanelDeps, store: PgSessionSto
       page({
         title: 'Ingresar al panel',
         flash: o.flash,
-        body: html`<form method="post" action="/panel/ingresar" class="stack">
+        body: html`<form method="post" action="/panel/ingresar" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="${reply.generateCsrf()}">
   <input type="hidden" name="volver" value="${o.back ?? '/panel'}">
   <div class="field"><label for="email">Correo electrónico</label>
@@ -189,6 +191,9 @@ function authRoutes(panel: FastifyInstance, deps: PanelDeps, store: PgSessionSto
   panel.post('/ingresar', async (req, reply) => {
     const email = field(req, 'email').trim();
     const back = safeReturn(field(req, 'volver'));
+    if (email === '' || field(req, 'password') === '') {
+      return signInPage(reply, { email, back, flash: { kind: 'error', text: 'Escriba su correo y su contraseña.' }, status: 400 });
+    }
     const r = await signIn(deps.db, email, field(req, 'password'));
     if (!r.ok) {
       req.log.info({ reason: r.reason }, 'panel sign-in refused');
@@ -223,7 +228,7 @@ function authRoutes(panel: FastifyInstance, deps: PanelDeps, store: PgSessionSto
         title: 'Crear contraseña',
         flash,
         body: html`<p>Cree la contraseña con la que <strong>${email}</strong> ingresará al panel. Este enlace sirve una sola vez.</p>
-<form method="post" action="/panel/invitacion/${token}" class="stack">
+<form method="post" action="/panel/invitacion/${token}" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="${reply.generateCsrf()}">
   <input type="email" name="email" autocomplete="username" value="${email}" hidden>
   <div class="field"><label for="password">Contraseña nueva</label>

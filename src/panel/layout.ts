@@ -6,6 +6,7 @@ export type Section = 'ocupacion' | 'trabajador' | 'auditoria' | 'operacion';
 const SECTIONS: { id: Section; label: string; href: string }[] = [
   { id: 'ocupacion', label: 'Ocupación', href: '/panel/ocupacion' },
   { id: 'trabajador', label: 'Trabajador', href: '/panel/trabajador' },
+  { id: 'auditoria', label: 'Auditoría', href: '/panel/auditoria' },
   { id: 'operacion', label: 'Operación', href: '/panel/operacion' },
 ];
 

@@ -24,6 +24,8 @@ const FLAGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // The browser's own words (date fields, its messages) in the panel's language.
+  '--lang=es-CO',
 ];
 
 export interface Browser {

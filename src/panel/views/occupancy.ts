@@ -111,7 +111,7 @@ export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
 
     const who = chosenDay ? perDay.get(chosenDay)! : absences;
     const body = html`
-<form method="get" action="/panel/ocupacion" class="row">
+<form method="get" action="/panel/ocupacion" class="row" novalidate>
   <div class="field"><label for="subgerencia">Subgerencia</label>
     <select id="subgerencia" name="subgerencia" data-autosubmit>
       ${units.map((u) => html`<option value="${u.id}"${u.id === unit.id ? html` selected` : ''}>${u.name} (${u.id})</option>`)}

@@ -93,11 +93,13 @@ function vacationForm(doc: string, csrf: string, state: FormState): Html {
   const v = state.values;
   const checked = (name: string) => (v[name] === '1' ? html` checked` : '');
   const ss = v.vacSeguridadEnNomina ?? '';
-  return html`<form method="post" action="/panel/trabajador/${doc}/vacaciones" class="stack" aria-labelledby="form-title">
+  return html`<form method="post" action="/panel/trabajador/${doc}/vacaciones" class="stack" aria-labelledby="form-title" novalidate>
   <input type="hidden" name="_csrf" value="${csrf}">
   <div class="row">
     <div class="field"><label for="vacFechaInicio">Fecha de inicio</label>
-      <input id="vacFechaInicio" name="vacFechaInicio" type="date" required value="${v.vacFechaInicio ?? ''}"></div>
+      <input id="vacFechaInicio" name="vacFechaInicio" type="text" inputmode="numeric" autocomplete="off" placeholder="AAAA-MM-DD" required
+        aria-describedby="fecha-hint" value="${v.vacFechaInicio ?? ''}">
+      <span class="hint" id="fecha-hint">Año, mes y día: 2026-12-01</span></div>
     <div class="field"><label for="vacDiasVacaciones">Días hábiles</label>
       <input id="vacDiasVacaciones" name="vacDiasVacaciones" type="number" min="1" max="360" required value="${v.vacDiasVacaciones ?? ''}"></div>
     <div class="field"><label for="vacSeguridadEnNomina">Seguridad social en nómina</label>
@@ -369,7 +371,7 @@ ${timeline(list, user, worker.documentNumber, csrf)}`;
 }
 
 function searchForm(q: string): Html {
-  return html`<form method="get" action="/panel/trabajador" class="row" role="search">
+  return html`<form method="get" action="/panel/trabajador" class="row" role="search" novalidate>
   <div class="field"><label for="q">Documento o nombre</label>
     <input id="q" name="q" type="search" value="${q}" required maxlength="100" aria-describedby="q-hint">
     <span class="hint" id="q-hint">El número de documento completo, o el comienzo de nombres o apellidos.</span></div>
