@@ -3,7 +3,7 @@ import { OCCUPANCY_TABLE, VACATIONS_TABLE } from '../projections/index.ts';
 import { toNumber } from '../projections/sql.ts';
 
 /**
- * The panel's own reads. Each is an index lookup or a bounded index range (migration 17 adds the
+ * The panel's own reads. Each is an index lookup or a bounded index range (migration 18 adds the
  * indexes): none walks every worker, whatever the size of the employer.
  */
 
@@ -15,7 +15,7 @@ export interface WorkerHit {
   lastNames: string;
 }
 
-/** What the search indexes hold: lower case, accents taken off (as in migration 17). */
+/** What the search indexes hold: lower case, accents taken off (as in migration 18). */
 const FOLD = `'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'`;
 export const foldName = (s: string) =>
   s
