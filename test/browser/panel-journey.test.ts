@@ -219,6 +219,7 @@ describe.skipIf(!hasChromium())(`the main journey in a real browser${hasChromium
         '/panel/operacion',
         '/panel/auditoria',
         `/panel/auditoria?documento=${W.maria}`,
+        `/panel/auditoria/verificar?documento=${W.maria}`,
         `/panel/trabajador/${W.jorge}`,
         `/panel/trabajador/${W.catalina}`,
         '/panel/ocupacion?subgerencia=SG-ADM&mes=2026-12',

@@ -159,3 +159,31 @@ describe('Ocupación', () => {
     expect(message(bad.body)).toContain('«2027-13» no es un mes válido');
   });
 });
+
+describe('Auditoría', () => {
+  it("steps through a worker's stream, exports it, and verifies its hash chains, naming where one breaks", async () => {
+    const page = text((await admin.get(`/panel/auditoria?documento=${W.maria}`)).body);
+    expect(page).toMatch(/Estado después del paso (\d+) de \1/);
+    expect(page).toContain('Aprobación de VAC_');
+    const first = text((await admin.get(`/panel/auditoria?documento=${W.maria}&paso=1`)).body);
+    expect(first).toMatch(/Estado después del paso 1 de \d+/);
+    expect(first).toContain('Es el primer paso');
+
+    const csv = await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=csv`);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="auditoria-${W.maria}.csv"`);
+    const lines = csv.body.replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('paso,posicion,flujo,revision,tipo,registradoEn,descripcion,codigoPila,usuario,apiKey,origen,solicitud,estadoDespues,datos');
+    expect(lines.some((l) => l.includes(',VacationApproved,') && l.includes(`,${ADMIN},,panel,`))).toBe(true);
+    const json = JSON.parse((await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=json`)).body);
+    expect(json.eventos.length).toBe(lines.length - 1);
+
+    const ok = await admin.get(`/panel/auditoria/verificar?documento=${W.maria}`);
+    expect(message(ok.body)).toMatch(/^Íntegro/);
+    // Someone edits a stored event behind the service's back.
+    await p.service.db.query(`UPDATE events SET data = jsonb_set(data, '{businessDays}', '99') WHERE stream = 'worker-1001' AND revision = 1`);
+    const broken = await admin.get(`/panel/auditoria/verificar?documento=${W.maria}`);
+    expect(message(broken.body)).toMatch(/^Alterado/);
+    expect(text(broken.body)).toMatch(/worker-1001 \d+ rota en la revisión 1/);
+  });
+});
