@@ -1,6 +1,7 @@
 /**
  * HTTP benchmarks of the real server on the local PostgreSQL with 5,000 generated workers:
- * calculate, consult and add, plus a bare fastify hello-world as the ceiling of this machine.
+ * calculate, consult and add, the panel's worker and occupancy pages (signed in, PANEL_CONNECTIONS
+ * at once: people rather than systems), plus a bare fastify hello-world as the ceiling of this machine.
  * Needs DATABASE_URL (an admin connection: a database of its own is created and dropped).
  *   node bin/run-ts.mjs bench/http.ts [--duration 10] [--connections 32] [--only consult,add]
  * BENCH_SERVER_NODE_ARGS adds options to the server's node, e.g. to profile it:
@@ -15,9 +16,11 @@ import { createApiKey } from '../src/security/api-keys.ts';
 import { migrate } from '../src/db/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { generateDataset } from '../test/support/dataset.ts';
-import { printTable, runScenario, startChild, type Figures } from './lib.ts';
+import { panelSession, printTable, runScenario, startChild, type Figures } from './lib.ts';
 
 const WORKERS = 5000;
+/** Concurrent requests for the panel's pages: an office of people, not a payroll system. */
+const PANEL_CONNECTIONS = 8;
 const FIRST = 100_000;
 
 function arg(name: string, def: number): number {
@@ -90,6 +93,26 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
         );
         add.note = `${(add.ok / duration).toFixed(0)} created/s; ${add.note}`;
         rows.push(add);
+      }
+      // After add, so that the pages have vacations to show (March and April 2026).
+      if (chosen('panel')) {
+        const cookie = await panelSession(url, server.url);
+        const panel = { ...common, connections: PANEL_CONNECTIONS, kind: 'page' as const, cookie };
+        const pages = [
+          { name: 'panel: worker page', path: '/panel/trabajador/{doc}' },
+          {
+            name: 'panel: occupancy page',
+            path: '/panel/ocupacion?subgerencia={unit}&mes={month}',
+            units: Array.from({ length: 50 }, (_, i) => `SG-${i + 1}`),
+            months: ['2026-03', '2026-04'],
+          },
+        ];
+        for (const p of pages) {
+          await runScenario({ ...panel, ...p, durationSec: 0, amount: p.units ? 100 : WORKERS });
+          const row = await withServerFigures(server.url, duration, () => runScenario({ ...panel, ...p, durationSec: duration }));
+          row.note = `${PANEL_CONNECTIONS} connections; ${row.note}`;
+          rows.push(row);
+        }
       }
       peakRssMb = server.peakRssMb();
     } finally {

@@ -19,7 +19,7 @@ export interface Figures {
 
 export interface Scenario {
   name: string;
-  kind: 'hello' | 'calculate' | 'consult' | 'add';
+  kind: 'hello' | 'calculate' | 'consult' | 'add' | 'page';
   url: string;
   connections: number;
   durationSec: number;
@@ -34,6 +34,41 @@ export interface Scenario {
   pick?: 'turn' | 'random';
   /** First digit of the generated document numbers (default 9, bench/http.ts's dataset). */
   documentPrefix?: string;
+  /** kind 'page': the path, with {doc}, {unit}, {month} and {q} filled in per request (see load-generator.mjs). */
+  path?: string;
+  units?: string[];
+  months?: string[];
+  queries?: string[];
+  /** kind 'page': the signed-in session's cookie. */
+  cookie?: string;
+}
+
+/**
+ * A panel account for the benchmarks (created in the database) and a session signed in with it
+ * through the sign-in form, as a browser would: the cookie to send with every page.
+ */
+export async function panelSession(dbUrl: string, baseUrl: string): Promise<string> {
+  const { PostgresDb } = await import('../src/db/postgres.ts');
+  const { acceptInvite, createInvite } = await import('../src/panel/accounts.ts');
+  const db = new PostgresDb({ connectionString: dbUrl, max: 1 });
+  const password = 'contraseña-de-las-pruebas';
+  try {
+    const invite = await createInvite(db, 'admin@empresa.co');
+    await acceptInvite(db, invite.token, password);
+  } finally {
+    await db.close();
+  }
+  const cookieOf = (r: Response) => r.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+  const form = await fetch(`${baseUrl}/panel/ingresar`);
+  const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+  const signed = await fetch(`${baseUrl}/panel/ingresar`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: cookieOf(form), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ _csrf: csrf, email: 'admin@empresa.co', password }).toString(),
+  });
+  if (signed.status !== 303) throw new Error(`panel sign-in for the benchmark failed: ${signed.status}`);
+  return cookieOf(signed);
 }
 
 /** Runs one scenario from a load generator process of its own (bench/load-generator.mjs). */

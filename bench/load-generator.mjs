@@ -26,6 +26,17 @@ function request(n) {
       const start = starts[Math.floor(n / s.workers) % starts.length];
       return { method: 'POST', path: '/api/vacaciones/add', headers, body: form(documentOf(worker), start, 6) };
     }
+    case 'page': {
+      // A panel page, signed in: {doc} is a worker's document, {unit} and {month} go round the
+      // lists given, {q} round the searches given.
+      const pick = (list) => list[n % list.length];
+      const path = s.path
+        .replace('{doc}', documentOf(worker))
+        .replace('{unit}', () => encodeURIComponent(pick(s.units)))
+        .replace('{month}', () => pick(s.months))
+        .replace('{q}', () => encodeURIComponent(pick(s.queries)));
+      return { method: 'GET', path, headers: { cookie: s.cookie } };
+    }
     default:
       throw new Error(`unknown scenario ${s.kind}`);
   }

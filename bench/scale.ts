@@ -19,6 +19,7 @@
  *   npm run bench:scale -- --regenerate          (write the data files again)
  *   npm run bench:scale -- --keep                (leave the last database for a closer look)
  *   npm run bench:scale -- --only serve --database vac_scale_1_abc   (serve a kept database again)
+ *   npm run bench:scale -- --formats json --only import,rebuild,panel   (the panel's pages over that data)
  *
  * Sections are named in SECTIONS; another scenario is a function of the same shape added there,
  * with the database its predecessors left behind.
@@ -38,7 +39,7 @@ import type { DomainEvent, EventMetadata } from '../src/events/types.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { NewEvent, StreamWrite } from '../src/store/types.ts';
 import { SCALE_DATA_VERSION, scaleDocument, writeScaleFile } from '../test/support/scale-dataset.ts';
-import { ceiling, runScenario, startChild, type Child, type Figures } from './lib.ts';
+import { ceiling, panelSession, runScenario, startChild, type Child, type Figures } from './lib.ts';
 
 function option(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -424,10 +425,50 @@ async function serveSection(ctx: Context): Promise<void> {
   }
 }
 
+/**
+ * The panel's pages over the whole employer: the compiled server on this database (its read
+ * models rebuilt), signed in, each page asked for PANEL_SECONDS by PANEL_CONNECTIONS people at
+ * once after a warm-up pass, workers and subgerencias spread over the whole data.
+ */
+const PANEL_CONNECTIONS = Number(option('panel-connections', '8'));
+const PANEL_SECONDS = Number(option('panel-seconds', '10'));
+async function panelSection(ctx: Context): Promise<void> {
+  // The serve section, when it ran, left the read models current.
+  if (!ONLY.includes('rebuild') && !ONLY.includes('serve')) {
+    if (!ONLY.includes('import')) await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
+    await cli(ctx.url, ['projections', 'rebuild']);
+  }
+  const { server } = await startServer(ctx.url);
+  try {
+    const cookie = await panelSession(ctx.url, server.url);
+    const base = { url: server.url, connections: PANEL_CONNECTIONS, kind: 'page' as const, cookie, first: 1, workers: WORKERS, documentPrefix: '8', pick: 'random' as const };
+    const units = Array.from({ length: 100 }, (_, i) => `SG-${String(i + 1).padStart(3, '0')}`);
+    const months = Array.from({ length: 27 }, (_, i) => `${2024 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
+    const pages = [
+      { name: 'worker page', path: '/panel/trabajador/{doc}' },
+      { name: 'occupancy page', path: '/panel/ocupacion?subgerencia={unit}&mes={month}', units, months },
+      { name: 'search by name or document', path: '/panel/trabajador?q={q}', queries: ['nombre 1', 'Generado', 'nombre 4999', '8000012345', 'zz'] },
+      { name: 'audit page', path: '/panel/auditoria?documento={doc}' },
+      { name: 'operations page', path: '/panel/operacion' },
+    ];
+    for (const p of pages) {
+      await runScenario({ ...base, ...p, name: 'warm-up', durationSec: 0, amount: 500 });
+      const f = await runScenario({ ...base, ...p, durationSec: PANEL_SECONDS });
+      ctx.lines.push(
+        `panel: ${p.name}: ${figures(f)}, ${PANEL_CONNECTIONS} connections (load average ${load()})`,
+      );
+    }
+    ctx.lines.push(`service peak RSS while serving the panel: ${server.peakRssMb()} MB`);
+  } finally {
+    await server.stop();
+  }
+}
+
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
   import: importSection,
   rebuild: rebuildSection,
   serve: serveSection,
+  panel: panelSection,
 };
 
 execSync('npm run --silent build', { stdio: 'inherit' });

@@ -13,7 +13,7 @@ import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { AvailabilityCache } from './projections/availability/cache.ts';
-import { ProjectionService, auditOfCode, auditOfWorker, liveRegisterOf, vacationByCode, vacationsOfWorker } from './projections/index.ts';
+import { ProjectionService, auditOfCode, auditOfWorker, liveRegisterOf, projectionOverview, vacationByCode, vacationsOfWorker } from './projections/index.ts';
 import { periodsReport } from './projections/register/periods.ts';
 import { settlementPreview } from './projections/register/settlement.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
@@ -142,9 +142,16 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     READ_YOUR_WRITES_MS,
     () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
   );
+  // The panel's occupancy grid reads the occupancy read model too: its reads wait for that one as well.
+  const rwWithOccupancy = new ReadYourWrites(
+    (position, timeoutMs) => projections!.waitFor(position, timeoutMs, [...SERVED_READ_MODELS, 'occupancy']),
+    READ_YOUR_WRITES_MS,
+    () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
+  );
   const readSide: ReadSide = {
     noteWrite(position) {
       rw.noteWrite(position);
+      rwWithOccupancy.noteWrite(position);
       // The runners read it now rather than at their next poll.
       projections!.poke();
     },
@@ -155,6 +162,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     auditOfCode: (code) => rw.fresh(() => auditOfCode(db, code)),
     periodsOf: (file, asOf) => rw.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
     settlementOf: (file, leavingDate) => rw.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
+    fresh: (read, o) => (o?.occupancy ? rwWithOccupancy : rw).fresh(read),
   };
 
   const app = await buildApp(
@@ -174,6 +182,12 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       async checkReady() {
         await withTimeout(db.query('SELECT 1'), 2000, 'the database');
         await withTimeout(rawStore.ping(), 2000, 'the event store');
+      },
+      async projectionStatus() {
+        // The runners of this process know their checkpoints best; without them, the tables and locks tell.
+        if (opts.projections === false) return projectionOverview(db, rawStore);
+        const [head, status] = await Promise.all([rawStore.headPosition(), projections!.status()]);
+        return status.map((s) => ({ ...s, head }));
       },
     },
     { logger },

@@ -36,7 +36,7 @@ export interface Actor {
   requestId: string | null;
   correlationId: string | null;
   idempotencyKey: string | null;
-  source?: 'http' | 'import' | 'cli';
+  source?: 'http' | 'import' | 'cli' | 'panel';
 }
 
 /** The computed figures of a vacation, before any rule is applied. */

@@ -23,6 +23,12 @@ export interface Config {
   databasePoolSize: number;
   /** Off only for debugging: see setBatching. */
   batching: boolean;
+  /**
+   * Which proxies to believe about the client's protocol and address (X-Forwarded-Proto/-For):
+   * none, all, the nearest N hops, or the listed addresses and networks. Behind a TLS-terminating
+   * proxy it lets the panel mark its session cookie Secure.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -45,6 +51,18 @@ function isRealDate(s: string): boolean {
   const [y, m, d] = s.split('-').map(Number) as [number, number, number];
   const t = new Date(Date.UTC(y, m - 1, d));
   return t.getUTCFullYear() === y && t.getUTCMonth() === m - 1 && t.getUTCDate() === d;
+}
+
+function trustProxyVar(env: Env): Config['trustProxy'] {
+  const raw = (env.TRUST_PROXY ?? '').trim();
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const list = raw.split(',').map((s) => s.trim());
+  if (list.some((s) => !/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(s))) {
+    fail('TRUST_PROXY', raw, '"true", "false", a number of hops, or a comma-separated list of proxy addresses or networks (CIDR)');
+  }
+  return list;
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -92,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 65536, 1024, 10 * 1024 * 1024),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 30, 2, 500),
     batching,
+    trustProxy: trustProxyVar(env),
   };
 }
 

@@ -201,6 +201,6 @@ export const eventMetadataSchema = z.object({
   occurredAt: z.string(),
   /** The service's business date when the command ran (VACACIONES_TODAY or Bogota's date). */
   businessDate: z.string().optional(),
-  source: z.enum(['http', 'import', 'cli']).optional(),
+  source: z.enum(['http', 'import', 'cli', 'panel']).optional(),
 });
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;

@@ -15,6 +15,7 @@ import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
+import { registerPanel } from '../panel/index.ts';
 
 interface MultipartEntry {
   type: string;
@@ -49,6 +50,8 @@ function multipartFields(body: unknown, limit: number): Record<string, unknown> 
   return out;
 }
 
+const hopsWithin = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,100}$/;
 
 export interface AppOptions {
@@ -62,6 +65,8 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
     // One line per request is written in onResponse instead of fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
+    // A number of hops is trusted as such: the address hop-th nearest to the service and nearer.
+    trustProxy: typeof deps.config.trustProxy === 'number' ? hopsWithin(deps.config.trustProxy) : deps.config.trustProxy,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
@@ -145,6 +150,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ success: false, statusCode: 404, message: MESSAGES.routeNotFound }));
 
   healthRoutes(app, deps);
+  await registerPanel(app, deps);
   for (const prefix of ['', '/api']) {
     await app.register(
       async (scope) => {

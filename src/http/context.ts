@@ -24,11 +24,22 @@ export interface ReadSide {
   periodsOf(file: WorkerFileRow, asOf: string): Promise<PeriodsReport>;
   /** What a worker leaving on that date would be owed for vacations; null when no contract governs it. */
   settlementOf(file: WorkerFileRow, leavingDate: string): Promise<Settlement | null>;
+  /** Any other read of the read models, once they include this instance's writes (and, asked, the occupancy one). */
+  fresh<T>(read: () => Promise<T>, opts?: { occupancy?: boolean }): Promise<T>;
 }
 
 export interface HttpMetrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   commandOutcome(command: string, outcome: string): void;
+}
+
+/** One read model's progress, as the panel's Operación page shows it. */
+export interface ProjectionProgress {
+  name: string;
+  checkpoint: Position;
+  head: Position;
+  lag: number;
+  state: string;
 }
 
 export interface AppDeps {
@@ -48,6 +59,8 @@ export interface AppDeps {
   metricsText?: () => Promise<{ contentType: string; body: string }>;
   /** Readiness of every dependency; throws with a reason when one is down. */
   checkReady(): Promise<void>;
+  /** Each read model's checkpoint and lag behind the event log. */
+  projectionStatus(): Promise<ProjectionProgress[]>;
 }
 
 declare module 'fastify' {

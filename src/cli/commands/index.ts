@@ -4,6 +4,7 @@ import { registerApiKey } from './apikey.ts';
 import { registerAudit } from './audit.ts';
 import { registerImport } from './import.ts';
 import { registerMigrate } from './migrate.ts';
+import { registerPanel } from './panel.ts';
 import { registerProjections } from './projections.ts';
 import { registerReplay } from './replay.ts';
 import { registerServe } from './serve.ts';
@@ -16,4 +17,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerProjections(program, io);
   registerReplay(program, io);
   registerAudit(program, io);
+  registerPanel(program, io);
 }

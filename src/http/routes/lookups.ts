@@ -1,18 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../commands/audit.ts';
 import { actorOf } from '../actor.ts';
-import {
-  Days360,
-  accruedDays,
-  annualDaysFor,
-  consultContract,
-  contractStatus,
-  ibcOf,
-  takenDays,
-  toDecimal2,
-  workedBy,
-} from '../../domain/index.ts';
-import type { WorkerFileRow } from '../../reference/worker-files.ts';
+import { contractStatus, toDecimal2 } from '../../domain/index.ts';
+import { vacationBalance } from '../balance.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
@@ -21,13 +11,6 @@ import { responsibleAdministrator } from '../responsible.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
-
-/** Days worked by today and the IBC of the last settled month, from the worker's folded payroll. */
-function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: number; ibc: number } {
-  // The salary of the contract that started last (the first of those, in the file's order).
-  const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
-  return { worked: workedBy(file.payroll, today), ibc: ibcOf(file.payroll, latest.baseSalary, today) };
-}
 
 export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
@@ -59,7 +42,6 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!who) return reply;
     const { file, worker, user } = who;
     const today = deps.today();
-    const contracts = file.contracts;
     const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
       recordAudit(deps.audits, actorOf(req, user, { write: false }), {
         type: 'VacationDataConsulted',
@@ -75,34 +57,28 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
       return reply.code(status).send(body);
     };
 
-    const contract = consultContract(contracts, today);
-    if (!contract) return answer(200, { success: true, activo: false, estado: 'sin contratos' }, null);
-    const fail = (message: string) => answer(422, { success: false, statusCode: 422, message }, contract.companyContractId);
-    if (!contract.startDate || !contract.endDate) return fail('El contrato no tiene fechas de inicio o fin configuradas correctamente.');
-    const company = contract.companyContractId === null ? null : (file.companyContracts.get(contract.companyContractId) ?? null);
-    if (!company) return fail('El contrato no tiene asociado un contrato empresa válido.');
-    if (contract.riskLevel === null) return fail('No se encuentra configurado el nivel de riesgo del contrato.');
-    const params = company.vacationParams;
-    if (!params) {
-      return answer(200, { success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' }, company.id);
-    }
-
-    let figures;
+    let result;
     try {
-      const { worked, ibc } = payrollFiguresOf(file, today);
-      const annual = annualDaysFor(contract.riskLevel, params)!;
-      const taken = (await deps.readSide.availabilityOf(worker.id)).daysTaken;
-      const available = accruedDays(worked, annual).minus(takenDays(taken));
-      figures = {
-        diasLaboradosNomina: worked,
-        vacacionesDisponibles: toDecimal2(available ?? Days360.ZERO),
-        ibcUltimoMes: ibc,
-        annual,
-      };
+      result = await vacationBalance(file, today, async () => (await deps.readSide.availabilityOf(worker.id)).daysTaken);
     } catch (err) {
       req.log.error({ err }, 'vacation days could not be computed');
       return lookupError(reply, 500, 'No fue posible calcular los días de vacaciones.');
     }
+    if (!result.ok) {
+      const p = result.problem;
+      if (p.kind === 'no_contracts') return answer(200, { success: true, activo: false, estado: 'sin contratos' }, null);
+      if (p.kind === 'no_params') {
+        return answer(200, { success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' }, p.company.id);
+      }
+      return answer(422, { success: false, statusCode: 422, message: p.message }, result.contract?.companyContractId ?? null);
+    }
+    const { company, params } = result.balance;
+    const figures = {
+      diasLaboradosNomina: result.balance.worked,
+      vacacionesDisponibles: toDecimal2(result.balance.available),
+      ibcUltimoMes: result.balance.ibc,
+      annual: result.balance.annualDays,
+    };
     return answer(200, {
       success: true,
       asociadoId: worker.id,

@@ -15,7 +15,15 @@ describe('configuration from the environment', () => {
       bodyLimitBytes: 65536,
       databasePoolSize: 30,
       batching: true,
+      trustProxy: false,
     });
+  });
+
+  it('given TRUST_PROXY, then all proxies, a number of hops or a list of addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' }).trustProxy).toEqual(['10.0.0.1', '192.168.0.0/16']);
   });
 
   it.each([
@@ -30,6 +38,7 @@ describe('configuration from the environment', () => {
     ['BODY_LIMIT_BYTES', '10'],
     ['DATABASE_POOL_SIZE', '1'],
     ['VACACIONES_BATCHING', 'no'],
+    ['TRUST_PROXY', 'yes please'],
   ])('given %s=%s, then start-up stops with one line naming the variable', (name, value) => {
     const attempt = () => loadConfig({ [name]: value });
     expect(attempt).toThrow(ConfigError);

@@ -1,0 +1,56 @@
+import { Days360, accruedDays, annualDaysFor, consultContract, ibcOf, takenDays, workedBy } from '../domain/index.ts';
+import type { CompanyContract, Contract, VacationParams } from '../reference/repository.ts';
+import type { WorkerFileRow } from '../reference/worker-files.ts';
+
+/** Days worked by today and the IBC of the last settled month, from the worker's folded payroll. */
+export function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: number; ibc: number } {
+  // The salary of the contract that started last (the first of those, in the file's order).
+  const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
+  return { worked: workedBy(file.payroll, today), ibc: ibcOf(file.payroll, latest.baseSalary, today) };
+}
+/** Why a worker's vacation days cannot be figured, in the words the consult answers with. */
+export type BalanceProblem =
+  | { kind: 'no_contracts' }
+  | { kind: 'no_dates'; message: string }
+  | { kind: 'no_company_contract'; message: string }
+  | { kind: 'no_risk_level'; message: string }
+  | { kind: 'no_params'; company: CompanyContract };
+
+export interface Balance {
+  contract: Contract;
+  company: CompanyContract;
+  params: VacationParams;
+  annualDays: number;
+  worked: number;
+  ibc: number;
+  accrued: Days360;
+  taken: Days360;
+  available: Days360;
+}
+
+/**
+ * The contract a consult reads today and the checks it makes on it, in order; the figures come
+ * only once they pass. `taken` is the business days of the worker's live records.
+ */
+export function vacationBalance(
+  file: WorkerFileRow | null,
+  today: string,
+  taken: () => Promise<number>,
+): Promise<{ ok: true; balance: Balance } | { ok: false; contract: Contract | null; problem: BalanceProblem }> {
+  const contract = consultContract(file?.contracts ?? [], today);
+  const fail = (problem: BalanceProblem) => Promise.resolve({ ok: false as const, contract, problem });
+  if (!contract) return fail({ kind: 'no_contracts' });
+  if (!contract.startDate || !contract.endDate) return fail({ kind: 'no_dates', message: 'El contrato no tiene fechas de inicio o fin configuradas correctamente.' });
+  const company = contract.companyContractId === null ? null : (file!.companyContracts.get(contract.companyContractId) ?? null);
+  if (!company) return fail({ kind: 'no_company_contract', message: 'El contrato no tiene asociado un contrato empresa válido.' });
+  if (contract.riskLevel === null) return fail({ kind: 'no_risk_level', message: 'No se encuentra configurado el nivel de riesgo del contrato.' });
+  const params = company.vacationParams;
+  if (!params) return fail({ kind: 'no_params', company });
+  return (async () => {
+    const { worked, ibc } = payrollFiguresOf(file!, today);
+    const annualDays = annualDaysFor(contract.riskLevel, params)!;
+    const accrued = accruedDays(worked, annualDays);
+    const used = takenDays(await taken());
+    return { ok: true as const, balance: { contract, company, params, annualDays, worked, ibc, accrued, taken: used, available: accrued.minus(used) } };
+  })();
+}

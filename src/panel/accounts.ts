@@ -1,0 +1,227 @@
+import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { Db, Queryable } from '../db/types.ts';
+import { ReferenceRepository } from '../reference/repository.ts';
+
+/**
+ * Panel accounts: an administrator of the reference data gets a one-time link from the operator
+ * (`vacaciones panel invite`), sets a password with it, and signs in with e-mail and password.
+ * Passwords are kept as scrypt hashes; invitation tokens and session ids only as SHA-256 (they
+ * are 256 random bits, so a fast hash is as strong as a slow one).
+ */
+
+/** A request the operator or the person can correct; its message is shown as it is. */
+export class PanelAccountError extends Error {
+  override name = 'PanelAccountError';
+}
+
+export const INVITE_VALID_HOURS = 24;
+export const MIN_PASSWORD_LENGTH = 12;
+export const MAX_PASSWORD_LENGTH = 256;
+/** Failures answered at once; from then on each waits twice as long as the one before. */
+export const FREE_FAILURES = 3;
+/** Failures in a row after which the e-mail is locked for LOCK_MINUTES. */
+export const LOCK_AFTER_FAILURES = 10;
+export const LOCK_MINUTES = 15;
+
+const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const KEY_LENGTH = 32;
+
+export const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+const normalEmail = (email: string) => email.trim().toLowerCase();
+
+function scryptAsync(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))));
+}
+
+/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url: the parameters travel with the hash. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scryptAsync(password, salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A hash no password matches, compared against when the e-mail has no account, so both take as long. */
+let decoy: Promise<string> | undefined;
+const decoyHash = () => (decoy ??= hashPassword(randomBytes(32).toString('hex')));
+
+/** The password rules, in Spanish, or null when it may be used. */
+export function passwordProblem(password: string, confirmation: string): string | null {
+  if (password.length < MIN_PASSWORD_LENGTH) return `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`;
+  if (password.length > MAX_PASSWORD_LENGTH) return `La contraseña puede tener como máximo ${MAX_PASSWORD_LENGTH} caracteres.`;
+  if (password !== confirmation) return 'La confirmación no coincide con la contraseña.';
+  return null;
+}
+
+async function administrator(db: Queryable, email: string) {
+  const user = await new ReferenceRepository(db).userByEmail(email);
+  return user?.isAdmin ? user : null;
+}
+
+export interface Invitation {
+  email: string;
+  token: string;
+  expiresAt: Date;
+}
+
+/** A one-time token for an administrator of the reference data, valid INVITE_VALID_HOURS hours. */
+export async function createInvite(db: Queryable, email: string, now = new Date()): Promise<Invitation> {
+  const user = await administrator(db, email);
+  if (!user) throw new PanelAccountError(`${email} is not an administrator in the reference data: only administrators may use the panel`);
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + INVITE_VALID_HOURS * 3600_000);
+  await db.query('INSERT INTO panel_invites (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+    sha256(token),
+    normalEmail(user.email),
+    now.toISOString(),
+    expiresAt.toISOString(),
+  ]);
+  return { email: normalEmail(user.email), token, expiresAt };
+}
+
+/** The e-mail a live (unused, unexpired) token was issued for. */
+export async function invitedEmail(db: Queryable, token: string): Promise<string | null> {
+  const r = await db.query<{ email: string }>('SELECT email FROM panel_invites WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()', [sha256(token)]);
+  return r.rows[0]?.email ?? null;
+}
+
+/**
+ * Uses the token once: sets the account's password (creating or re-opening the account) and ends
+ * the account's sessions, so that a link doubles as a password reset. Null when the token is not
+ * live, or its e-mail is no longer an administrator.
+ */
+export async function acceptInvite(db: Db, token: string, password: string): Promise<string | null> {
+  const hash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const r = await tx.query<{ email: string }>(
+      'UPDATE panel_invites SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING email',
+      [sha256(token)],
+    );
+    const email = r.rows[0]?.email;
+    if (!email || !(await administrator(tx, email))) return null;
+    await tx.query(
+      `INSERT INTO panel_accounts (email, password_hash) VALUES ($1, $2)
+       ON CONFLICT (email) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now(), revoked_at = NULL`,
+      [email, hash],
+    );
+    await tx.query('DELETE FROM panel_sessions WHERE email = $1', [email]);
+    await tx.query('DELETE FROM panel_sign_in_failures WHERE email = $1', [email]);
+    return email;
+  });
+}
+
+export type SignInResult =
+  | { ok: true; email: string }
+  | { ok: false; reason: 'invalid' }
+  | { ok: false; reason: 'wait'; seconds: number }
+  | { ok: false; reason: 'locked'; minutes: number };
+
+/**
+ * Checks e-mail and password. Each attempt is counted before the password is checked, in one
+ * statement that also refuses it while the e-mail must wait or is locked, so parallel guesses
+ * cannot slip between the check and the count. Unknown e-mails are counted and hashed like known
+ * ones: neither the answer nor its timing says which part was wrong.
+ */
+export async function signIn(db: Queryable, emailTyped: string, password: string): Promise<SignInResult> {
+  const email = normalEmail(emailTyped).slice(0, 320);
+  const claimed = await db.query<{ failures: number }>(
+    `INSERT INTO panel_sign_in_failures AS f (email, failures, last_failure) VALUES ($1, 1, now())
+     ON CONFLICT (email) DO UPDATE SET
+       failures = f.failures + 1,
+       last_failure = now(),
+       locked_until = CASE WHEN f.failures + 1 >= $2 THEN now() + make_interval(mins => $3) END
+     WHERE (f.locked_until IS NULL OR f.locked_until <= now())
+       AND (f.failures < $4 OR f.last_failure + make_interval(secs => power(2, f.failures - $4 + 1)) <= now())
+     RETURNING failures`,
+    [email, LOCK_AFTER_FAILURES, LOCK_MINUTES, FREE_FAILURES],
+  );
+  if (claimed.rows.length === 0) return refusal(db, email);
+
+  const account = await db.query<{ password_hash: string }>('SELECT password_hash FROM panel_accounts WHERE email = $1 AND revoked_at IS NULL', [email]);
+  const stored = account.rows[0]?.password_hash;
+  const matches = await verifyPassword(password, stored ?? (await decoyHash()));
+  if (!stored || !matches || !(await administrator(db, email))) return { ok: false, reason: 'invalid' };
+  await db.query('DELETE FROM panel_sign_in_failures WHERE email = $1', [email]);
+  await db.query('UPDATE panel_accounts SET last_sign_in = now() WHERE email = $1', [email]);
+  return { ok: true, email };
+}
+
+async function refusal(db: Queryable, email: string): Promise<SignInResult> {
+  const r = await db.query<{ locked: unknown; wait: unknown }>(
+    `SELECT ceil(extract(epoch FROM locked_until - now()) / 60) AS locked,
+            ceil(extract(epoch FROM last_failure + make_interval(secs => power(2, failures - $2 + 1)) - now())) AS wait
+       FROM panel_sign_in_failures WHERE email = $1`,
+    [email, FREE_FAILURES],
+  );
+  const row = r.rows[0];
+  const locked = Number(row?.locked ?? 0);
+  if (locked > 0) return { ok: false, reason: 'locked', minutes: locked };
+  return { ok: false, reason: 'wait', seconds: Math.max(1, Number(row?.wait ?? 1)) };
+}
+
+export interface AccountInfo {
+  email: string;
+  createdAt: string;
+  lastSignIn: string | null;
+  revokedAt: string | null;
+  lockedUntil: string | null;
+}
+
+const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOString());
+
+export async function listAccounts(db: Queryable): Promise<AccountInfo[]> {
+  const r = await db.query<Record<string, unknown>>(
+    `SELECT a.email, a.created_at, a.last_sign_in, a.revoked_at, f.locked_until
+       FROM panel_accounts a LEFT JOIN panel_sign_in_failures f ON f.email = a.email AND f.locked_until > now()
+      ORDER BY a.email`,
+  );
+  return r.rows.map((row) => ({
+    email: row.email as string,
+    createdAt: iso(row.created_at)!,
+    lastSignIn: iso(row.last_sign_in),
+    revokedAt: iso(row.revoked_at),
+    lockedUntil: iso(row.locked_until),
+  }));
+}
+
+export interface PendingInvite {
+  email: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export async function pendingInvites(db: Queryable): Promise<PendingInvite[]> {
+  const r = await db.query<Record<string, unknown>>(
+    'SELECT email, created_at, expires_at FROM panel_invites WHERE used_at IS NULL AND expires_at > now() ORDER BY created_at',
+  );
+  return r.rows.map((row) => ({ email: row.email as string, createdAt: iso(row.created_at)!, expiresAt: iso(row.expires_at)! }));
+}
+
+/** Closes the account at once: its sessions end and its pending links stop working. */
+export async function revokeAccount(db: Db, emailTyped: string): Promise<{ sessions: number; invites: number; account: boolean }> {
+  const email = normalEmail(emailTyped);
+  return db.transaction(async (tx) => {
+    const a = await tx.query('UPDATE panel_accounts SET revoked_at = now() WHERE email = $1 AND revoked_at IS NULL', [email]);
+    const i = await tx.query('UPDATE panel_invites SET used_at = now() WHERE email = $1 AND used_at IS NULL', [email]);
+    const s = await tx.query('DELETE FROM panel_sessions WHERE email = $1', [email]);
+    if (a.rowCount === 0 && i.rowCount === 0) {
+      const known = await tx.query('SELECT 1 FROM panel_accounts WHERE email = $1', [email]);
+      if (known.rows.length === 0) throw new PanelAccountError(`no panel account or pending invitation for ${email}`);
+    }
+    return { sessions: s.rowCount, invites: i.rowCount, account: a.rowCount > 0 };
+  });
+}
+
+/** The key that signs session cookies: made once, kept in the database for every instance. */
+export async function sessionSecret(db: Queryable): Promise<string> {
+  await db.query('INSERT INTO panel_settings (id, session_secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [randomBytes(32).toString('base64url')]);
+  const r = await db.query<{ session_secret: string }>('SELECT session_secret FROM panel_settings WHERE id = 1');
+  return r.rows[0]!.session_secret;
+}

@@ -1,0 +1,274 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
+import { decode } from '../../events/codec.ts';
+import { auditStream, workerStream } from '../../events/streams.ts';
+import { chainHash } from '../../store/chain.ts';
+import type { DomainEvent } from '../../events/types.ts';
+import type { AuditEntry } from '../../projections/index.ts';
+import type { Worker } from '../../reference/repository.ts';
+import { positionToString, type StoredEvent } from '../../store/types.ts';
+import { bogotaTime, html, shortDate, type Html } from '../html.ts';
+import type { PanelContext } from '../index.ts';
+import { stateBadge } from './worker.ts';
+
+/** Records of queries and failed edits shown beside the worker's stream, newest first. */
+const OTHER_RECORDS = 200;
+
+interface Meta {
+  userEmail?: string | null;
+  apiKeyName?: string | null;
+  requestId?: string | null;
+  source?: string;
+}
+
+export interface Step {
+  n: number;
+  stored: StoredEvent;
+  event: DomainEvent | undefined;
+  code: string | null;
+  state: WorkerState;
+}
+
+const codeOf = (e: DomainEvent | undefined): string | null => {
+  const d = e?.data as { codigoPila?: unknown } | undefined;
+  return typeof d?.codigoPila === 'string' ? d.codigoPila : null;
+};
+
+/** A worker's stream, each event with the state it leaves behind. */
+export async function workerSteps(ctx: PanelContext, workerId: number): Promise<Step[]> {
+  const events = await ctx.deps.store.readStream(workerStream(workerId));
+  let state = emptyWorkerState();
+  return events.map((stored, i) => {
+    const event = decode(stored)?.event;
+    if (event) state = evolve(state, event);
+    return { n: i + 1, stored, event, code: codeOf(event), state };
+  });
+}
+
+export type ChainCheck = { stream: string; events: number } & ({ ok: true } | { ok: false; revision: number; reason: string });
+
+/**
+ * Recomputes a stream's hash chain from its first event (src/store/chain.ts) and compares each
+ * link with the hash stored beside the event: the first that differs, or is missing, breaks it.
+ */
+export function checkChain(stream: string, events: StoredEvent[]): ChainCheck {
+  let previous = '';
+  for (const [i, e] of events.entries()) {
+    if (e.revision !== i) return { stream, events: events.length, ok: false, revision: i, reason: `falta el evento de la revisión ${i}` };
+    const expected = chainHash(previous, e);
+    if (!e.hash) return { stream, events: events.length, ok: false, revision: e.revision, reason: 'el evento no guarda su hash' };
+    if (e.hash !== expected) return { stream, events: events.length, ok: false, revision: e.revision, reason: 'el hash guardado no corresponde al contenido' };
+    previous = e.hash;
+  }
+  return { stream, events: events.length, ok: true };
+}
+
+/** What happened, in a sentence. */
+export function describe(e: DomainEvent | undefined, stored: StoredEvent): string {
+  if (!e) return `Evento ${stored.type}`;
+  switch (e.type) {
+    case 'VacationCreated':
+      return e.data.replaces
+        ? `Edición: nuevo registro ${e.data.codigoPila} del ${e.data.startDate} al ${e.data.endDate} (${e.data.businessDays} días hábiles) en lugar de ${e.data.replaces}`
+        : `Registro de vacaciones ${e.data.codigoPila} del ${e.data.startDate} al ${e.data.endDate} (${e.data.businessDays} días hábiles${e.data.compensated ? ', compensadas' : ''})`;
+    case 'VacationImported':
+      return `Importación de vacaciones históricas ${e.data.codigoPila} del ${e.data.startDate} al ${e.data.endDate} (${e.data.businessDays} días hábiles, ${e.data.approved ? 'aprobadas' : 'sin aprobar'})`;
+    case 'VacationApproved':
+      return `Aprobación de ${e.data.codigoPila}`;
+    case 'VacationDeleted':
+      return e.data.reason === 'edit'
+        ? `Baja de ${e.data.codigoPila} por edición (reemplazada por ${e.data.replacedBy})`
+        : `Eliminación de ${e.data.codigoPila}`;
+    case 'VacationEditStarted':
+      return `Inicio de edición de ${e.data.codigoPila} hacia ${e.data.newCodigoPila}`;
+    default:
+      return `Evento ${e.type}`;
+  }
+}
+
+const through = (m: Meta) =>
+  m.apiKeyName ? `API key «${m.apiKeyName}»` : m.source === 'panel' ? 'panel web' : m.source === 'import' ? 'importación' : m.source === 'cli' ? 'línea de comandos' : '—';
+
+const ACTION_LABEL: Record<string, string> = {
+  CONSULTA_DATOS: 'Consulta de datos de vacaciones',
+  VERIFICACION_CONTRATO: 'Verificación de contrato',
+  ERROR_EDICION: 'Edición fallida',
+};
+
+function stateTable(state: WorkerState, code: string | null): Html {
+  const list = [...state.vacations.values()].sort((a, b) => a.startDate.localeCompare(b.startDate));
+  if (list.length === 0) return html`<p>Hasta este paso el trabajador no tenía vacaciones.</p>`;
+  const live = list.filter((v) => !v.deleted);
+  return html`<p>${live.length} ${live.length === 1 ? 'registro vigente' : 'registros vigentes'}, ${live.reduce((n, v) => n + v.businessDays, 0)} días hábiles tomados.</p>
+<table>
+  <caption>Vacaciones en ese momento</caption>
+  <thead><tr><th scope="col">Código PILA</th><th scope="col">Del</th><th scope="col">Al</th><th scope="col" class="num">Días hábiles</th><th scope="col">Estado</th></tr></thead>
+  <tbody>${list.map(
+    (v) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}><td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
+      <td class="num">${v.businessDays}</td><td>${stateBadge(v.deleted ? (v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada') : v.approved ? 'aprobada' : 'pendiente')}</td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  // A cell a spreadsheet would run as a formula is kept as text.
+  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  return /[",\n\r;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** Auditoría: a worker's history as the event streams tell it, stepped through, exported. */
+export function auditRoutes(app: FastifyInstance, ctx: PanelContext) {
+  const { deps } = ctx;
+
+  async function workerOf(req: FastifyRequest): Promise<{ doc: string; worker: Worker | null }> {
+    const doc = String((req.query as Record<string, unknown>).documento ?? '').trim().slice(0, 40);
+    return { doc, worker: doc ? await deps.reference.workerByDocument(doc) : null };
+  }
+
+  app.get('/auditoria', async (req, reply) => {
+    const q = req.query as Record<string, unknown>;
+    const { doc, worker } = await workerOf(req);
+    const search = html`<form method="get" action="/panel/auditoria" class="row" role="search" novalidate>
+  <div class="field"><label for="documento">Documento del trabajador</label>
+    <input id="documento" name="documento" type="search" value="${doc}" required maxlength="40"></div>
+  <div><button type="submit">Ver auditoría</button></div>
+</form>`;
+    if (!worker) {
+      return ctx.render(req, reply, {
+        title: 'Auditoría',
+        section: 'auditoria',
+        status: doc ? 404 : 200,
+        flash: doc ? { kind: 'error', text: `No hay un trabajador con documento ${doc}.` } : null,
+        body: search,
+      });
+    }
+    const code = typeof q.codigo === 'string' && q.codigo.length <= 200 ? q.codigo : null;
+    const [steps, others] = await Promise.all([
+      deps.readSide.fresh(() => workerSteps(ctx, worker.id)),
+      deps.readSide.auditOfWorker(worker.id, { limit: OTHER_RECORDS }) as Promise<AuditEntry[]>,
+    ]);
+    const shown = code ? steps.filter((s) => s.code === code || (s.event?.data as { newCodigoPila?: string } | undefined)?.newCodigoPila === code) : steps;
+    const asked = Number(q.paso);
+    const current = shown.find((s) => s.n === asked) ?? shown.at(-1);
+    const i = current ? shown.indexOf(current) : -1;
+    const base = `/panel/auditoria?documento=${encodeURIComponent(worker.documentNumber)}${code ? `&codigo=${encodeURIComponent(code)}` : ''}`;
+    const prev = i > 0 ? shown[i - 1] : undefined;
+    const next = i >= 0 && i < shown.length - 1 ? shown[i + 1] : undefined;
+    const meta = (s: Step) => s.stored.metadata as Meta;
+    const otherRecords = others.filter((e) => ACTION_LABEL[e.action]);
+
+    const body = html`${search}
+<p class="muted">${worker.firstNames} ${worker.lastNames} · ${worker.documentType} ${worker.documentNumber} · <a href="/panel/trabajador/${encodeURIComponent(worker.documentNumber)}">Ver trabajador</a></p>
+${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="/panel/auditoria?documento=${encodeURIComponent(worker.documentNumber)}">Ver todos</a></p>` : ''}
+<p class="actions">
+  <a class="button secondary" href="/panel/auditoria/exportar?documento=${encodeURIComponent(worker.documentNumber)}&amp;formato=csv" download>Exportar CSV</a>
+  <a class="button secondary" href="/panel/auditoria/exportar?documento=${encodeURIComponent(worker.documentNumber)}&amp;formato=json" download>Exportar JSON</a>
+  <a class="button" href="/panel/auditoria/verificar?documento=${encodeURIComponent(worker.documentNumber)}">Verificar</a>
+</p>
+${current
+  ? html`<section aria-labelledby="estado-titulo">
+<h2 id="estado-titulo">Estado después del paso ${current.n} de ${steps.length}</h2>
+<p>${bogotaTime(current.stored.recordedAt)}: ${describe(current.event, current.stored)}, por ${meta(current).userEmail ?? '—'} (${through(meta(current))}).</p>
+<nav class="pager" aria-label="Recorrer los eventos">
+  ${prev ? html`<a href="${base}&amp;paso=${prev.n}#estado-titulo" data-step="prev" rel="prev">← Paso anterior (${prev.n})</a>` : html`<span class="muted">Es el primer paso</span>`}
+  ${next ? html`<a href="${base}&amp;paso=${next.n}#estado-titulo" data-step="next" rel="next">Paso siguiente (${next.n}) →</a>` : html`<span class="muted">Es el último paso</span>`}
+</nav>
+${stateTable(current.state, code)}
+</section>`
+  : html`<p>El trabajador no tiene eventos de vacaciones.</p>`}
+<h2>Historia de las vacaciones</h2>
+${shown.length
+  ? html`<table>
+  <caption>Eventos del flujo ${workerStream(worker.id)}, en orden</caption>
+  <thead><tr><th scope="col" class="num">Paso</th><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">Por dónde</th><th scope="col">Solicitud</th></tr></thead>
+  <tbody>${shown.map(
+    (s) => html`<tr${s === current ? html` aria-current="step"` : ''}><td class="num"><a href="${base}&amp;paso=${s.n}#estado-titulo" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
+      <td>${bogotaTime(s.stored.recordedAt)}</td><td>${describe(s.event, s.stored)}</td><td>${meta(s).userEmail ?? '—'}</td><td>${through(meta(s))}</td>
+      <td><code>${meta(s).requestId ?? '—'}</code></td></tr>`,
+  )}</tbody>
+</table>`
+  : html`<p>Sin eventos${code ? ' de ese registro' : ''}.</p>`}
+<h2>Consultas y ediciones fallidas</h2>
+${otherRecords.length
+  ? html`<table>
+  <caption>Los ${otherRecords.length} más recientes de sus últimos ${OTHER_RECORDS} registros de auditoría</caption>
+  <thead><tr><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">API key</th><th scope="col">Detalle</th></tr></thead>
+  <tbody>${otherRecords.map(
+    (e) => html`<tr><td>${bogotaTime(e.occurredAt)}</td><td>${ACTION_LABEL[e.action]}</td><td>${e.userEmail ?? '—'}</td><td>${e.apiKeyName ?? '—'}</td>
+      <td><pre class="details">${JSON.stringify(e.details)}</pre></td></tr>`,
+  )}</tbody>
+</table>`
+  : html`<p>Sin consultas ni ediciones fallidas registradas.</p>`}`;
+    return ctx.render(req, reply, { title: 'Auditoría', section: 'auditoria', body });
+  });
+
+  app.get('/auditoria/verificar', async (req, reply) => {
+    const { doc, worker } = await workerOf(req);
+    if (!worker) {
+      return ctx.render(req, reply, { title: 'Verificación', section: 'auditoria', status: 404, flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` }, body: html`<p><a href="/panel/auditoria">Volver</a></p>` });
+    }
+    const streams = [workerStream(worker.id), auditStream(worker.id)];
+    const checks = await Promise.all(streams.map(async (s) => checkChain(s, await deps.store.readStream(s))));
+    const ok = checks.every((c) => c.ok);
+    req.log.info({ action: 'VERIFICACION_AUDITORIA', documento: worker.documentNumber, ok, responsable: req.panelUser!.email }, 'hash chains verified from the panel');
+    return ctx.render(req, reply, {
+      title: 'Verificación',
+      section: 'auditoria',
+      flash: ok
+        ? { kind: 'ok', text: `Íntegro: las cadenas de hash de los ${checks.reduce((n, c) => n + c.events, 0)} eventos del trabajador coinciden con su contenido.` }
+        : { kind: 'error', text: 'Alterado: la cadena de hash de al menos un flujo no coincide con lo guardado.' },
+      body: html`<table>
+  <caption>Cadenas de hash de ${worker.firstNames} ${worker.lastNames} (${worker.documentNumber})</caption>
+  <thead><tr><th scope="col">Flujo</th><th scope="col" class="num">Eventos</th><th scope="col">Resultado</th></tr></thead>
+  <tbody>${checks.map((c) => html`<tr><td><code>${c.stream}</code></td><td class="num">${c.events}</td>
+    <td>${c.ok ? 'íntegra' : html`<strong>rota en la revisión ${c.revision}</strong>: ${c.reason}`}</td></tr>`)}</tbody>
+</table>
+<p><a href="/panel/auditoria?documento=${encodeURIComponent(worker.documentNumber)}">Volver a la auditoría</a></p>`,
+    });
+  });
+
+  app.get('/auditoria/exportar', async (req: FastifyRequest, reply: FastifyReply) => {
+    const { doc, worker } = await workerOf(req);
+    const format = (req.query as Record<string, unknown>).formato === 'csv' ? 'csv' : 'json';
+    if (!worker) {
+      return ctx.render(req, reply, { title: 'Auditoría', section: 'auditoria', status: 404, flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` }, body: html`<p><a href="/panel/auditoria">Volver</a></p>` });
+    }
+    const steps = await deps.readSide.fresh(() => workerSteps(ctx, worker.id));
+    const rows = steps.map((s) => {
+      const m = s.stored.metadata as Meta & Record<string, unknown>;
+      const live = [...s.state.vacations.values()].filter((v) => !v.deleted);
+      return {
+        paso: s.n,
+        posicion: positionToString(s.stored.position),
+        flujo: s.stored.stream,
+        revision: s.stored.revision,
+        tipo: s.stored.type,
+        registradoEn: s.stored.recordedAt,
+        descripcion: describe(s.event, s.stored),
+        codigoPila: s.code,
+        usuario: m.userEmail ?? null,
+        apiKey: m.apiKeyName ?? null,
+        origen: m.source ?? null,
+        solicitud: m.requestId ?? null,
+        datos: s.stored.data,
+        metadatos: s.stored.metadata,
+        estadoDespues: { registrosVigentes: live.length, diasTomados: live.reduce((n, v) => n + v.businessDays, 0), codigosVigentes: live.map((v) => v.codigoPila) },
+      };
+    });
+    const name = `auditoria-${worker.documentNumber}`;
+    req.log.info({ action: 'EXPORTACION_AUDITORIA', documento: worker.documentNumber, formato: format, responsable: req.panelUser!.email }, 'audit exported from the panel');
+    if (format === 'json') {
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${name}.json"`)
+        .send(JSON.stringify({ trabajador: { id: worker.id, documento: worker.documentNumber, nombre: `${worker.firstNames} ${worker.lastNames}` }, eventos: rows }, null, 2));
+    }
+    const columns = ['paso', 'posicion', 'flujo', 'revision', 'tipo', 'registradoEn', 'descripcion', 'codigoPila', 'usuario', 'apiKey', 'origen', 'solicitud', 'estadoDespues', 'datos'] as const;
+    const lines = [columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))];
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${name}.csv"`)
+      .send(`\ufeff${lines.join('\r\n')}\r\n`);
+  });
+}

@@ -1,0 +1,151 @@
+import type { FastifyInstance } from 'fastify';
+import { html, monthName, shortDate, type Html } from '../html.ts';
+import type { PanelContext } from '../index.ts';
+import { absencesIn, companyLimitsOf, subgerencias, type Absence, type CompanyLimit } from '../queries.ts';
+import { stateBadge } from './worker.ts';
+
+const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
+const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
+const WEEKDAYS = [
+  ['lun', 'lunes'],
+  ['mar', 'martes'],
+  ['mié', 'miércoles'],
+  ['jue', 'jueves'],
+  ['vie', 'viernes'],
+  ['sáb', 'sábado'],
+  ['dom', 'domingo'],
+] as const;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function shiftMonth(month: string, by: number): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const d = new Date(Date.UTC(y, m - 1 + by, 1));
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`;
+}
+function daysOf(month: string): string[] {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return Array.from({ length: last }, (_, i) => `${month}-${pad(i + 1)}`);
+}
+/** 0 = Monday … 6 = Sunday. */
+const weekday = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+
+/**
+ * The strictest limit of the company contracts under which the subgerencia's people work: the
+ * booking rule applies each worker's own, so the grid marks a day once the smallest is reached.
+ */
+export function effectiveLimit(limits: CompanyLimit[]): number | null {
+  const set = limits.map((l) => l.maxPeople).filter((n): n is number => n !== null);
+  return set.length ? Math.min(...set) : null;
+}
+
+/** People away on each day of the month (each person once, whatever their records). */
+export function dailyCounts(days: string[], absences: Absence[]): Map<string, Absence[]> {
+  const out = new Map<string, Absence[]>();
+  for (const day of days) {
+    const seen = new Set<number>();
+    const away: Absence[] = [];
+    for (const a of absences) {
+      if (a.startDate <= day && day <= a.endDate && !seen.has(a.workerId)) {
+        seen.add(a.workerId);
+        away.push(a);
+      }
+    }
+    out.set(day, away);
+  }
+  return out;
+}
+
+/** Ocupación: a subgerencia's month as a calendar of people away against the limit. */
+export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
+  const { deps } = ctx;
+  app.get('/ocupacion', async (req, reply) => {
+    const query = req.query as Record<string, unknown>;
+    const units = await subgerencias(deps.db);
+    const today = deps.today();
+    const asked = typeof query.subgerencia === 'string' ? query.subgerencia : '';
+    const unit = units.find((u) => u.id === asked) ?? units[0];
+    const month = typeof query.mes === 'string' && MONTH_RE.test(query.mes) ? query.mes : today.slice(0, 7);
+    const problems: string[] = [];
+    if (asked && !units.some((u) => u.id === asked)) problems.push(`No existe la subgerencia «${asked}»; se muestra ${unit?.name ?? 'ninguna'}.`);
+    if (typeof query.mes === 'string' && query.mes !== '' && !MONTH_RE.test(query.mes)) problems.push(`«${query.mes}» no es un mes válido (AAAA-MM); se muestra ${monthName(month)}.`);
+    if (!unit) {
+      return ctx.render(req, reply, { title: 'Ocupación', section: 'ocupacion', body: html`<p>No hay subgerencias en los datos de referencia.</p>` });
+    }
+    const days = daysOf(month);
+    const [limits, absences] = await Promise.all([
+      companyLimitsOf(deps.db, unit.id),
+      deps.readSide.fresh(() => absencesIn(deps.db, unit.id, days[0]!, days.at(-1)!), { occupancy: true }),
+    ]);
+    const limit = effectiveLimit(limits);
+    const perDay = dailyCounts(days, absences);
+    const chosenDay = typeof query.dia === 'string' && DAY_RE.test(query.dia) && perDay.has(query.dia) ? query.dia : null;
+    const href = (o: { subgerencia?: string; mes?: string; dia?: string }) =>
+      `/panel/ocupacion?subgerencia=${encodeURIComponent(o.subgerencia ?? unit.id)}&mes=${o.mes ?? month}${o.dia ? `&dia=${o.dia}` : ''}`;
+    const i = units.indexOf(unit);
+    const prevUnit = units[(i - 1 + units.length) % units.length]!;
+    const nextUnit = units[(i + 1) % units.length]!;
+    const atLimitDays = days.filter((d) => limit !== null && perDay.get(d)!.length >= limit);
+
+    const weeks: (string | null)[][] = [];
+    let week: (string | null)[] = Array(weekday(days[0]!)).fill(null);
+    for (const d of days) {
+      week.push(d);
+      if (week.length === 7) {
+        weeks.push(week);
+        week = [];
+      }
+    }
+    if (week.length) weeks.push([...week, ...Array(7 - week.length).fill(null)]);
+
+    const cell = (d: string | null): Html => {
+      if (!d) return html`<td class="out"></td>`;
+      const n = perDay.get(d)!.length;
+      const full = limit !== null && n >= limit;
+      const cls = [full ? 'at-limit' : '', weekday(d) >= 5 ? 'weekend' : ''].filter(Boolean).join(' ');
+      return html`<td class="${cls}"${d === today ? html` aria-current="date"` : ''}>
+        <a class="day" href="${href({ dia: d })}" aria-label="${shortDate(d)}: ${n} ${n === 1 ? 'persona' : 'personas'} de vacaciones${full ? ', en el límite' : ''}">${Number(d.slice(8))}</a>
+        <span class="count" aria-hidden="true">${n}${limit !== null ? ` / ${limit}` : ''}${full ? ' · límite' : ''}</span>
+      </td>`;
+    };
+
+    const who = chosenDay ? perDay.get(chosenDay)! : absences;
+    const body = html`
+<form method="get" action="/panel/ocupacion" class="row" novalidate>
+  <div class="field"><label for="subgerencia">Subgerencia</label>
+    <select id="subgerencia" name="subgerencia" data-autosubmit>
+      ${units.map((u) => html`<option value="${u.id}"${u.id === unit.id ? html` selected` : ''}>${u.name} (${u.id})</option>`)}
+    </select></div>
+  <div class="field"><label for="mes">Mes</label><input id="mes" name="mes" type="month" value="${month}" required></div>
+  <div><button type="submit">Ver</button></div>
+</form>
+${problems.length ? html`<div class="flash flash-error" role="alert">${problems.join(' ')}</div>` : ''}
+<nav class="pager" aria-label="Cambiar de mes o de subgerencia">
+  <a href="${href({ mes: shiftMonth(month, -1) })}" rel="prev">← ${monthName(shiftMonth(month, -1))}</a>
+  <a href="${href({ mes: shiftMonth(month, 1) })}" rel="next">${monthName(shiftMonth(month, 1))} →</a>
+  <a href="${href({ subgerencia: prevUnit.id })}">Subgerencia anterior: ${prevUnit.name}</a>
+  <a href="${href({ subgerencia: nextUnit.id })}">Subgerencia siguiente: ${nextUnit.name}</a>
+</nav>
+<p>${limit === null
+  ? 'El contrato empresa de esta subgerencia no fija un máximo de personas de vacaciones al mismo tiempo.'
+  : html`Máximo de personas de vacaciones al mismo tiempo: <strong>${limit}</strong>${limits.length > 1 ? html` (el menor de sus contratos empresa: ${limits.map((l) => `${l.name}: ${l.maxPeople ?? 'sin máximo'}`).join('; ')})` : html` (contrato empresa ${limits[0]!.name})`}.`}
+  ${atLimitDays.length ? html` Días en el límite: <strong>${atLimitDays.length}</strong>.` : ''}</p>
+<table class="calendar">
+  <caption>Personas de vacaciones por día en ${unit.name}, ${monthName(month)}</caption>
+  <thead><tr>${WEEKDAYS.map(([short, long]) => html`<th scope="col"><abbr title="${long}">${short}</abbr></th>`)}</tr></thead>
+  <tbody>${weeks.map((w) => html`<tr>${w.map(cell)}</tr>`)}</tbody>
+</table>
+<p class="legend">Cada día muestra las personas de vacaciones y el máximo; los días en el límite van resaltados y marcados «límite». Elija un día para ver quiénes son.</p>
+<h2 id="quienes">${chosenDay ? `De vacaciones el ${shortDate(chosenDay)}` : `Vacaciones en ${monthName(month)}`}</h2>
+${chosenDay ? html`<p><a href="${href({})}">Ver todo el mes</a></p>` : ''}
+${who.length === 0
+  ? html`<p>Nadie de la subgerencia está de vacaciones ${chosenDay ? 'ese día' : 'este mes'}.</p>`
+  : html`<table>
+  <caption>${who.length} ${who.length === 1 ? 'registro' : 'registros'}</caption>
+  <thead><tr><th scope="col">Persona</th><th scope="col">Documento</th><th scope="col">Desde</th><th scope="col">Hasta</th><th scope="col">Estado</th></tr></thead>
+  <tbody>${who.map((a) => html`<tr><td><a href="/panel/trabajador/${encodeURIComponent(a.documentNumber)}#${a.codigoPila}">${a.name}</a></td><td>${a.documentNumber}</td>
+    <td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td><td>${stateBadge(a.approved ? 'aprobada' : 'pendiente')}</td></tr>`)}</tbody>
+</table>`}`;
+    return ctx.render(req, reply, { title: 'Ocupación', section: 'ocupacion', body });
+  });
+}

@@ -1,0 +1,380 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
+import { Days360, toDecimal2 } from '../../domain/index.ts';
+import { vacationBalance, type BalanceProblem } from '../../http/balance.ts';
+import { MESSAGES } from '../../http/envelopes.ts';
+import { Fields } from '../../http/fields.ts';
+import { parseCreateInput } from '../../http/vacation-input.ts';
+import type { VacationView } from '../../projections/index.ts';
+import type { User } from '../../reference/repository.ts';
+import type { WorkerFileRow } from '../../reference/worker-files.ts';
+import { bogotaTime, days, html, pesos, shortDate, type Html } from '../html.ts';
+import type { PanelContext } from '../index.ts';
+import { searchWorkers, subgerencias } from '../queries.ts';
+
+/** The form's fields, named as in the JSON interface so both validate the same way. */
+const FORM_FIELDS = ['vacFechaInicio', 'vacDiasVacaciones', 'vacPagado', 'vacLaboraSabado', 'vacCompensado', 'vacSeguridadEnNomina'] as const;
+const LABELS: Record<string, string> = {
+  vacFechaInicio: 'Fecha de inicio',
+  vacDiasVacaciones: 'Días hábiles',
+  vacPagado: 'Anticipadas',
+  vacLaboraSabado: 'Labora los sábados',
+  vacCompensado: 'Compensadas en dinero',
+  vacSeguridadEnNomina: 'Seguridad social en nómina',
+};
+const labelled = (message: string) => message.replace(/\b(vac[A-Za-z]+)\b/g, (name) => LABELS[name] ?? name);
+
+export const PERMISSION_DELETE = 'vacaciones:eliminar';
+export const canDelete = (user: User) => user.permissions.includes(PERMISSION_DELETE);
+
+export type VacationState = 'pendiente' | 'aprobada' | 'reemplazada' | 'eliminada' | 'interrumpida';
+const STATE_LABEL: Record<VacationState, string> = {
+  pendiente: 'Pendiente de aprobación',
+  aprobada: 'Aprobada',
+  reemplazada: 'Reemplazada por una edición',
+  eliminada: 'Eliminada',
+  interrumpida: 'Interrumpida',
+};
+
+/** The state a record's timeline shows (interrupted, where the read model knows of it). */
+export function stateOf(v: VacationView): VacationState {
+  if ((v as { interruptedAt?: string | null }).interruptedAt) return 'interrumpida';
+  if (v.status === 'deleted') return v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada';
+  return v.approved ? 'aprobada' : 'pendiente';
+}
+export const stateBadge = (s: VacationState) => html`<span class="badge badge-${s}">${STATE_LABEL[s]}</span>`;
+
+/** Who acts from the panel: the signed-in person, through no API key. */
+export function panelActor(req: FastifyRequest, user: User): Actor {
+  return {
+    userId: user.id,
+    userEmail: user.email,
+    apiKeyId: null,
+    apiKeyName: null,
+    requestId: req.id,
+    correlationId: req.id,
+    idempotencyKey: null,
+    source: 'panel',
+  };
+}
+
+/** A command's refusal in the words the person reads. */
+export function refusalText(f: CommandFailure, op: 'create' | 'delete' | 'approve'): string[] {
+  switch (f.kind) {
+    case 'worker_not_found':
+      return [MESSAGES.workerNotFound];
+    case 'record_not_found':
+      return ['No existe un registro de vacaciones vigente con ese código.'];
+    case 'not_owner':
+      return [f.detail];
+    case 'rules':
+      return f.errors;
+    case 'approved':
+      return [op === 'delete' ? MESSAGES.deleteApproved : MESSAGES.alreadyApproved];
+    case 'busy':
+      return [MESSAGES.busy];
+  }
+}
+
+const PROBLEM_TEXT = (p: BalanceProblem) =>
+  p.kind === 'no_contracts'
+    ? 'El trabajador no tiene contratos vigentes hoy: no acumula días.'
+    : p.kind === 'no_params'
+      ? `El contrato empresa ${p.company.name} no tiene parametrización de vacaciones.`
+      : p.message;
+
+export interface FormState {
+  values: Record<string, string>;
+  preview?: VacationFigures;
+  errors?: string[];
+}
+
+function vacationForm(doc: string, csrf: string, state: FormState): Html {
+  const v = state.values;
+  const checked = (name: string) => (v[name] === '1' ? html` checked` : '');
+  const ss = v.vacSeguridadEnNomina ?? '';
+  return html`<form method="post" action="/panel/trabajador/${doc}/vacaciones" class="stack" aria-labelledby="form-title" novalidate>
+  <input type="hidden" name="_csrf" value="${csrf}">
+  <div class="row">
+    <div class="field"><label for="vacFechaInicio">Fecha de inicio</label>
+      <input id="vacFechaInicio" name="vacFechaInicio" type="text" inputmode="numeric" autocomplete="off" placeholder="AAAA-MM-DD" required
+        aria-describedby="fecha-hint" value="${v.vacFechaInicio ?? ''}">
+      <span class="hint" id="fecha-hint">Año, mes y día: 2026-12-01</span></div>
+    <div class="field"><label for="vacDiasVacaciones">Días hábiles</label>
+      <input id="vacDiasVacaciones" name="vacDiasVacaciones" type="number" min="1" max="360" required value="${v.vacDiasVacaciones ?? ''}"></div>
+    <div class="field"><label for="vacSeguridadEnNomina">Seguridad social en nómina</label>
+      <select id="vacSeguridadEnNomina" name="vacSeguridadEnNomina">
+        <option value=""${ss === '' ? html` selected` : ''}>Sin indicar</option>
+        <option value="1"${ss === '1' ? html` selected` : ''}>Sí</option>
+        <option value="0"${ss === '0' ? html` selected` : ''}>No</option>
+      </select></div>
+  </div>
+  <div class="row">
+    <label class="check"><input type="checkbox" name="vacPagado" value="1"${checked('vacPagado')}> Anticipadas</label>
+    <label class="check"><input type="checkbox" name="vacLaboraSabado" value="1"${checked('vacLaboraSabado')}> Labora los sábados</label>
+    <label class="check"><input type="checkbox" name="vacCompensado" value="1"${checked('vacCompensado')}> Compensadas en dinero</label>
+  </div>
+  <div class="actions">
+    <button type="submit" name="accion" value="calcular" class="secondary">Calcular</button>
+    <button type="submit" name="accion" value="registrar">Registrar</button>
+  </div>
+</form>`;
+}
+
+function previewBlock(f: VacationFigures): Html {
+  return html`<section aria-labelledby="preview-title" class="card" id="vista-previa">
+  <h3 id="preview-title">Vista previa: las vacaciones cumplen todas las reglas</h3>
+  <dl class="facts">
+    <dt>Del</dt><dd>${shortDate(f.startDate)} al ${shortDate(f.endDate)}</dd>
+    <dt>Días</dt><dd>${f.days} hábiles, ${f.calendarDays} calendario</dd>
+    <dt>Valor</dt><dd>${pesos(f.totalValue)} (salario ${pesos(f.salary)})</dd>
+    <dt>Días disponibles hoy</dt><dd>${days(toDecimal2(Days360.fromUnits(f.availableUnits)))} de ${days(toDecimal2(Days360.fromUnits(f.accruedUnits)))} causados</dd>
+  </dl>
+  ${amortizationTable(f.amortizations, 'Amortización prevista')}
+  <p class="hint">Nada se ha guardado todavía: use «Registrar» para guardarlas.</p>
+</section>`;
+}
+
+function amortizationTable(rows: { periodo: string; diasHabiles: number; diasCalendario: number; valor: number }[], caption: string): Html {
+  if (rows.length === 0) return html``;
+  return html`<table>
+  <caption>${caption}</caption>
+  <thead><tr><th scope="col">Periodo</th><th scope="col" class="num">Días hábiles</th><th scope="col" class="num">Días calendario</th><th scope="col" class="num">Valor</th></tr></thead>
+  <tbody>${rows.map((a) => html`<tr><td>${a.periodo}</td><td class="num">${a.diasHabiles}</td><td class="num">${a.diasCalendario}</td><td class="num">${pesos(a.valor)}</td></tr>`)}</tbody>
+</table>`;
+}
+
+function timeline(list: VacationView[], user: User, doc: string, csrf: string): Html {
+  if (list.length === 0) return html`<p>El trabajador no tiene vacaciones registradas.</p>`;
+  const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
+  return html`<ol class="timeline" aria-label="Vacaciones del trabajador, de la más reciente a la más antigua">
+${ordered.map((v) => {
+  const state = stateOf(v);
+  const live = v.status === 'live';
+  return html`<li id="${v.codigoPila}" class="${live ? '' : 'gone'}">
+  <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(state)}</h3>
+  <dl class="facts">
+    <dt>Código PILA</dt><dd><code>${v.codigoPila}</code></dd>
+    <dt>Días</dt><dd>${v.businessDays} hábiles, ${v.calendarDays} calendario${v.compensated ? ', compensadas en dinero' : ''}${v.advance ? ', anticipadas' : ''}</dd>
+    <dt>Valor</dt><dd>${pesos(v.totalValue)}</dd>
+    ${v.createdAt ? html`<dt>Registrada</dt><dd>${bogotaTime(v.createdAt)}</dd>` : ''}
+    ${v.approvedAt ? html`<dt>Aprobada</dt><dd>${bogotaTime(v.approvedAt)}</dd>` : ''}
+    ${v.deletedAt ? html`<dt>${state === 'reemplazada' ? 'Reemplazada' : 'Eliminada'}</dt><dd>${bogotaTime(v.deletedAt)}</dd>` : ''}
+    ${v.replaces ? html`<dt>Reemplaza a</dt><dd><code>${v.replaces}</code></dd>` : ''}
+    ${v.replacedBy ? html`<dt>Reemplazada por</dt><dd><a href="#${v.replacedBy}"><code>${v.replacedBy}</code></a></dd>` : ''}
+  </dl>
+  ${amortizationTable(v.amortizations, `Amortizaciones de ${v.codigoPila}`)}
+  <div class="actions">
+    ${live && !v.approved
+      ? html`<form method="post" action="/panel/vacaciones/${v.codigoPila}/aprobar" class="inline">
+        <input type="hidden" name="_csrf" value="${csrf}">
+        <button type="submit" aria-label="Aprobar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Aprobar</button>
+      </form>`
+      : ''}
+    ${live && !v.approved && canDelete(user)
+      ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/eliminar" aria-label="Eliminar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Eliminar…</a>`
+      : ''}
+    <a href="/panel/auditoria?documento=${doc}&amp;codigo=${v.codigoPila}">Ver su auditoría</a>
+  </div>
+</li>`;
+})}
+</ol>`;
+}
+
+async function contractsTable(ctx: PanelContext, file: WorkerFileRow | null): Promise<Html> {
+  if (!file || file.contracts.length === 0) return html`<p>El trabajador no tiene contratos registrados.</p>`;
+  const names = new Map((await subgerencias(ctx.deps.db)).map((s) => [s.id, s.name]));
+  return html`<table>
+  <caption>Contratos</caption>
+  <thead><tr><th scope="col">Contrato</th><th scope="col">Subgerencia</th><th scope="col">Contrato empresa</th><th scope="col">Desde</th><th scope="col">Hasta</th>
+    <th scope="col">Estado</th><th scope="col" class="num">Salario base</th><th scope="col" class="num">Riesgo</th></tr></thead>
+  <tbody>${file.contracts.map((c) => {
+    const company = c.companyContractId === null ? null : file.companyContracts.get(c.companyContractId);
+    return html`<tr><td>${c.id}${c.additional ? ' (adicional)' : ''}</td><td>${names.get(c.subgerenciaId) ?? c.subgerenciaId}</td>
+      <td>${company?.name ?? '—'}</td><td>${c.startDate ? shortDate(c.startDate) : '—'}</td><td>${c.endDate ? shortDate(c.endDate) : 'sin fecha'}</td>
+      <td>${c.settled ? 'liquidado' : 'vigente'}</td><td class="num">${pesos(c.baseSalary)}</td><td class="num">${c.riskLevel ?? '—'}</td></tr>`;
+  })}</tbody>
+</table>`;
+}
+
+/** Trabajador: search, a worker's contracts, balance and vacations, and the form to book more. */
+export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
+  const { deps } = ctx;
+
+  app.get('/trabajador', async (req, reply) => {
+    const q = String((req.query as Record<string, unknown>).q ?? '').trim().slice(0, 100);
+    let results: Html = html``;
+    if (q !== '') {
+      const hits = await searchWorkers(deps.db, q);
+      if (hits.length === 1 && hits[0]!.documentNumber === q) return reply.redirect(`/panel/trabajador/${encodeURIComponent(q)}`, 303);
+      results =
+        hits.length === 0
+          ? html`<p role="status">Ningún trabajador tiene ese documento ni un nombre que empiece así.</p>`
+          : html`<table>
+  <caption>${hits.length === 20 ? 'Los primeros 20 resultados' : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`} para «${q}»</caption>
+  <thead><tr><th scope="col">Documento</th><th scope="col">Nombre</th></tr></thead>
+  <tbody>${hits.map((w) => html`<tr><td>${w.documentType} ${w.documentNumber}</td><td><a href="/panel/trabajador/${encodeURIComponent(w.documentNumber)}">${w.lastNames}, ${w.firstNames}</a></td></tr>`)}</tbody>
+</table>`;
+    }
+    return ctx.render(req, reply, { title: 'Trabajador', section: 'trabajador', body: html`${searchForm(q)}${results}` });
+  });
+
+  app.get('/trabajador/:documento', async (req, reply) => renderWorker(req, reply, { values: {} }));
+
+  async function renderWorker(req: FastifyRequest, reply: FastifyReply, form: FormState, status = 200) {
+    const doc = (req.params as { documento: string }).documento;
+    // The per-worker read model's row: the worker, contracts, company rules and payroll in one read.
+    const file = doc.length <= 40 ? await deps.reference.workerFileByDocument(doc) : null;
+    if (!file) {
+      return ctx.render(req, reply, {
+        title: 'Trabajador',
+        section: 'trabajador',
+        status: 404,
+        flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` },
+        body: searchForm(doc),
+      });
+    }
+    const { worker } = file;
+    return ctx.render(req, reply, { title: `${worker.firstNames} ${worker.lastNames}`, section: 'trabajador', status, body: await workerBody(req, reply, file, form) });
+  }
+
+  async function workerBody(req: FastifyRequest, reply: FastifyReply, file: WorkerFileRow, form: FormState): Promise<Html> {
+    const { worker } = file;
+    const user = req.panelUser!;
+    const today = deps.today();
+    const [balance, list, contracts] = await Promise.all([
+      vacationBalance(file, today, async () => (await deps.readSide.availabilityOf(worker.id)).daysTaken),
+      deps.readSide.vacationsOfWorker(worker.id, { includeDeleted: true }) as Promise<VacationView[]>,
+      contractsTable(ctx, file),
+    ]);
+    const csrf = ctx.csrf(reply);
+    const figures = balance.ok
+      ? html`<div class="cards">
+  <div class="card"><span class="value">${balance.balance.worked}</span> días laborados en nómina</div>
+  <div class="card"><span class="value">${days(toDecimal2(balance.balance.accrued))}</span> días causados (${balance.balance.annualDays} por año)</div>
+  <div class="card"><span class="value">${days(toDecimal2(balance.balance.taken))}</span> días tomados</div>
+  <div class="card"><span class="value">${days(toDecimal2(balance.balance.available))}</span> días disponibles</div>
+</div>`
+      : html`<p class="flash flash-error">${PROBLEM_TEXT(balance.problem)}</p>`;
+    return html`<p class="muted">${worker.documentType} ${worker.documentNumber} · al ${shortDate(today)} · <a href="/panel/auditoria?documento=${worker.documentNumber}">Auditoría del trabajador</a></p>
+<h2>Saldo de vacaciones</h2>
+${figures}
+${contracts}
+<h2 id="form-title">Calcular y registrar vacaciones</h2>
+${form.errors?.length
+  ? html`<div class="flash flash-error" role="alert" id="errores"><p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
+  : ''}
+${form.preview ? previewBlock(form.preview) : ''}
+${vacationForm(worker.documentNumber, csrf, form)}
+<h2>Vacaciones</h2>
+${timeline(list, user, worker.documentNumber, csrf)}`;
+  }
+
+  app.post('/trabajador/:documento/vacaciones', async (req, reply) => {
+    const doc = (req.params as { documento: string }).documento;
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const values: Record<string, string> = {};
+    for (const name of FORM_FIELDS) if (typeof body[name] === 'string') values[name] = body[name] as string;
+    const user = req.panelUser!;
+    const parsed = parseCreateInput(new Fields({ ...values, documentoAsociado: doc, emailUserResponsable: user.email }));
+    if (!parsed.ok) {
+      const errors = Array.isArray(parsed.errors) ? parsed.errors : Object.values(parsed.errors);
+      return renderWorker(req, reply, { values, errors: errors.map(labelled) }, 400);
+    }
+    const { documentNumber, request } = parsed.value;
+    if (body.accion !== 'registrar') {
+      const r = await deps.commands.calculate(documentNumber, request);
+      if (!r.ok) return renderWorker(req, reply, { values, errors: refusalText(r, 'create') }, r.kind === 'worker_not_found' ? 404 : 422);
+      return renderWorker(req, reply, { values, preview: r.value });
+    }
+    const r = await deps.commands.create(documentNumber, request, panelActor(req, user));
+    if (!r.ok) {
+      deps.metrics?.commandOutcome('create', r.kind);
+      return renderWorker(req, reply, { values, errors: refusalText(r, 'create') }, r.kind === 'worker_not_found' ? 404 : r.kind === 'busy' ? 503 : 422);
+    }
+    deps.metrics?.commandOutcome('create', 'ok');
+    deps.readSide.noteWrite(r.value.position);
+    const record = r.value.value.record;
+    req.log.info({ action: 'CREACION', codigoPila: record.codigoPila, responsable: user.email, source: 'panel' }, 'vacation created from the panel');
+    ctx.flash(req, { kind: 'ok', text: `Vacaciones registradas del ${shortDate(record.startDate)} al ${shortDate(record.endDate)}, pendientes de aprobación. Código ${record.codigoPila}.` });
+    return reply.redirect(`/panel/trabajador/${encodeURIComponent(doc)}#${record.codigoPila}`, 303);
+  });
+
+  /** The record a code names, and its worker's document, for the approve and delete forms. */
+  async function recordOf(code: string): Promise<VacationView | null> {
+    return code.length <= 200 && !code.includes('\u0000') ? ((await deps.readSide.vacationByCode(code)) as VacationView | null) : null;
+  }
+  const backTo = (v: VacationView | null) => (v ? `/panel/trabajador/${encodeURIComponent(v.documentNumber)}#${v.codigoPila}` : '/panel/trabajador');
+
+  app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    const r = await deps.commands.approve(code, panelActor(req, user));
+    if (!r.ok) {
+      deps.metrics?.commandOutcome('approve', r.kind);
+      ctx.flash(req, { kind: 'error', text: refusalText(r, 'approve').join(' ') });
+    } else {
+      deps.metrics?.commandOutcome('approve', 'ok');
+      deps.readSide.noteWrite(r.value.position);
+      req.log.info({ action: 'APROBACION', codigoPila: code, responsable: user.email, source: 'panel' }, 'vacation approved from the panel');
+      ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
+    }
+    return reply.redirect(backTo(record), 303);
+  });
+
+  app.get('/vacaciones/:codigo/eliminar', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    if (!record || record.status !== 'live') {
+      return ctx.render(req, reply, { title: 'Eliminar vacaciones', section: 'trabajador', status: 404, flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' }, body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>` });
+    }
+    if (!canDelete(user)) {
+      return ctx.render(req, reply, { title: 'Eliminar vacaciones', section: 'trabajador', status: 403, flash: { kind: 'error', text: 'Su usuario no tiene el permiso para eliminar vacaciones.' }, body: html`<p><a href="${backTo(record)}">Volver al trabajador</a></p>` });
+    }
+    return ctx.render(req, reply, {
+      title: 'Eliminar vacaciones',
+      section: 'trabajador',
+      body: html`<p>¿Eliminar las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}?</p>
+<p>La eliminación queda en la auditoría con su nombre y no se puede deshacer.</p>
+<form method="post" action="/panel/vacaciones/${record.codigoPila}/eliminar" class="actions">
+  <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
+  <button type="submit" class="danger">Sí, eliminar</button>
+  <a class="button secondary" href="${backTo(record)}">No, volver</a>
+</form>`,
+    });
+  });
+
+  app.post('/vacaciones/:codigo/eliminar', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    if (!canDelete(user)) {
+      req.log.warn({ action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, status: 403, reason: `${MESSAGES.forbidden}: sin el permiso ${PERMISSION_DELETE}`, source: 'panel' }, 'deletion refused');
+      ctx.flash(req, { kind: 'error', text: 'Su usuario no tiene el permiso para eliminar vacaciones.' });
+      return reply.redirect(backTo(record), 303);
+    }
+    const r = await deps.commands.delete(code, panelActor(req, user));
+    if (!r.ok) {
+      deps.metrics?.commandOutcome('delete', r.kind);
+      req.log.warn({ action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: r.kind, source: 'panel' }, 'deletion refused');
+      ctx.flash(req, { kind: 'error', text: refusalText(r, 'delete').join(' ') });
+    } else {
+      deps.metrics?.commandOutcome('delete', 'ok');
+      deps.readSide.noteWrite(r.value.position);
+      req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.record.recordId, codigoPila: code, responsable: user.email, fecha: r.value.value.at, source: 'panel' }, 'vacation deleted');
+      ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} eliminadas.` });
+    }
+    return reply.redirect(backTo(record), 303);
+  });
+}
+
+function searchForm(q: string): Html {
+  return html`<form method="get" action="/panel/trabajador" class="row" role="search" novalidate>
+  <div class="field"><label for="q">Documento o nombre</label>
+    <input id="q" name="q" type="search" value="${q}" required maxlength="100" aria-describedby="q-hint">
+    <span class="hint" id="q-hint">El número de documento completo, o el comienzo de nombres o apellidos.</span></div>
+  <div><button type="submit">Buscar</button></div>
+</form>`;
+}

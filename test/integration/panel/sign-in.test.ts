@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FREE_FAILURES, LOCK_AFTER_FAILURES, createInvite, revokeAccount, PanelAccountError } from '../../../src/panel/accounts.ts';
+import { PANEL_CSP, SESSION_COOKIE } from '../../../src/panel/index.ts';
+import { ADMIN, AUDITOR, EMPLOYEE } from '../../support/http.ts';
+import { PANEL_PASSWORD, PanelClient, expectSignInPage, message, startPanelService, type PanelService } from '../../support/panel.ts';
+
+let p: PanelService;
+beforeAll(async () => {
+  p = await startPanelService({ TRUST_PROXY: '127.0.0.1' }, { accounts: [ADMIN, AUDITOR] });
+});
+afterAll(async () => {
+  await p?.stop();
+});
+
+const setCookie = (r: { headers: Record<string, unknown> }) => [r.headers['set-cookie'] ?? []].flat().map(String).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+
+describe('signing in', () => {
+  it('answers with a session cookie that is HttpOnly, SameSite=Strict and scoped to /panel, and pages with a strict CSP', async () => {
+    const c = new PanelClient(p.service);
+    const form = await c.get('/panel/ingresar');
+    expect(form.headers['content-security-policy']).toBe(PANEL_CSP);
+    const r = await c.post('/panel/ingresar', { email: ADMIN, password: PANEL_PASSWORD });
+    expect(r.status).toBe(303);
+    const cookie = setCookie(r)!;
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; SameSite=Strict/);
+    expect(cookie).toMatch(/; Path=\/panel/);
+    expect(cookie).not.toMatch(/; Secure/);
+    const page = await c.get('/panel/operacion');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('admin@empresa.co');
+  });
+
+  it('marks the cookie Secure when a trusted proxy says the browser came over TLS', async () => {
+    const c = new PanelClient(p.service, { 'x-forwarded-proto': 'https' });
+    await c.get('/panel/ingresar');
+    const r = await c.post('/panel/ingresar', { email: ADMIN, password: PANEL_PASSWORD });
+    expect(r.status).toBe(303);
+    expect(setCookie(r)).toMatch(/; Secure/);
+  });
+
+  it('gives a new session id at sign-in, so an id known before is worth nothing after', async () => {
+    const c = new PanelClient(p.service);
+    await c.get('/panel/ingresar');
+    const before = c.cookies.get(SESSION_COOKIE);
+    await c.post('/panel/ingresar', { email: ADMIN, password: PANEL_PASSWORD });
+    expect(c.cookies.get(SESSION_COOKIE)).not.toBe(before);
+    const planted = new PanelClient(p.service);
+    planted.cookies.set(SESSION_COOKIE, before!);
+    expectSignInPage(await planted.get('/panel/operacion'));
+  });
+
+  it('refuses a form without the session CSRF token, with a message and no trace', async () => {
+    const c = new PanelClient(p.service);
+    await c.get('/panel/ingresar');
+    const r = await c.post('/panel/ingresar', { _csrf: 'forged', email: ADMIN, password: PANEL_PASSWORD });
+    expect(r.status).toBe(403);
+    expect(message(r.body)).toContain('El formulario caducó');
+    expect(r.body).not.toMatch(/Error|at .*\.ts/);
+    expectSignInPage(await c.get('/panel/operacion'));
+  });
+
+  it('says the same of a wrong password, an unknown e-mail and a non-administrator', async () => {
+    const answers = [];
+    for (const [email, password] of [[AUDITOR, 'otra-clave-cualquiera'], ['nadie@empresa.co', PANEL_PASSWORD], [EMPLOYEE, PANEL_PASSWORD]] as const) {
+      const r = await new PanelClient(p.service).signIn(email, password);
+      answers.push([r.status, message(r.body)]);
+    }
+    expect(answers).toEqual(Array(3).fill([401, 'Correo o contraseña incorrectos.']));
+  });
+
+  it('slows repeated failures down, then locks the e-mail; the right password does not get through meanwhile', async () => {
+    const email = 'probador@empresa.co';
+    const c = new PanelClient(p.service);
+    for (let i = 0; i < FREE_FAILURES; i++) expect((await c.signIn(email, `mala-${i}`)).status).toBe(401);
+    const waiting = await c.signIn(email, 'otra-mala');
+    expect(waiting.status).toBe(429);
+    expect(message(waiting.body)).toMatch(/Espere \d+ segundos/);
+    // Each wait elapses (moved into the past here), up to the lock.
+    for (let i = FREE_FAILURES; i < LOCK_AFTER_FAILURES; i++) {
+      await p.service.db.query(`UPDATE panel_sign_in_failures SET last_failure = now() - interval '1 day' WHERE email = $1`, [email]);
+      expect((await c.signIn(email, `mala-${i}`)).status).toBe(401);
+    }
+    await p.service.db.query(`UPDATE panel_sign_in_failures SET last_failure = now() - interval '1 day' WHERE email = $1`, [email]);
+    const locked = await c.signIn(email, 'una-mas');
+    expect(locked.status).toBe(429);
+    expect(message(locked.body)).toMatch(/bloqueado durante 1[45] minutos/);
+
+    // The same for a real account: once locked, even its password is refused until the lock ends.
+    for (let i = 0; i < LOCK_AFTER_FAILURES; i++) {
+      await p.service.db.query(`UPDATE panel_sign_in_failures SET last_failure = now() - interval '1 day' WHERE email = $1`, [AUDITOR]);
+      await c.signIn(AUDITOR, `mala-${i}`);
+    }
+    expect((await c.signIn(AUDITOR)).status).toBe(429);
+    await p.service.db.query(`UPDATE panel_sign_in_failures SET locked_until = now() - interval '1 second', last_failure = now() - interval '1 day' WHERE email = $1`, [AUDITOR]);
+    expect((await c.signIn(AUDITOR)).status).toBe(303);
+  });
+});
+
+describe('sessions', () => {
+  it('end after 8 hours without a request, and each request moves that limit', async () => {
+    const c = new PanelClient(p.service);
+    await c.signIn(ADMIN);
+    const expiry = async () =>
+      Number((await p.service.db.query<{ s: string }>(`SELECT extract(epoch FROM max(expires_at) - now())::text AS s FROM panel_sessions WHERE email = $1`, [ADMIN])).rows[0]!.s);
+    expect(await expiry()).toBeGreaterThan(8 * 3600 - 120);
+    await p.service.db.query(`UPDATE panel_sessions SET expires_at = now() - interval '1 second' WHERE email = $1`, [ADMIN]);
+    expectSignInPage(await c.get('/panel/operacion'));
+  });
+
+  it('end at sign-out', async () => {
+    const c = new PanelClient(p.service);
+    await c.signIn(ADMIN);
+    const stolen = new PanelClient(p.service);
+    stolen.cookies.set(SESSION_COOKIE, c.cookies.get(SESSION_COOKIE)!);
+    expect((await stolen.get('/panel/operacion')).status).toBe(200);
+    await c.get('/panel/operacion');
+    expectSignInPage(await c.post('/panel/salir', {}));
+    expectSignInPage(await stolen.get('/panel/operacion'));
+  });
+
+  it('are stored by a hash of their id, never the id itself', async () => {
+    const c = new PanelClient(p.service);
+    await c.signIn(ADMIN);
+    const id = decodeURIComponent(c.cookies.get(SESSION_COOKIE)!).split('.')[0]!;
+    const rows = await p.service.db.query<{ id_hash: string }>('SELECT id_hash FROM panel_sessions');
+    expect(rows.rows.some((r) => r.id_hash.includes(id))).toBe(false);
+    expect(JSON.stringify(rows.rows)).not.toContain(id);
+  });
+});
+
+describe('invitations and revocation', () => {
+  it('invite only administrators of the reference data', async () => {
+    await expect(createInvite(p.service.db, EMPLOYEE)).rejects.toThrow(PanelAccountError);
+    await expect(createInvite(p.service.db, 'nadie@empresa.co')).rejects.toThrow(PanelAccountError);
+  });
+
+  it('a link works for 24 hours and once', async () => {
+    const invite = await createInvite(p.service.db, ADMIN, new Date(Date.now() - 24 * 3600_000 - 1000));
+    const c = new PanelClient(p.service);
+    expect((await c.get(`/panel/invitacion/${invite.token}`)).status).toBe(404);
+    const fresh = await createInvite(p.service.db, ADMIN);
+    expect((await c.get(`/panel/invitacion/${fresh.token}`)).status).toBe(200);
+    const set = await c.post(`/panel/invitacion/${fresh.token}`, { password: PANEL_PASSWORD, confirmation: PANEL_PASSWORD });
+    expect(set.status).toBe(303);
+    expect((await c.get(`/panel/invitacion/${fresh.token}`)).status).toBe(404);
+  });
+
+  it('revoking an account ends its sessions at once and refuses its password', async () => {
+    const c = new PanelClient(p.service);
+    await c.signIn(AUDITOR);
+    expect((await c.get('/panel/operacion')).status).toBe(200);
+    await revokeAccount(p.service.db, AUDITOR);
+    expectSignInPage(await c.get('/panel/operacion'));
+    expect((await new PanelClient(p.service).signIn(AUDITOR)).status).toBe(401);
+  });
+});

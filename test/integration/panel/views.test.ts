@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode } from '../../../src/events/codec.ts';
+import { workerStream } from '../../../src/events/streams.ts';
+import { createApiKey } from '../../../src/security/api-keys.ts';
+import { ADMIN, AUDITOR, W } from '../../support/http.ts';
+import { PanelClient, message, startPanelService, type PanelService } from '../../support/panel.ts';
+
+let p: PanelService;
+let admin: PanelClient;
+let auditor: PanelClient;
+let apiKey: string;
+
+beforeAll(async () => {
+  p = await startPanelService({}, { accounts: [ADMIN, AUDITOR] });
+  admin = new PanelClient(p.service);
+  auditor = new PanelClient(p.service);
+  expect((await admin.signIn(ADMIN)).status).toBe(303);
+  expect((await auditor.signIn(AUDITOR)).status).toBe(303);
+  apiKey = (await createApiKey(p.service.db, { name: 'panel-views' })).key;
+});
+afterAll(async () => {
+  await p?.stop();
+});
+
+/** The visible text of a page, tags taken out and spaces folded. */
+const text = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ');
+const codeIn = (body: string) => /Código (VAC_[0-9a-f_]+)\./.exec(text(body))?.[1];
+
+async function book(c: PanelClient, doc: string, start: string, days: number, accion = 'registrar') {
+  await c.get(`/panel/trabajador/${doc}`);
+  return c.post(`/panel/trabajador/${doc}/vacaciones`, { vacFechaInicio: start, vacDiasVacaciones: String(days), accion });
+}
+
+describe('Trabajador', () => {
+  it('finds a worker by document (straight to the page) and by the start of a name, without accents or case', async () => {
+    const byDoc = await admin.get(`/panel/trabajador?q=${W.maria}`);
+    expect(byDoc.status).toBe(303);
+    expect(byDoc.location).toBe(`/panel/trabajador/${W.maria}`);
+    const byName = await admin.get(`/panel/trabajador?q=${encodeURIComponent('gomez')}`);
+    expect(byName.status).toBe(200);
+    expect(text(byName.body)).toContain('Gómez Restrepo, María Fernanda');
+    const byFullName = await admin.get(`/panel/trabajador?q=${encodeURIComponent('MARIA FERNANDA GOM')}`);
+    expect(text(byFullName.body)).toContain('Gómez Restrepo, María Fernanda');
+    const none = await admin.get('/panel/trabajador?q=zzz');
+    expect(message(none.body)).toContain('Ningún trabajador');
+    const unknown = await admin.get('/panel/trabajador/999');
+    expect(unknown.status).toBe(404);
+    expect(message(unknown.body)).toContain('No hay un trabajador con documento 999');
+  });
+
+  it("shows the worker's contracts and the same days the consult answers", async () => {
+    const consult = await p.service.app.inject({
+      url: `/api/vacaciones/consultdatavacations?numeroDocumento=${W.maria}&emailResponsable=${ADMIN}`,
+      headers: { 'x-api-key': `Bearer ${apiKey}` },
+    });
+    const c = consult.json() as { diasLaboradosNomina: number; vacacionesDisponibles: number };
+    const page = text((await admin.get(`/panel/trabajador/${W.maria}`)).body);
+    expect(page).toContain('María Fernanda Gómez Restrepo');
+    expect(page).toContain('Contrato cliente A');
+    expect(page).toContain(`${c.diasLaboradosNomina} días laborados en nómina`);
+    expect(page).toContain(`${String(c.vacacionesDisponibles).replace('.', ',')} días disponibles`);
+  });
+
+  it('a preview lists every failing rule in Spanish and books nothing', async () => {
+    // A Sunday, and fewer days than the company contract's minimum of 6.
+    const live = async () => (await p.service.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM rm_vacations WHERE document_number = $1`, [W.juan])).rows[0]!.n;
+    const before = await live();
+    const r = await book(admin, W.juan, '2026-12-06', 2, 'calcular');
+    expect(r.status).toBe(422);
+    const t = text(r.body);
+    expect(t).toContain('No se pueden registrar estas vacaciones');
+    expect(t).toContain('no es un día hábil');
+    expect(t).toContain('no cumplen el mínimo de 6 días disfrutados');
+    expect(await live()).toBe(before);
+  });
+
+  it('bad input is a message on the page, never a trace', async () => {
+    await admin.get(`/panel/trabajador/${W.maria}`);
+    const r = await admin.post(`/panel/trabajador/${W.maria}/vacaciones`, { vacFechaInicio: '2026-02-30', vacDiasVacaciones: 'muchos', accion: 'calcular' });
+    expect(r.status).toBe(400);
+    const t = text(r.body);
+    expect(t).toContain('Fecha de inicio debe ser una fecha válida');
+    expect(t).toContain('Días hábiles debe ser un número entero entre 1 y 360');
+    expect(t).not.toMatch(/ZodError|at .*\.ts:\d|node_modules|Stack/);
+  });
+
+  it('previews, then books in the name of the signed-in person, who approves it', async () => {
+    const preview = await book(admin, W.maria, '2026-12-01', 6, 'calcular');
+    expect(preview.status).toBe(200);
+    expect(text(preview.body)).toContain('Vista previa: las vacaciones cumplen todas las reglas');
+    expect(text(preview.body)).toMatch(/1 dic 2026 al 9 dic 2026/);
+
+    const booked = await book(admin, W.maria, '2026-12-01', 6);
+    expect(booked.status).toBe(303);
+    const after = await admin.get(booked.location!);
+    const code = codeIn(after.body)!;
+    expect(code).toMatch(/^VAC_/);
+    expect(text(after.body)).toMatch(/1 dic 2026 – 9 dic 2026 Pendiente de aprobación/);
+
+    await admin.post(`/panel/vacaciones/${code}/aprobar`, {});
+    const approved = await admin.get(`/panel/trabajador/${W.maria}`);
+    expect(message(approved.body)).toBe(`Vacaciones ${code} aprobadas.`);
+    expect(text(approved.body)).toMatch(/1 dic 2026 – 9 dic 2026 Aprobada/);
+
+    const events = (await p.service.store.readStream(workerStream(1001))).map((e) => ({ type: decode(e)!.event.type, meta: e.metadata as Record<string, unknown> }));
+    const mine = events.filter((e) => e.type === 'VacationCreated' || e.type === 'VacationApproved').slice(-2);
+    expect(mine.map((e) => e.type)).toEqual(['VacationCreated', 'VacationApproved']);
+    for (const e of mine) expect(e.meta).toMatchObject({ userId: 1, userEmail: ADMIN, apiKeyName: null, source: 'panel' });
+  });
+
+  it('shows delete buttons only to whoever may delete, and deletes after a confirmation', async () => {
+    const booked = await book(admin, W.camilo, '2026-12-14', 6);
+    const code = codeIn((await admin.get(booked.location!)).body)!;
+    expect((await admin.get(`/panel/trabajador/${W.camilo}`)).body).toContain(`/panel/vacaciones/${code}/eliminar`);
+    const seenByAuditor = await auditor.get(`/panel/trabajador/${W.camilo}`);
+    expect(seenByAuditor.body).not.toContain('/eliminar');
+    expect(seenByAuditor.body).toContain(`/panel/vacaciones/${code}/aprobar`);
+    expect((await auditor.get(`/panel/vacaciones/${code}/eliminar`)).status).toBe(403);
+    await auditor.post(`/panel/vacaciones/${code}/eliminar`, {});
+    expect(message((await auditor.get(`/panel/trabajador/${W.camilo}`)).body)).toContain('no tiene el permiso');
+
+    const confirm = await admin.get(`/panel/vacaciones/${code}/eliminar`);
+    expect(text(confirm.body)).toContain(`¿Eliminar las vacaciones ${code}`);
+    const done = await admin.post(`/panel/vacaciones/${code}/eliminar`, {});
+    expect(done.status).toBe(303);
+    const after = await admin.get(done.location!);
+    expect(message(after.body)).toBe(`Vacaciones ${code} eliminadas.`);
+    expect(text(after.body)).toMatch(/14 dic 2026 – 21 dic 2026 Eliminada/);
+    const deleted = (await p.service.store.readStream(workerStream(1010))).map((e) => ({ type: decode(e)!.event.type, meta: e.metadata as Record<string, unknown> })).at(-1)!;
+    expect(deleted).toMatchObject({ type: 'VacationDeleted', meta: { userEmail: ADMIN, source: 'panel' } });
+  });
+});
+
+describe('Ocupación', () => {
+  it('counts people away per day against the limit, marks full days, names them, and moves between months', async () => {
+    // Two more people of SG-OPS away on 2027-01-12..: with the company contract's limit of 2, full.
+    for (const [doc, start] of [[W.juan, '2027-01-12'], [W.camilo, '2027-01-13']] as const) {
+      const r = await book(admin, doc, start, 6);
+      expect(r.status, text(r.body).slice(0, 2000)).toBe(303);
+    }
+    const r = await admin.get('/panel/ocupacion?subgerencia=SG-OPS&mes=2027-01');
+    expect(r.status).toBe(200);
+    const t = text(r.body);
+    expect(t).toContain('Máximo de personas de vacaciones al mismo tiempo: 2');
+    expect(r.body).toMatch(/class="at-limit[^"]*">\s*<a class="day" href="[^"]*dia=2027-01-13" aria-label="13 ene 2027: 2 personas de vacaciones, en el límite"/);
+    expect(r.body).toMatch(/aria-label="12 ene 2027: 1 persona de vacaciones"/);
+    expect(t).toContain('Juan Carlos Rodríguez Pérez');
+    expect(r.body).toContain('mes=2026-12');
+    expect(r.body).toContain('mes=2027-02');
+    const oneDay = text((await admin.get('/panel/ocupacion?subgerencia=SG-OPS&mes=2027-01&dia=2027-01-12')).body);
+    expect(oneDay).toContain('De vacaciones el 12 ene 2027');
+    expect(oneDay).toContain('1 registro');
+
+    const other = await admin.get('/panel/ocupacion?subgerencia=SG-TEC&mes=2027-01');
+    expect(text(other.body)).toContain('Nadie de la subgerencia está de vacaciones este mes');
+    const bad = await admin.get('/panel/ocupacion?subgerencia=NO-EXISTE&mes=2027-13');
+    expect(bad.status).toBe(200);
+    expect(message(bad.body)).toContain('No existe la subgerencia «NO-EXISTE»');
+    expect(message(bad.body)).toContain('«2027-13» no es un mes válido');
+  });
+});
+
+describe('Auditoría', () => {
+  it("steps through a worker's stream, exports it, and verifies its hash chains, naming where one breaks", async () => {
+    const page = text((await admin.get(`/panel/auditoria?documento=${W.maria}`)).body);
+    expect(page).toMatch(/Estado después del paso (\d+) de \1/);
+    expect(page).toContain('Aprobación de VAC_');
+    const first = text((await admin.get(`/panel/auditoria?documento=${W.maria}&paso=1`)).body);
+    expect(first).toMatch(/Estado después del paso 1 de \d+/);
+    expect(first).toContain('Es el primer paso');
+
+    const csv = await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=csv`);
+    expect(csv.headers['content-type']).toMatch(/^text\/csv/);
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="auditoria-${W.maria}.csv"`);
+    const lines = csv.body.replace(/^\ufeff/, '').trim().split('\r\n');
+    expect(lines[0]).toBe('paso,posicion,flujo,revision,tipo,registradoEn,descripcion,codigoPila,usuario,apiKey,origen,solicitud,estadoDespues,datos');
+    expect(lines.some((l) => l.includes(',VacationApproved,') && l.includes(`,${ADMIN},,panel,`))).toBe(true);
+    const json = JSON.parse((await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=json`)).body);
+    expect(json.eventos.length).toBe(lines.length - 1);
+
+    const ok = await admin.get(`/panel/auditoria/verificar?documento=${W.maria}`);
+    expect(message(ok.body)).toMatch(/^Íntegro/);
+    // Someone edits a stored event behind the service's back.
+    await p.service.db.query(`UPDATE events SET data = jsonb_set(data, '{businessDays}', '99') WHERE stream = 'worker-1001' AND revision = 1`);
+    const broken = await admin.get(`/panel/auditoria/verificar?documento=${W.maria}`);
+    expect(message(broken.body)).toMatch(/^Alterado/);
+    expect(text(broken.body)).toMatch(/worker-1001 \d+ rota en la revisión 1/);
+  });
+});

@@ -1,0 +1,97 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { ROOT, runCli } from './server.ts';
+
+/** Debian's chromium package: `.ci/run` installs it when it is missing. */
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = () => existsSync(CHROMIUM);
+export const NEEDS_CHROMIUM = `needs ${CHROMIUM} (apt-get install -y chromium)`;
+
+/** Where each step's screenshot is kept (git ignores it). */
+export const SCREENSHOTS = join(ROOT, 'test-results', 'panel');
+
+/** Flags for a closed network: nothing of the browser's own reaches out. */
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // The browser's own words (date fields, its messages) in the panel's language.
+  '--lang=es-CO',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Chromium with a fresh profile (--user-data-dir is the persistent context's directory), in the
+ * locale and time zone of the people who use the panel.
+ */
+export async function openBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'vac-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    locale: 'es-CO',
+    timezoneId: 'America/Bogota',
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    async close() {
+      await context.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * axe-core's rules on the page as it stands: no violation of serious or critical impact. The
+ * script goes in through the DevTools protocol, which the page's CSP does not govern.
+ */
+export async function expectAccessible(page: Page): Promise<void> {
+  const loaded = await page.evaluate(() => typeof (globalThis as { axe?: unknown }).axe !== 'undefined');
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: unknown, opts: unknown): Promise<{ violations: { id: string; impact: string; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    const r = await axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => JSON.stringify(n.target)) }));
+  });
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(bad, `${page.url()}: ${JSON.stringify(bad, null, 1)}`).toEqual([]);
+}
+
+/** What no page may ever show a person: the inside of a failure. */
+export async function expectNoStackTrace(page: Page): Promise<void> {
+  const text = await page.locator('body').innerText();
+  expect(text).not.toMatch(/\bat .+\.(ts|js):\d+|Error:|stack|node_modules|TypeError|ReferenceError/);
+}
+
+/** The path of the one-time link `vacaciones panel invite` prints on its last line. */
+export async function invitePath(env: NodeJS.ProcessEnv, email: string): Promise<string> {
+  const r = await runCli(env, ['panel', 'invite', email, '--url', 'http://panel.invalid']);
+  if (r.code !== 0) throw new Error(`panel invite ${email} failed (${r.code}): ${r.stderr}`);
+  const link = r.stdout.trim().split('\n').at(-1)!;
+  return new URL(link).pathname;
+}

@@ -1,0 +1,114 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { loadConfig } from '../../src/config/config.ts';
+import { migrate } from '../../src/db/migrations.ts';
+import { PgliteDb } from '../../src/db/pglite.ts';
+import { createLogger } from '../../src/logger.ts';
+import { acceptInvite, createInvite } from '../../src/panel/accounts.ts';
+import { importReferenceData } from '../../src/reference/import.ts';
+import { createService, type Service } from '../../src/service.ts';
+import { freshDb } from './db.ts';
+import { TODAY, loadFixture } from './server.ts';
+
+export const PANEL_PASSWORD = 'vacaciones-de-prueba-1';
+
+export interface PanelService {
+  service: Service;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole service in this process, over a database of its own with the fixture imported, for
+ * tests that drive the panel with fastify's inject. `env` adds to the configuration.
+ */
+export async function startPanelService(env: Record<string, string> = {}, opts: { accounts?: string[] } = {}): Promise<PanelService> {
+  const t = await freshDb();
+  let dataDir: string | undefined;
+  if (t.url === undefined) {
+    // PGlite: the service opens its own directory, so the fixture goes in before it starts.
+    await t.drop();
+    dataDir = mkdtempSync(join(tmpdir(), 'vac-panel-'));
+    const db = await PgliteDb.open(join(dataDir, 'pglite'));
+    await migrate(db);
+    await importReferenceData(db, loadFixture());
+    await db.close();
+  } else {
+    await importReferenceData(t.db, loadFixture());
+  }
+  const config = loadConfig({ DATABASE_URL: t.url ?? '', DATA_DIR: dataDir ?? '', VACACIONES_TODAY: TODAY, LOG_LEVEL: 'silent', PORT: '0', ...env });
+  const service = await createService(config, createLogger(config));
+  for (const email of opts.accounts ?? []) {
+    const invite = await createInvite(service.db, email);
+    await acceptInvite(service.db, invite.token, PANEL_PASSWORD);
+  }
+  return {
+    service,
+    async stop() {
+      await service.close().catch(() => {});
+      if (t.url !== undefined) await t.drop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PanelAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  location: string | undefined;
+}
+
+/** A person's browser, reduced to what the tests need: cookies kept, forms posted with their token. */
+export class PanelClient {
+  readonly cookies = new Map<string, string>();
+  private lastToken: string | undefined;
+
+  constructor(private readonly service: Service, private readonly headers: Record<string, string> = {}) {}
+
+  async get(url: string): Promise<PanelAnswer> {
+    return this.send('GET', url);
+  }
+
+  /** Posts a form; `_csrf` is the token of the last page read unless the form names its own. */
+  async post(url: string, form: Record<string, string>): Promise<PanelAnswer> {
+    const fields = { _csrf: this.lastToken ?? '', ...form };
+    return this.send('POST', url, new URLSearchParams(fields).toString());
+  }
+
+  async signIn(email: string, password = PANEL_PASSWORD): Promise<PanelAnswer> {
+    await this.get('/panel/ingresar');
+    return this.post('/panel/ingresar', { email, password });
+  }
+
+  private async send(method: 'GET' | 'POST', url: string, payload?: string): Promise<PanelAnswer> {
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const r = await this.service.app.inject({
+      method,
+      url,
+      payload,
+      headers: {
+        ...this.headers,
+        ...(cookie ? { cookie } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+    });
+    for (const c of r.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
+      if (c.value === '' || (c.expires && c.expires.getTime() < Date.now()) || c.maxAge === 0) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+    const token = /name="_csrf" value="([^"]+)"/.exec(r.body)?.[1];
+    if (token) this.lastToken = token;
+    return { status: r.statusCode, headers: r.headers as PanelAnswer['headers'], body: r.body, location: r.headers.location as string | undefined };
+  }
+}
+
+/** The text of the page's alert or status message. */
+export function message(body: string): string | undefined {
+  return /role="(?:alert|status)">([^<]*)</.exec(body)?.[1];
+}
+
+export function expectSignInPage(r: PanelAnswer): void {
+  expect(r.status === 303 ? r.location : undefined, r.body.slice(0, 300)).toMatch(/^\/panel\/ingresar/);
+}
