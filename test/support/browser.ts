@@ -43,6 +43,8 @@ export async function openBrowser(): Promise<Browser> {
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    // A busy shared machine can take long to start a browser: this bound only catches a hang.
+    timeout: 120_000,
     args: FLAGS,
     locale: 'es-CO',
     timezoneId: 'America/Bogota',
