@@ -72,7 +72,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     execSync('npm run --silent build', { stdio: 'inherit' });
     const server = await startChild(
       process.execPath,
-      ['--max-old-space-size=192', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), resolve('dist/cli/run.js'), 'serve'],
+      ['--max-old-space-size=160', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), resolve('dist/cli/run.js'), 'serve'],
       { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-02-01', RATE_LIMIT_PER_MINUTE: '0' },
       /"address":"(http:\/\/[^"]+)"/,
     );

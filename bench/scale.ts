@@ -15,7 +15,7 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale
  *   npm run bench:scale -- --runs 3 --workers 50000 --formats json,ndjson --only import,rebuild,serve
- *   npm run bench:scale -- --only serve --duration 10 --connections 32 --few 2000 --heap 192
+ *   npm run bench:scale -- --only serve --duration 10 --connections 32 --few 2000 --heap 160
  *   npm run bench:scale -- --regenerate          (write the data files again)
  *   npm run bench:scale -- --keep                (leave the last database for a closer look)
  *   npm run bench:scale -- --only serve --database vac_scale_1_abc   (serve a kept database again)
@@ -52,7 +52,7 @@ const ONLY = option('only', 'import,rebuild,serve').split(',');
 /** Seconds each load of the serve section runs, the connections it keeps open, the server's heap. */
 const DURATION = Number(option('duration', '10'));
 const CONNECTIONS = Number(option('connections', '32'));
-const HEAP_MB = Number(option('heap', process.env.VACACIONES_HEAP_MB ?? '192'));
+const HEAP_MB = Number(option('heap', process.env.VACACIONES_HEAP_MB ?? '160'));
 /** The workers of the small working set the serve section compares with all of them. */
 const FEW = Number(option('few', '2000'));
 /** Measured loads of each kind and working set, alternating between the two sets. */

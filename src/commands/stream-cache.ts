@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { decode } from '../events/codec.ts';
+import { isUnitStream } from '../events/streams.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { Gatherer, type Asked } from '../gather.ts';
 import type { EventStore, StoredEvent } from '../store/types.ts';
@@ -21,34 +22,46 @@ export interface CachedEvent {
  * it was asked for, so it sees everything committed before.
  *
  * Bounded by the events held (an empty stream counts as one), the least recently used stream
- * dropped first: a dropped stream is read again in full, which costs the same query.
+ * dropped first: a dropped stream is read again in full, which costs the same query. A
+ * subgerencia's month streams are few, long and read by every request of its workers, while a
+ * large company has tens of thousands of short worker streams each read now and then; the two
+ * have bounds of their own, so that a walk over every worker never pushes out the month streams
+ * (each dropped one would be read again in full by the next request of any of its workers).
  */
 export class StreamCache {
-  private readonly entries: LRUCache<string, CachedEvent[]>;
+  private readonly workers: LRUCache<string, CachedEvent[]>;
+  private readonly units: LRUCache<string, CachedEvent[]>;
   private readonly reads: Gatherer<{ stream: string; fromRevision: number }[], Map<string, StoredEvent[]>>;
 
   constructor(
     private readonly store: EventStore,
-    maxEvents = 50_000,
+    maxEvents = 30_000,
     maxInFlight = 2,
+    maxUnitEvents = 100_000,
   ) {
-    this.entries = new LRUCache({ maxSize: maxEvents, sizeCalculation: (events) => events.length + 1 });
+    const sizeCalculation = (events: CachedEvent[]) => events.length + 1;
+    this.workers = new LRUCache({ maxSize: maxEvents, sizeCalculation });
+    this.units = new LRUCache({ maxSize: maxUnitEvents, sizeCalculation });
     this.reads = new Gatherer((batch) => this.readTogether(batch), maxInFlight);
   }
 
   /** Events held now, counting each stream as one more. */
   get size(): number {
-    return this.entries.calculatedSize;
+    return this.workers.calculatedSize + this.units.calculatedSize;
+  }
+
+  private entries(stream: string): LRUCache<string, CachedEvent[]> {
+    return isUnitStream(stream) ? this.units : this.workers;
   }
 
   async read(streams: string[]): Promise<Map<string, CachedEvent[]>> {
-    const known = streams.map((stream) => ({ stream, held: this.entries.get(stream) ?? [] }));
+    const known = streams.map((stream) => ({ stream, held: this.entries(stream).get(stream) ?? [] }));
     const requests = known.map(({ stream, held }) => ({ stream, fromRevision: held.length ? held[held.length - 1]!.revision + 1 : 0 }));
     const fresh = await this.reads.ask(requests);
     const out = new Map<string, CachedEvent[]>();
     for (const { stream } of known) {
       // Another request may have extended the entry meanwhile: take only what it lacks.
-      const current = this.entries.get(stream) ?? [];
+      const current = this.entries(stream).get(stream) ?? [];
       const last = current.length ? current[current.length - 1]!.revision : -1;
       const added: CachedEvent[] = [];
       for (const s of fresh.get(stream) ?? []) {
@@ -84,7 +97,7 @@ export class StreamCache {
   peek(streams: string[]): Map<string, CachedEvent[]> | undefined {
     const out = new Map<string, CachedEvent[]>();
     for (const stream of streams) {
-      const held = this.entries.get(stream);
+      const held = this.entries(stream).get(stream);
       if (!held) return undefined;
       out.set(stream, held);
     }
@@ -93,7 +106,7 @@ export class StreamCache {
 
   /** Events this process just appended, ending at `lastRevision`: held if they follow what is. */
   appended(stream: string, events: DomainEvent[], lastRevision: number): void {
-    const held = this.entries.get(stream);
+    const held = this.entries(stream).get(stream);
     if (!held || events.length === 0) return;
     const first = lastRevision - events.length + 1;
     if ((held.length ? held[held.length - 1]!.revision : -1) !== first - 1) return;
@@ -104,6 +117,6 @@ export class StreamCache {
   private remember(stream: string, events: CachedEvent[]): void {
     // Empty streams are held too: knowing a worker has no events yet is worth as much. A stream
     // longer than the whole bound is not held at all.
-    this.entries.set(stream, events);
+    this.entries(stream).set(stream, events);
   }
 }

@@ -17,6 +17,26 @@ const types = {
   },
 };
 
+/**
+ * Session settings of every connection. JIT compilation off: the planner expects thousands of
+ * rows from a stream read (the events table's statistics are dominated by long streams), which
+ * crosses jit_above_cost, and compiling then costs 5-10 ms on a query that runs in well under
+ * one. The service's statements are all short lookups, appends and pages, which JIT never
+ * speeds up. Options given in the connection string come after these, so an operator can still
+ * turn it on.
+ */
+const SESSION_OPTIONS = '-c jit=off';
+
+function sessionOptions(connectionString: string): string {
+  let given: string | null = null;
+  try {
+    given = new URL(connectionString).searchParams.get('options');
+  } catch {
+    // Not a URL (a keyword/value string): its options, if any, are not merged.
+  }
+  return given ? `${SESSION_OPTIONS} ${given}` : SESSION_OPTIONS;
+}
+
 export interface PostgresOptions {
   connectionString: string;
   max?: number;
@@ -35,6 +55,7 @@ export class PostgresDb implements Db {
       max: opts.max ?? 10,
       connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
       application_name: opts.applicationName ?? 'vacaciones',
+      options: sessionOptions(opts.connectionString),
       types,
     });
     // An idle client losing its server must not crash the process; the next query reports it.

@@ -10,6 +10,7 @@ export const pilaStream = (codigoPila: string): string => `pila-${codigoPila}`;
  * across workers.
  */
 export const unitStream = (subgerenciaId: string, month: string): string => `unit-${subgerenciaId}-${month}`;
+export const isUnitStream = (stream: string): boolean => stream.startsWith('unit-');
 
 /** Audited queries (consult, contract check) of one worker; kept apart so reads never conflict with writes. */
 export const auditStream = (workerId: number): string => `audit-worker-${workerId}`;

@@ -29,7 +29,7 @@ export class AvailabilityCache {
   constructor(
     db: Queryable,
     private readonly projections: ProjectionService,
-    maxEntries = 20_000,
+    maxEntries = 10_000,
   ) {
     this.entries = new LRUCache({ max: maxEntries });
     this.reads = new Gatherer(async (batch) => {

@@ -101,6 +101,25 @@ describe('stream cache of the commands', () => {
     expect(cache.peek([streams[1]!])).toBeUndefined();
   });
 
+  it('keeps a subgerencia month stream held while more worker streams than fit go through', async () => {
+    const cache = new StreamCache(counting, 20, 2, 50);
+    const unit = 'unit-SG-bound-2026-03';
+    const workers = Array.from({ length: 30 }, (_, i) => `worker-walk-${i}`);
+    await store.append([
+      { stream: unit, expectedRevision: 'no_stream' as const, events: Array.from({ length: 40 }, (_, i) => approved(i)) },
+      ...workers.map((stream) => ({ stream, expectedRevision: 'no_stream' as const, events: [approved(0), approved(1)] })),
+    ]);
+    await cache.read([unit]);
+    for (const w of workers) await cache.read([w]);
+    fetched = 0;
+    expect(cache.peek([unit])!.get(unit)).toHaveLength(40);
+    await cache.read([unit]);
+    expect(fetched).toBe(0);
+    // The worker streams still share their own bound: the earliest are gone.
+    expect(cache.peek([workers[0]!])).toBeUndefined();
+    expect(cache.size).toBeLessThanOrEqual(20 + 50);
+  });
+
   it('hands a failed store read to every caller that rode on it', async () => {
     const failing = { ...store, readStreams: async () => { throw new Error('store down'); } } as unknown as EventStore;
     const cache = new StreamCache(failing);
