@@ -13,8 +13,8 @@ export const MIGRATION_LOCK = 7_264_001;
 /**
  * Held shared by every appending transaction from before its first write until it ends, so that
  * readers of the global order can tell appenders from other open transactions. Pair key
- * (7264, 2). The append functions in SQL take it themselves: their text, frozen in the
- * migrations, spells these two numbers literally.
+ * (7264, 2). The append functions in SQL take it themselves: their live text
+ * (src/store/postgres-schema) from here, the applied migrations' frozen texts by these two numbers.
  */
 export const APPEND_LOCK = { namespace: 7264, id: 2 } as const;
 

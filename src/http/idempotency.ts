@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from './context.ts';
 import { MESSAGES, vacationError } from './envelopes.ts';
+import { IdempotencyRecords } from './idempotency-records.ts';
 
 const WAIT_FOR_FIRST_MS = 5000;
 /** A claim older than this belongs to a request that died; a retry may take it over. */
@@ -12,14 +13,9 @@ function fingerprint(req: FastifyRequest): string {
   const canonical = Object.keys(body)
     .map((k) => [k.toLowerCase(), body[k]] as const)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash('sha256').update(`${req.routeOptions.url}\n${JSON.stringify(canonical)}`).digest('hex');
-}
-
-interface Row {
-  fingerprint: string;
-  status_code: number | null;
-  body: unknown;
-  age_s: string;
+  return createHash('sha256')
+    .update(`${req.routeOptions.url}\n${JSON.stringify(canonical)}`)
+    .digest('hex');
 }
 
 /**
@@ -33,34 +29,25 @@ export async function withIdempotency(deps: AppDeps, req: FastifyRequest, reply:
   if (typeof raw !== 'string' || raw.trim() === '' || raw.length > 200) {
     return vacationError(reply, 400, MESSAGES.missingData, { 'Idempotency-Key': 'Debe tener entre 1 y 200 caracteres' });
   }
-  const apiKeyId = req.apiKey!.id;
+  const records = new IdempotencyRecords(deps.db);
+  const key = { apiKeyId: req.apiKey!.id, key: raw };
   const fp = fingerprint(req);
-  const claimed = await deps.db.query(
-    `INSERT INTO idempotency_keys (api_key_id, key, route, fingerprint) VALUES ($1, $2, $3, $4)
-     ON CONFLICT DO NOTHING RETURNING key`,
-    [apiKeyId, raw, req.routeOptions.url ?? '', fp],
-  );
-  if (claimed.rowCount === 0) {
+  if (!(await records.claim(key, req.routeOptions.url ?? '', fp))) {
     const deadline = Date.now() + WAIT_FOR_FIRST_MS;
     for (;;) {
-      const r = await deps.db.query<Row>(
-        `SELECT fingerprint, status_code, body, extract(epoch FROM now() - created_at)::text AS age_s
-         FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
-        [apiKeyId, raw],
-      );
-      const row = r.rows[0];
+      const row = await records.find(key);
       if (!row) return withIdempotency(deps, req, reply, run); // released by a failed first attempt
       if (row.fingerprint !== fp) {
         return vacationError(reply, 422, 'Idempotency-Key ya usada con otra solicitud', {
           'Idempotency-Key': 'La clave ya se usó con datos diferentes; use una clave nueva',
         });
       }
-      if (row.status_code !== null) {
+      if (row.statusCode !== null) {
         reply.header('idempotent-replayed', 'true');
-        return reply.code(row.status_code).send(row.body);
+        return reply.code(row.statusCode).send(row.body);
       }
-      if (Number(row.age_s) > ABANDONED_AFTER_S) {
-        await deps.db.query('DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2 AND status_code IS NULL', [apiKeyId, raw]);
+      if (row.ageSeconds > ABANDONED_AFTER_S) {
+        await records.release(key, { unanswered: true });
         return withIdempotency(deps, req, reply, run);
       }
       if (Date.now() > deadline) {
@@ -81,16 +68,13 @@ export async function withIdempotency(deps: AppDeps, req: FastifyRequest, reply:
   try {
     const result = await run();
     if (reply.statusCode < 500) {
-      await deps.db.query(
-        `UPDATE idempotency_keys SET status_code = $3, body = $4::jsonb, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
-        [apiKeyId, raw, reply.statusCode, JSON.stringify(captured ?? null)],
-      );
+      await records.complete(key, reply.statusCode, captured);
     } else {
-      await deps.db.query('DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2', [apiKeyId, raw]);
+      await records.release(key);
     }
     return result;
   } catch (err) {
-    await deps.db.query('DELETE FROM idempotency_keys WHERE api_key_id = $1 AND key = $2', [apiKeyId, raw]).catch(() => {});
+    await records.release(key).catch(() => {});
     throw err;
   } finally {
     reply.send = send;
