@@ -78,6 +78,10 @@ export function timedStore(store: EventStore, metrics: Metrics): EventStore {
     readAll: (opts) => store.readAll(opts),
     headPosition: () => store.headPosition(),
     countAfter: (after) => store.countAfter(after),
+    logDatabase: () => store.logDatabase(),
+    claimAppend: (tx) => store.claimAppend(tx),
+    existingStreams: (tx, streams) => store.existingStreams(tx, streams),
+    appendImported: (tx, writes) => store.appendImported(tx, writes),
     ping: () => store.ping(),
     close: () => store.close(),
   };

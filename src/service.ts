@@ -20,6 +20,7 @@ import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
 import { openEventStore } from './store/open.ts';
+import { idsInBlocks, nextRecordIds } from './store/record-ids.ts';
 import type { EventStore } from './store/types.ts';
 import { ReadYourWrites } from './projections/read-your-writes.ts';
 
@@ -48,28 +49,6 @@ export interface ServiceOptions {
   now?: () => Date;
 }
 
-
-/**
- * Record ids taken from the sequence fifty at a time, so that a create does not spend a round
- * trip on its id. Ids stay unique; an instance that stops leaves a gap, which is harmless.
- */
-function idsInBlocks(fetch: (n: number) => Promise<number[]>, size = 50): () => Promise<number> {
-  const ready: number[] = [];
-  let pending: Promise<void> | undefined;
-  return async () => {
-    while (ready.length === 0) {
-      pending ??= fetch(size)
-        .then((ids) => {
-          ready.push(...ids);
-        })
-        .finally(() => {
-          pending = undefined;
-        });
-      await pending;
-    }
-    return ready.shift()!;
-  };
-}
 
 async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -116,9 +95,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     calendar,
     today,
     now: opts.now,
-    nextRecordId: idsInBlocks(async (n) =>
-      (await db.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [n])).rows.map((r) => Number(r.id)),
-    ),
+    nextRecordId: idsInBlocks((n) => nextRecordIds(db, n)),
     onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
   });
 

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Db } from '../db/types.ts';
 import type { EventMetadata } from '../events/types.ts';
 import { compareUtf8 } from '../store/chain.ts';
-import { PostgresEventStore } from '../store/postgres-store.ts';
 import { START, comparePositions, positionToString, type EventStore, type Position } from '../store/types.ts';
 import { MerkleRoot, type StreamHead } from './merkle.ts';
 
@@ -59,7 +58,7 @@ export async function rootAt(store: EventStore, db: Db | undefined, position: Po
     m.add(h);
     events += h.revision + 1;
   };
-  if (store instanceof PostgresEventStore && db) await headsInDatabase(db, position, add);
+  if (db && store.logDatabase()) await headsInDatabase(db, position, add);
   else await headsFromLog(store, position, add);
   return { root: m.root(), position: positionToString(position), streams: m.count, events };
 }

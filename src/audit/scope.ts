@@ -1,11 +1,11 @@
 import type { Queryable } from '../db/types.ts';
 import { auditStream, pilaStream, workerStream } from '../events/streams.ts';
+import { ReferenceRepository } from '../reference/repository.ts';
 import type { EventStore } from '../store/types.ts';
 
 /** The worker a document number names, or undefined. */
 export async function workerOf(db: Queryable, documentNumber: string): Promise<number | undefined> {
-  const r = await db.query<{ id: string }>('SELECT id::text FROM ref_workers WHERE document_number = $1', [documentNumber]);
-  return r.rows[0] ? Number(r.rows[0].id) : undefined;
+  return (await new ReferenceRepository(db).workerByDocument(documentNumber))?.id;
 }
 
 /**

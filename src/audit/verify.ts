@@ -1,5 +1,4 @@
 import type { Db, Queryable } from '../db/types.ts';
-import { PostgresEventStore } from '../store/postgres-store.ts';
 import { START, type EventStore } from '../store/types.ts';
 import { ChainChecker, type ChainBreak } from './chain-check.ts';
 
@@ -39,7 +38,7 @@ export async function verifyChains(
 ): Promise<VerifyReport> {
   const t0 = performance.now();
   const r =
-    store instanceof PostgresEventStore && db
+    db && store.logDatabase()
       ? await verifyInDatabase(db, scope, onProgress)
       : await verifyFromStore(store, scope, onProgress);
   return { ...r, ms: performance.now() - t0 };

@@ -14,7 +14,7 @@ import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import type { VacationImported } from '../events/types.ts';
 import type { HistoricHandler, HistoricVacation } from '../reference/import.ts';
 import { ReferenceRepository, type WorkerFile } from '../reference/repository.ts';
-import { PostgresEventStore } from '../store/postgres-store.ts';
+import { nextRecordIds } from '../store/record-ids.ts';
 import type { EventStore, StreamWrite } from '../store/types.ts';
 import { monthsOf } from './occupancy.ts';
 
@@ -95,7 +95,7 @@ function mergeByStream(writes: StreamWrite[]): StreamWrite[] {
 export function historicImportOptions(store: EventStore, calendar: HolidayLookup): { historic: HistoricHandler; beforeWrites?: (tx: Queryable) => Promise<void> } {
   return {
     historic: historicImporter(store, calendar),
-    beforeWrites: store instanceof PostgresEventStore ? (tx) => store.claimAppend(tx) : undefined,
+    beforeWrites: (tx) => store.claimAppend(tx),
   };
 }
 
@@ -111,26 +111,14 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
   return async (tx: Queryable, rows: HistoricVacation[]) => {
     if (rows.length === 0) return { imported: 0, skipped: 0 };
     const streams = rows.map((r) => pilaStream(r.pilaCode));
-    const known = new Set(
-      store instanceof PostgresEventStore
-        ? (
-            await tx.query<{ stream: string }>(
-              // One index probe per code, fenced by OFFSET 0: as `stream = ANY($1)`, the planner
-              // scans every stream of the log for a chunk's thousands of codes.
-              `SELECT u.stream FROM unnest($1::text[]) AS u(stream)
-                CROSS JOIN LATERAL (SELECT 1 FROM streams s WHERE s.stream = u.stream AND s.revision >= 0 OFFSET 0) AS known`,
-              [streams],
-            )
-          ).rows.map((r) => r.stream)
-        : (await Promise.all(streams.map(async (s) => ((await store.readStream(s)).length ? s : null)))).filter((s): s is string => s !== null),
-    );
+    const known = await store.existingStreams(tx, streams);
     const fresh = rows.filter((r) => !known.has(pilaStream(r.pilaCode)));
     if (fresh.length === 0) return { imported: 0, skipped: rows.length };
 
     const files = new Map<number, WorkerFile>(
       (await new ReferenceRepository(tx).workerFilesWithoutPayroll([...new Set(fresh.map((r) => r.workerId))])).map((f) => [f.worker.id, f]),
     );
-    const ids = (await tx.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [fresh.length])).rows.map((r) => Number(r.id));
+    const ids = await nextRecordIds(tx, fresh.length);
     return {
       async build() {
         const t = now();
@@ -150,8 +138,7 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
           skipped: rows.length - fresh.length,
           async write() {
             if (writes.length === 0) return;
-            if (store instanceof PostgresEventStore) await store.appendImported(tx, writes);
-            else await store.append(writes);
+            await store.appendImported(tx, writes);
           },
         };
       },

@@ -1,6 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
 import { hasUpcasters } from '../events/upcast.ts';
-import { PostgresEventStore } from '../store/postgres-store.ts';
 import type { EventStore, Position } from '../store/types.ts';
 import type { Projector } from './types.ts';
 
@@ -13,8 +12,7 @@ import type { Projector } from './types.ts';
  */
 export function readsLogInPlace(db: Db, store: EventStore, p: Projector): boolean {
   return (
-    store instanceof PostgresEventStore &&
-    store.database === db &&
+    store.logDatabase() === db &&
     p.replaySql !== undefined &&
     // replaySql reads payloads as stored; an upcaster would have apply() read something else.
     ![...p.handles].some(hasUpcasters)

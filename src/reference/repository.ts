@@ -306,4 +306,11 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
     const r = await this.db.query<{ version: string }>('SELECT version FROM ref_version WHERE id = 1');
     return Number(r.rows[0]?.version ?? 0);
   }
+
+  /** The reference data's version and when an import last changed it (ISO; null before any). */
+  async lastImport(): Promise<{ version: number; changedAt: string | null }> {
+    const r = await this.db.query<{ version: string; changed_at: string | Date | null }>('SELECT version::text, changed_at FROM ref_version WHERE id = 1');
+    const row = r.rows[0];
+    return { version: Number(row?.version ?? 0), changedAt: row?.changed_at ? new Date(row.changed_at).toISOString() : null };
+  }
 }

@@ -17,6 +17,7 @@ import {
   type ReadAllOptions as ClientReadAllOptions,
   type ReadStreamOptions,
 } from '@kurrent/kurrentdb-client';
+import type { Queryable } from '../db/types.ts';
 import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
 import {
   PROBE_STREAM,
@@ -490,6 +491,23 @@ export class KurrentEventStore implements EventStore {
    * Ready when $all can be read (the reads go over the bridge's own connection) and the append
    * path reaches a leader (over the gRPC channel, which a leader change can leave on a follower).
    */
+  logDatabase(): undefined {
+    return undefined;
+  }
+
+  /** The log is not in the import's database: nothing to mark. */
+  async claimAppend(): Promise<void> {}
+
+  async existingStreams(_tx: Queryable, streams: string[]): Promise<Set<string>> {
+    const found = await Promise.all(streams.map(async (s) => ((await this.readStream(s)).length > 0 ? s : null)));
+    return new Set(found.filter((s): s is string => s !== null));
+  }
+
+  /** Plain appends: the log cannot join the import's transaction. */
+  async appendImported(_tx: Queryable, writes: StreamWrite[]): Promise<void> {
+    await this.append(writes);
+  }
+
   async ping(): Promise<void> {
     await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }));
     await this.probeAppendPath();

@@ -91,8 +91,7 @@ export class PostgresEventStore implements EventStore {
     this.groups = new GroupAppender(db, (writes, args) => this.callAppend(this.db, writes, args), (writes, outcome) => this.settle(writes, outcome), opts);
   }
 
-  /** The database the log is kept in: a rebuild on that same database may read the log where it lies. */
-  get database(): Db {
+  logDatabase(): Db {
     return this.db;
   }
 
@@ -144,6 +143,17 @@ export class PostgresEventStore implements EventStore {
    */
   async claimAppend(tx: Queryable): Promise<void> {
     await tx.query('SELECT vac_claim_append()');
+  }
+
+  async existingStreams(tx: Queryable, streams: string[]): Promise<Set<string>> {
+    const r = await tx.query<{ stream: string }>(
+      // One index probe per stream, fenced by OFFSET 0: as `stream = ANY($1)`, the planner
+      // scans every stream of the log for an import chunk's thousands of codes.
+      `SELECT u.stream FROM unnest($1::text[]) AS u(stream)
+        CROSS JOIN LATERAL (SELECT 1 FROM streams s WHERE s.stream = u.stream AND s.revision >= 0 OFFSET 0) AS known`,
+      [streams],
+    );
+    return new Set(r.rows.map((row) => row.stream));
   }
 
   /**

@@ -1,3 +1,5 @@
+import type { Db, Queryable } from '../db/types.ts';
+
 /**
  * The event store port. Only src/store knows which store is behind it.
  *
@@ -99,6 +101,23 @@ export interface EventStore {
    * lag), and may answer from a count made up to a second before.
    */
   countAfter(after: Position): Promise<number>;
+  /**
+   * The PostgreSQL database the log is kept in, or undefined (KurrentDB): work over the whole
+   * log (a rebuild, a verification, an anchor) may then run where the events lie instead of
+   * reading every event out.
+   */
+  logDatabase(): Db | undefined;
+  /**
+   * The reference-data import writes its historic events inside its own database transaction
+   * `tx`: where the log is kept in that database, they commit with the import's rows, all or
+   * nothing; elsewhere (KurrentDB) `tx` is not used, and these are plain reads and appends.
+   * claimAppend marks `tx` as appending before its first write of any kind.
+   */
+  claimAppend(tx: Queryable): Promise<void>;
+  /** Which of these streams hold at least one event, as `tx` sees them. */
+  existingStreams(tx: Queryable, streams: string[]): Promise<Set<string>>;
+  /** The import's writes, each expecting 'any' or 'no_stream' (a stream that exists fails the whole import). */
+  appendImported(tx: Queryable, writes: StreamWrite[]): Promise<void>;
   /** Checks the store is reachable and usable (on KurrentDB: $all reads, and appends reach a leader). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -10,6 +10,7 @@ import {
   type StoredEvent,
 } from '../../src/store/types.ts';
 import { chainHash } from '../../src/store/chain.ts';
+import type { Db, Queryable } from '../../src/db/types.ts';
 
 export interface ContractTarget {
   store: EventStore;
@@ -17,6 +18,8 @@ export interface ContractTarget {
   holdOpenAppend?: (stream: string, events: NewEvent[]) => Promise<{ commit(): Promise<void> }>;
   /** Why the held-open test cannot run on this target. */
   holdOpenSkipReason?: string;
+  /** The database the log is kept in, when it is one (PostgreSQL, PGlite): the import's transactions run there. */
+  logDb?: Db;
   dispose(): Promise<void>;
 }
 
@@ -225,6 +228,35 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       expect((await t.store.readStream(worker)).map((e) => e.type)).toEqual(['W0', 'W1', 'W2', 'W3']);
       expect((await t.store.readStream(code)).map((e) => e.type)).toEqual(['C0']);
       expect((await t.store.readStream(month)).map((e) => e.type)).toEqual(['M0', 'M1']);
+    });
+
+    it("takes an import's events inside the import's transaction: streams with events found, writes appended, a stream taken refused", async () => {
+      expect(t.store.logDatabase()).toBe(t.logDb);
+      // Where the log is elsewhere, the import's transaction is none of the store's business.
+      const untouchable: Queryable = {
+        query: () => Promise.reject(new Error('the store used a transaction of another database')),
+        exec: () => Promise.reject(new Error('the store used a transaction of another database')),
+      };
+      const inImport = (fn: (tx: Queryable) => Promise<void>) => (t.logDb ? t.logDb.transaction(fn) : fn(untouchable));
+      const [old, fresh, empty] = [s('worker'), s('pila'), s('never')];
+      await t.store.append([{ stream: old, expectedRevision: 'no_stream', events: [ev('A')] }]);
+      await inImport(async (tx) => {
+        await t.store.claimAppend(tx);
+        expect(await t.store.existingStreams(tx, [old, fresh, empty])).toEqual(new Set([old]));
+        await t.store.appendImported(tx, [
+          { stream: old, expectedRevision: 'any', events: [ev('B')] },
+          { stream: fresh, expectedRevision: 'no_stream', events: [ev('C'), ev('D')] },
+        ]);
+      });
+      expect((await t.store.readStream(old)).map((e) => [e.revision, e.type])).toEqual([[0, 'A'], [1, 'B']]);
+      expect((await t.store.readStream(fresh)).map((e) => [e.revision, e.type])).toEqual([[0, 'C'], [1, 'D']]);
+      await expect(
+        inImport(async (tx) => {
+          await t.store.claimAppend(tx);
+          await t.store.appendImported(tx, [{ stream: fresh, expectedRevision: 'no_stream', events: [ev('E')] }]);
+        }),
+      ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+      expect((await t.store.readStream(fresh)).map((e) => e.type)).toEqual(['C', 'D']);
     });
 
     it('appendAny adds to several streams, new or not, at their next revisions, without checking any expectation', async () => {

@@ -3,6 +3,7 @@ import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worke
 import { decode } from '../../events/codec.ts';
 import { auditStream, workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';
+import { ReferenceRepository } from '../../reference/repository.ts';
 import { openEventStore } from '../../store/open.ts';
 import { comparePositions, positionToString, type StoredEvent } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
@@ -103,9 +104,9 @@ export function registerReplay(program: Command, io: CliIo): void {
     .action(async (opts: { documento: string; asOf?: string; json?: boolean }) => {
       const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
       await withDb(async (db, config) => {
-        const w = await db.query<{ id: string }>('SELECT id::text FROM ref_workers WHERE document_number = $1', [opts.documento]);
-        if (!w.rows[0]) throw new CliError(`no worker with document ${opts.documento}`);
-        const workerId = Number(w.rows[0].id);
+        const worker = await new ReferenceRepository(db).workerByDocument(opts.documento);
+        if (!worker) throw new CliError(`no worker with document ${opts.documento}`);
+        const workerId = worker.id;
         const store = await openEventStore(config, db);
         let events: StoredEvent[];
         try {

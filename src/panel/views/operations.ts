@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { ReferenceRepository } from '../../reference/repository.ts';
 import { positionToString } from '../../store/types.ts';
 import { bogotaTime, html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
@@ -25,14 +26,13 @@ export function operationsRoutes(app: FastifyInstance, ctx: PanelContext) {
   app.get('/operacion', async (req, reply) => {
     const [projections, lastImport, health] = await Promise.all([
       deps.projectionStatus(),
-      deps.db.query<{ version: string; changed_at: string | Date | null }>('SELECT version::text, changed_at FROM ref_version WHERE id = 1'),
+      new ReferenceRepository(deps.db).lastImport(),
       deps.checkReady().then(
         () => null,
         (err: Error) => err.message.split('\n')[0]!,
       ),
     ]);
-    const imp = lastImport.rows[0];
-    const changedAt = imp?.changed_at ? new Date(imp.changed_at).toISOString() : null;
+    const { changedAt } = lastImport;
     const head = projections[0]?.head;
     const body = html`
 <h2>Salud</h2>
@@ -52,8 +52,8 @@ ${health === null
   </tbody>
 </table>
 <h2>Última importación</h2>
-${imp && Number(imp.version) > 0
-  ? html`<p>Versión ${imp.version} de los datos de referencia.${changedAt ? html` Cargada el ${bogotaTime(changedAt)}` : ''}</p>`
+${lastImport.version > 0
+  ? html`<p>Versión ${lastImport.version} de los datos de referencia.${changedAt ? html` Cargada el ${bogotaTime(changedAt)}` : ''}</p>`
   : html`<p>Todavía no se han importado datos de referencia.</p>`}
 `;
     return ctx.render(req, reply, { title: 'Operación', section: 'operacion', body });

@@ -27,6 +27,10 @@ function asPlainStore(store: EventStore): EventStore {
     readAll: (o) => store.readAll(o),
     headPosition: () => store.headPosition(),
     countAfter: (p) => store.countAfter(p),
+    logDatabase: () => undefined,
+    claimAppend: async () => {},
+    existingStreams: (tx, streams) => store.existingStreams(tx, streams),
+    appendImported: (tx, writes) => store.appendImported(tx, writes),
     ping: () => store.ping(),
     close: async () => {},
   };

@@ -13,6 +13,7 @@ eventStoreContract(
     const store = new PostgresEventStore(t.db);
     return {
       store,
+      logDb: t.db,
       // A second connection begins an append and keeps its transaction open while others commit.
       async holdOpenAppend(stream, events) {
         const client = new pg.Client({ connectionString: t.url! });
@@ -46,6 +47,7 @@ eventStoreContract('embedded PGlite', async () => {
   await migrate(db);
   return {
     store: new PostgresEventStore(db),
+    logDb: db,
     holdOpenSkipReason: 'PGlite has a single connection: an open transaction blocks every other append',
     dispose: () => db.close(),
   };
