@@ -1,6 +1,6 @@
-import { setBatching } from './gather.ts';
+import { setBatching } from './store/throughput/gather.ts';
 import type { FastifyInstance } from 'fastify';
-import { BatchedAppender } from './commands/batched-appender.ts';
+import { BatchedAppender } from './store/throughput/batched-appender.ts';
 import { VacationCommands } from './commands/handler.ts';
 import type { Config } from './config/config.ts';
 import { migrate } from './db/migrations.ts';
@@ -9,6 +9,7 @@ import type { Db } from './db/types.ts';
 import { holidayCalendar } from './config/holidays.ts';
 import { todayInBogota } from './domain/index.ts';
 import { buildApp } from './http/app.ts';
+import { checkReadiness } from './db/readiness.ts';
 import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
@@ -22,7 +23,7 @@ import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/chang
 import { openEventStore } from './store/open.ts';
 import { idsInBlocks, nextRecordIds } from './store/record-ids.ts';
 import type { EventStore } from './store/types.ts';
-import { ReadYourWrites } from './projections/read-your-writes.ts';
+import { ReadYourWrites } from './projections/runtime/read-your-writes.ts';
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, availability in
@@ -49,15 +50,6 @@ export interface ServiceOptions {
   now?: () => Date;
 }
 
-
-async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
 export async function createService(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Service> {
@@ -156,10 +148,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       now: opts.now,
       metrics,
       metricsText: () => metrics.text(),
-      async checkReady() {
-        await withTimeout(db.query('SELECT 1'), 2000, 'the database');
-        await withTimeout(rawStore.ping(), 2000, 'the event store');
-      },
+      checkReady: () => checkReadiness(db, rawStore),
       async projectionStatus() {
         // The runners of this process know their checkpoints best; without them, the tables and locks tell.
         if (opts.projections === false) return projectionOverview(db, rawStore);

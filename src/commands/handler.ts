@@ -8,7 +8,7 @@ import { evaluate, place, type Placement } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { ReferenceLookups } from '../reference/repository.ts';
 import { metadataOf, type Actor, type CommandFailure, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
-import { StreamCache } from './stream-cache.ts';
+import { StreamCache } from '../store/throughput/stream-cache.ts';
 import { foldWorker, type WorkerState } from './worker-state.ts';
 
 /** The reference data the commands read: a worker's file of the per-worker read model. */

@@ -1,5 +1,5 @@
 /** Vacation accrual from payroll sheets: days worked under main contracts, at an annual rate; the IBC. */
-import type { Contract } from './contracts.ts';
+import type { ContractDates } from './contracts.ts';
 import { assertValidDate } from './dates.ts';
 import { Days360 } from './days360.ts';
 
@@ -19,7 +19,7 @@ export interface AccrualParams {
 
 /** A sheet as the day count reads it; `Id` is whatever the caller's contract ids are. */
 export type WorkedSheet<Id> = Pick<PayrollSheet, 'periodStart' | 'periodEnd' | 'daysWorked'> & { contractId: Id };
-export type ContractRange<Id> = Pick<Contract, 'startDate' | 'endDate' | 'additional'> & { id: Id };
+export type ContractRange<Id> = Pick<ContractDates, 'startDate' | 'endDate' | 'additional'> & { id: Id };
 
 /** The date range of each main contract that has both dates, by contract id. */
 export type MainContractRanges<Id> = ReadonlyMap<Id, { from: string; to: string }>;

@@ -1,22 +1,20 @@
 /** Which of a worker's contracts applies on a date. */
 import { assertValidDate } from './dates.ts';
 
-export interface Contract {
-  id: string;
+/**
+ * What these rules read of a contract: its dates, whether it is settled, whether it is additional.
+ * The contract itself is the reference data's (src/reference/repository.ts), which has these.
+ */
+export interface ContractDates {
   startDate: string | null;
   endDate: string | null;
   settled: boolean;
   /** An additional contract runs alongside the main one and never governs while a main one does. */
   additional: boolean;
-  /** Whole pesos per month. */
-  baseSalary: number;
-  riskLevel: number | null;
-  companyContractId: number | null;
-  subgerenciaId: string;
 }
 
-export type ContractValidity = Pick<Contract, 'startDate' | 'endDate' | 'settled'>;
-export type RankedContract = Pick<Contract, 'startDate' | 'endDate' | 'settled' | 'additional'>;
+export type ContractValidity = Pick<ContractDates, 'startDate' | 'endDate' | 'settled'>;
+export type RankedContract = ContractDates;
 
 export type ContractStatus<C> =
   | { kind: 'none' }

@@ -1,11 +1,11 @@
 export * from './types.ts';
-export { allProjectors, projectorNames, selectProjectors, UnknownProjectorError } from './registry.ts';
-export { ensureProjectionTables } from './tables.ts';
-export { readCheckpoint, readCheckpoints } from './checkpoints.ts';
-export { ProjectionRunner, type RunnerState, type RunnerOptions } from './runner.ts';
-export { ProjectionService, type ProjectionServiceOptions, type ProjectorStatus } from './service.ts';
-export { rebuild, RebuildBusyError, REBUILD_SUFFIX, type RebuildOptions, type RebuildProgress, type RebuildResult } from './rebuild.ts';
-export { projectionOverview, type ProjectionOverview } from './status.ts';
+export { allProjectors, projectorNames, selectProjectors, UnknownProjectorError } from './runtime/registry.ts';
+export { ensureProjectionTables } from './runtime/tables.ts';
+export { readCheckpoint, readCheckpoints } from './runtime/checkpoints.ts';
+export { ProjectionRunner, type RunnerState, type RunnerOptions } from './runtime/runner.ts';
+export { ProjectionService, type ProjectionServiceOptions, type ProjectorStatus } from './runtime/service.ts';
+export { rebuild, RebuildBusyError, REBUILD_SUFFIX, type RebuildOptions, type RebuildProgress, type RebuildResult } from './runtime/rebuild.ts';
+export { projectionOverview, type ProjectionOverview } from './runtime/status.ts';
 export { vacationsProjector, VACATIONS_TABLE } from './vacations/projector.ts';
 export * from './vacations/queries.ts';
 export { amortizationsProjector, AMORTIZATIONS_TABLE } from './amortizations/projector.ts';

@@ -22,7 +22,7 @@ export interface Projector {
    */
   apply(q: Queryable, events: readonly DecodedEvent[], suffix: string): Promise<void>;
   /**
-   * Optional, for rebuilds from the PostgreSQL event log (src/projections/bulk.ts): statements
+   * Optional, for rebuilds from the PostgreSQL event log (src/projections/runtime/bulk.ts): statements
    * that fill the empty tables under `suffix` with what `apply` makes of every event of the log
    * up to a position (`$1` its commit as text, `$2` its prepare), read where the events lie
    * instead of passing each through this process. Their rows must equal those of `apply` on the

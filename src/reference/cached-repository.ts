@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/types.ts';
-import { Gatherer } from '../gather.ts';
+import { Gatherer } from '../store/throughput/gather.ts';
 import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from './repository.ts';
 import { workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from './worker-files.ts';
 

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../commands/audit.ts';
 import { actorOf } from '../actor.ts';
 import { contractStatus, toDecimal2 } from '../../domain/index.ts';
-import { vacationBalance } from '../balance.ts';
+import { vacationBalance } from '../../projections/availability/balance.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
-import { MESSAGES, lookupError } from '../envelopes.ts';
+import { BALANCE_PROBLEM_MESSAGES, MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 
@@ -70,7 +70,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
       if (p.kind === 'no_params') {
         return answer(200, { success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' }, p.company.id);
       }
-      return answer(422, { success: false, statusCode: 422, message: p.message }, result.contract?.companyContractId ?? null);
+      return answer(422, { success: false, statusCode: 422, message: BALANCE_PROBLEM_MESSAGES[p.kind] }, result.contract?.companyContractId ?? null);
     }
     const { company, params } = result.balance;
     const figures = {

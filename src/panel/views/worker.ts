@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
 import { Days360, toDecimal2 } from '../../domain/index.ts';
-import { vacationBalance, type BalanceProblem } from '../../http/balance.ts';
-import { MESSAGES } from '../../http/envelopes.ts';
+import { BALANCE_PROBLEM_MESSAGES, MESSAGES } from '../../http/envelopes.ts';
 import { Fields } from '../../http/fields.ts';
 import { parseCreateInput } from '../../http/vacation-input.ts';
+import { vacationBalance, type BalanceProblem } from '../../projections/availability/balance.ts';
 import type { VacationView } from '../../projections/index.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
@@ -81,7 +81,7 @@ const PROBLEM_TEXT = (p: BalanceProblem) =>
     ? 'El trabajador no tiene contratos vigentes hoy: no acumula días.'
     : p.kind === 'no_params'
       ? `El contrato empresa ${p.company.name} no tiene parametrización de vacaciones.`
-      : p.message;
+      : BALANCE_PROBLEM_MESSAGES[p.kind];
 
 export interface FormState {
   values: Record<string, string>;

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../../db/types.ts';
-import { Gatherer } from '../../gather.ts';
-import type { ProjectionService } from '../service.ts';
+import { Gatherer } from '../../store/throughput/gather.ts';
+import type { ProjectionService } from '../runtime/service.ts';
 import { NOTHING_TAKEN, availabilityOfMany, type AvailabilityView } from './queries.ts';
 
 const PROJECTOR = 'availability';

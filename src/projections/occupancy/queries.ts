@@ -18,13 +18,3 @@ export async function occupancyCounts(q: Queryable, subgerenciaId: string, from:
   );
   return r.rows.map((row) => ({ day: row.day, count: toNumber(row.count) }));
 }
-
-/** Codes of the records keeping people away from a subgerencia on one day. */
-export async function occupantsOn(q: Queryable, subgerenciaId: string, day: string): Promise<{ codigoPila: string; workerId: number }[]> {
-  const r = await q.query<{ codigo_pila: string; worker_id: unknown }>(
-    `SELECT codigo_pila, worker_id FROM ${OCCUPANCY_TABLE}
-      WHERE subgerencia_id = $1 AND start_date <= $2::date AND end_date >= $2::date ORDER BY codigo_pila`,
-    [subgerenciaId, day],
-  );
-  return r.rows.map((row) => ({ codigoPila: row.codigo_pila, workerId: toNumber(row.worker_id) }));
-}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AvailabilityCache } from '../../../src/projections/availability/cache.ts';
-import { ProjectionService } from '../../../src/projections/service.ts';
+import { ProjectionService } from '../../../src/projections/runtime/service.ts';
 import { silentLogger } from '../../../src/projections/types.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { Queryable } from '../../../src/db/types.ts';

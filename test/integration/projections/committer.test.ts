@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db, Queryable } from '../../../src/db/types.ts';
 import type { DecodedEvent } from '../../../src/events/codec.ts';
-import { BatchCommitter } from '../../../src/projections/committer.ts';
+import { BatchCommitter } from '../../../src/projections/runtime/committer.ts';
 import { readCheckpoints } from '../../../src/projections/index.ts';
 import type { Projector } from '../../../src/projections/types.ts';
 import { START, type Position } from '../../../src/store/types.ts';

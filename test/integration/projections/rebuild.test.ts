@@ -11,7 +11,7 @@ import {
   type RebuildProgress,
 } from '../../../src/projections/index.ts';
 import type { Db, Queryable } from '../../../src/db/types.ts';
-import { LockSession, rebuildKey } from '../../../src/projections/locks.ts';
+import { LockSession, rebuildKey } from '../../../src/projections/runtime/locks.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { comparePositions } from '../../../src/store/types.ts';
 import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';

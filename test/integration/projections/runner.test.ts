@@ -8,7 +8,7 @@ import {
   silentLogger,
   type ProjectionLogger,
 } from '../../../src/projections/index.ts';
-import { decodeAll } from '../../../src/projections/runner.ts';
+import { decodeAll } from '../../../src/projections/runtime/runner.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { START, comparePositions, type Position, type StoredEvent } from '../../../src/store/types.ts';
 import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';

@@ -4,19 +4,15 @@ import {
   contractStatus,
   governingContract,
   isValidOn,
-  type Contract,
+  type ContractDates,
 } from '../../../src/domain/index.ts';
 
-const contract = (id: string, over: Partial<Contract> = {}): Contract => ({
+const contract = (id: string, over: Partial<ContractDates> = {}): ContractDates & { id: string } => ({
   id,
   startDate: '2026-01-01',
   endDate: '2026-12-31',
   settled: false,
   additional: false,
-  baseSalary: 2_847_000,
-  riskLevel: 1,
-  companyContractId: null,
-  subgerenciaId: 'sg-1',
   ...over,
 });
 

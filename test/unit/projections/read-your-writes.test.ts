@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ReadYourWrites } from '../../../src/projections/read-your-writes.ts';
+import { ReadYourWrites } from '../../../src/projections/runtime/read-your-writes.ts';
 import type { Position } from '../../../src/store/types.ts';
 
 const at = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });

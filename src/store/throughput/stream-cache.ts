@@ -1,9 +1,9 @@
 import { LRUCache } from 'lru-cache';
-import { decode } from '../events/codec.ts';
-import { isUnitStream } from '../events/streams.ts';
-import type { DomainEvent } from '../events/types.ts';
-import { Gatherer, type Asked } from '../gather.ts';
-import type { EventStore, StoredEvent } from '../store/types.ts';
+import { decode } from '../../events/codec.ts';
+import { isUnitStream } from '../../events/streams.ts';
+import type { DomainEvent } from '../../events/types.ts';
+import { Gatherer, type Asked } from './gather.ts';
+import type { EventStore, StoredEvent } from '../types.ts';
 
 export interface CachedEvent {
   event: DomainEvent;

@@ -1,4 +1,4 @@
-import { comparePositions, type Position } from '../store/types.ts';
+import { comparePositions, type Position } from '../../store/types.ts';
 
 /**
  * Read-your-writes for one service instance: every read that starts after a write this instance

@@ -1,8 +1,8 @@
-import type { Db, Queryable } from '../db/types.ts';
-import { Gatherer } from '../gather.ts';
-import type { DecodedEvent } from '../events/codec.ts';
-import { START, type Position } from '../store/types.ts';
-import type { ProjectionHooks, Projector } from './types.ts';
+import type { Db, Queryable } from '../../db/types.ts';
+import { Gatherer } from '../../store/throughput/gather.ts';
+import type { DecodedEvent } from '../../events/codec.ts';
+import { START, type Position } from '../../store/types.ts';
+import type { ProjectionHooks, Projector } from '../types.ts';
 
 /** One runner's batch: its events and the checkpoint move that goes with them. */
 export interface BatchCommit {
@@ -66,7 +66,10 @@ export class BatchCommitter {
  * returns the names that moved. The rows stay locked to the end of the transaction, which
  * serialises two writers of one projection (a runner and a swapped-in rebuild, say).
  */
-export async function advanceCheckpoints(tx: Queryable, commits: readonly Pick<BatchCommit, 'projector' | 'from' | 'to'>[]): Promise<Set<string>> {
+export async function advanceCheckpoints(
+  tx: Queryable,
+  commits: readonly Pick<BatchCommit, 'projector' | 'from' | 'to'>[],
+): Promise<Set<string>> {
   // Only the holder of a projector's advisory lock writes its row, so two of these transactions
   // do not share rows; were they ever to lock two in opposite orders, PostgreSQL would fail one,
   // and its runners would retry.

@@ -1,7 +1,7 @@
-import type { Db, Queryable } from '../db/types.ts';
+import type { Db, Queryable } from '../../db/types.ts';
 import { allProjectors } from './registry.ts';
-import type { Projector } from './types.ts';
-import { PROJECTION_DDL_LOCK } from '../db/advisory-locks.ts';
+import type { Projector } from '../types.ts';
+import { PROJECTION_DDL_LOCK } from '../../db/advisory-locks.ts';
 
 /** Creates the live read-model tables that are missing, and a START checkpoint for each projector. */
 export async function ensureProjectionTables(db: Db, projectors: readonly Projector[] = allProjectors): Promise<void> {
@@ -33,9 +33,7 @@ export async function swapTables(tx: Queryable, p: Projector, suffix: string): P
     await tx.exec(`ALTER TABLE ${built} RENAME TO ${live}`);
     const renamed = (name: string) => `${live}${name.slice(built.length)}`;
     // Constraints first: renaming one backed by an index renames the index too.
-    const constraints = await tx.query<{ name: string }>('SELECT conname AS name FROM pg_constraint WHERE conrelid = $1::regclass', [
-      live,
-    ]);
+    const constraints = await tx.query<{ name: string }>('SELECT conname AS name FROM pg_constraint WHERE conrelid = $1::regclass', [live]);
     for (const { name } of constraints.rows) {
       if (name.startsWith(built)) await tx.exec(`ALTER TABLE ${live} RENAME CONSTRAINT ${name} TO ${renamed(name)}`);
     }

@@ -1,12 +1,12 @@
-import type { Db } from '../db/types.ts';
-import { START, comparePositions, type EventStore, type Position } from '../store/types.ts';
+import type { Db } from '../../db/types.ts';
+import { START, comparePositions, type EventStore, type Position } from '../../store/types.ts';
 import { eventsUpTo, loadInPlace, readsLogInPlace } from './bulk.ts';
 import { lockCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { LockSession, rebuildKey, runnerKey } from './locks.ts';
 import { selectProjectors } from './registry.ts';
 import { decodeAll } from './runner.ts';
 import { dropTables, swapTables } from './tables.ts';
-import type { Projector } from './types.ts';
+import type { Projector } from '../types.ts';
 
 /** Build tables live under this suffix until the swap; the rebuild lock keeps it to one rebuild at a time. */
 export const REBUILD_SUFFIX = '__rebuild';
@@ -50,12 +50,7 @@ const SWAP_ATTEMPTS = 5;
  * On the PostgreSQL event store, the read models that can are first filled in the database itself
  * from the log up to its head (bulk.ts); the others replay every event through this process.
  */
-export async function rebuild(
-  db: Db,
-  store: EventStore,
-  names?: readonly string[],
-  opts: RebuildOptions = {},
-): Promise<RebuildResult> {
+export async function rebuild(db: Db, store: EventStore, names?: readonly string[], opts: RebuildOptions = {}): Promise<RebuildResult> {
   const chosen = selectProjectors(names);
   const batchSize = opts.batchSize ?? 5000;
   const t0 = performance.now();

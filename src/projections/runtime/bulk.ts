@@ -1,7 +1,7 @@
-import type { Db, Queryable } from '../db/types.ts';
-import { hasUpcasters } from '../events/upcast.ts';
-import type { EventStore, Position } from '../store/types.ts';
-import type { Projector } from './types.ts';
+import type { Db, Queryable } from '../../db/types.ts';
+import { hasUpcasters } from '../../events/upcast.ts';
+import type { EventStore, Position } from '../../store/types.ts';
+import type { Projector } from '../types.ts';
 
 /**
  * Rebuilding a read model where the events lie: when the log is the PostgreSQL event store of the

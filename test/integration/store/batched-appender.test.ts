@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchedAppender } from '../../../src/commands/batched-appender.ts';
+import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { EventStore, StreamWrite } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 
-const write = (stream: string, n: number): StreamWrite => ({ stream, expectedRevision: 'any', events: [{ id: randomUUID(), type: 'Audited', data: { n } }] });
+const write = (stream: string, n: number): StreamWrite => ({
+  stream,
+  expectedRevision: 'any',
+  events: [{ id: randomUUID(), type: 'Audited', data: { n } }],
+});
 
 describe('batched appends of audit records', () => {
   let t: TestDb;
@@ -30,7 +34,7 @@ describe('batched appends of audit records', () => {
     await t?.drop();
   });
 
-  it('stores every record of a burst, in the order asked, with far fewer appends, by the store\'s short way', async () => {
+  it("stores every record of a burst, in the order asked, with far fewer appends, by the store's short way", async () => {
     const batched = new BatchedAppender(counting, 5);
     appends = 0;
     shortAppends = 0;
@@ -77,7 +81,11 @@ describe('batched appends of audit records', () => {
 
   it('tells every caller of a failed batch that its record was not stored', async () => {
     const batched = new BatchedAppender(counting, 5);
-    const bad: StreamWrite = { stream: 'audit-worker-9', expectedRevision: 'any', events: [{ id: 'not-a-uuid', type: 'Audited', data: {} }] };
+    const bad: StreamWrite = {
+      stream: 'audit-worker-9',
+      expectedRevision: 'any',
+      events: [{ id: 'not-a-uuid', type: 'Audited', data: {} }],
+    };
     const results = await Promise.allSettled([batched.append([write('audit-worker-9', 1)]), batched.append([bad])]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect(await store.readStream('audit-worker-9')).toEqual([]);

@@ -1,5 +1,5 @@
-import type { Db, Queryable } from '../db/types.ts';
-import { PROJECTION_REBUILD_NAMESPACE, PROJECTION_RUNNER_NAMESPACE } from '../db/advisory-locks.ts';
+import type { Db, Queryable } from '../../db/types.ts';
+import { PROJECTION_REBUILD_NAMESPACE, PROJECTION_RUNNER_NAMESPACE } from '../../db/advisory-locks.ts';
 
 // Advisory lock keys are (namespace, hash of the projector name); the namespaces keep them apart.
 
@@ -46,9 +46,7 @@ export class LockSession {
 
   async tryLock(key: LockKey): Promise<boolean> {
     if (!this.exclusive) return true;
-    const r = await this.run((c) =>
-      c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [key.namespace, key.id]),
-    );
+    const r = await this.run((c) => c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [key.namespace, key.id]));
     return r.rows[0]?.ok === true;
   }
 
@@ -67,10 +65,7 @@ export class LockSession {
   async hasWaiters(key: LockKey): Promise<boolean> {
     if (!this.exclusive) return false;
     const r = await this.run((c) =>
-      c.query<{ w: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE ${IN_PG_LOCKS} AND NOT granted) AS w`, [
-        key.namespace,
-        key.id,
-      ]),
+      c.query<{ w: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE ${IN_PG_LOCKS} AND NOT granted) AS w`, [key.namespace, key.id]),
     );
     return r.rows[0]?.w === true;
   }

@@ -1,5 +1,5 @@
-import type { EventStore, Position, StreamWrite } from '../store/types.ts';
-import { batchBound } from '../gather.ts';
+import type { EventStore, Position, StreamWrite } from '../types.ts';
+import { batchBound } from './gather.ts';
 
 interface Pending {
   writes: StreamWrite[];

@@ -1,4 +1,4 @@
-import { comparePositions, type EventStore, type Position, type ReadAllOptions, type StoredEvent } from '../store/types.ts';
+import { comparePositions, type EventStore, type Position, type ReadAllOptions, type StoredEvent } from '../types.ts';
 
 /**
  * The runners of one service read the same log at nearly the same place. This keeps the most
@@ -27,7 +27,10 @@ export class SharedReader {
     if (!pending) {
       pending = this.store.readAll({ after, limit }).finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
-      void pending.then((events) => this.extend(after, events), () => {});
+      void pending.then(
+        (events) => this.extend(after, events),
+        () => {},
+      );
     }
     return pending;
   }

@@ -1,10 +1,10 @@
-import type { Db } from '../db/types.ts';
-import { decode, type DecodedEvent } from '../events/codec.ts';
-import { comparePositions, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
+import type { Db } from '../../db/types.ts';
+import { decode, type DecodedEvent } from '../../events/codec.ts';
+import { comparePositions, type EventStore, type Position, type StoredEvent } from '../../store/types.ts';
 import { readCheckpoint } from './checkpoints.ts';
 import type { BatchCommitter } from './committer.ts';
 import { runnerKey, type LockKey, type LockSession } from './locks.ts';
-import type { ProjectionLogger, Projector } from './types.ts';
+import type { ProjectionLogger, Projector } from '../types.ts';
 
 export type RunnerState = 'stopped' | 'standby' | 'running';
 

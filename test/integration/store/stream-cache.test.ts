@@ -1,13 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StreamCache } from '../../../src/commands/stream-cache.ts';
+import { StreamCache } from '../../../src/store/throughput/stream-cache.ts';
 import { encode } from '../../../src/events/codec.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { EventStore } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 
-const meta = { userId: 1, userEmail: 'a@b.co', apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null, occurredAt: '2026-01-01T00:00:00Z' };
-const approved = (n: number) => encode({ type: 'VacationApproved', data: { codigoPila: `C${n}`, workerId: 1, approvedByUserId: 1, approvedAt: 'x' } }, meta, randomUUID());
+const meta = {
+  userId: 1,
+  userEmail: 'a@b.co',
+  apiKeyId: null,
+  apiKeyName: null,
+  requestId: null,
+  correlationId: null,
+  idempotencyKey: null,
+  occurredAt: '2026-01-01T00:00:00Z',
+};
+const approved = (n: number) =>
+  encode(
+    { type: 'VacationApproved', data: { codigoPila: `C${n}`, workerId: 1, approvedByUserId: 1, approvedAt: 'x' } },
+    meta,
+    randomUUID(),
+  );
 
 describe('stream cache of the commands', () => {
   let t: TestDb;
@@ -64,7 +78,13 @@ describe('stream cache of the commands', () => {
   it('sends reads asked for together as a few store queries, each caller getting its own streams current', async () => {
     const cache = new StreamCache(counting);
     const streams = Array.from({ length: 40 }, (_, i) => `worker-batch-${i}`);
-    await store.append(streams.map((stream, i) => ({ stream, expectedRevision: 'no_stream' as const, events: Array.from({ length: 1 + (i % 3) }, (_, n) => approved(n)) })));
+    await store.append(
+      streams.map((stream, i) => ({
+        stream,
+        expectedRevision: 'no_stream' as const,
+        events: Array.from({ length: 1 + (i % 3) }, (_, n) => approved(n)),
+      })),
+    );
     queries = 0;
     const reads = await Promise.all(streams.map((s, i) => cache.read([s, streams[(i + 1) % streams.length]!])));
     // Two go out at once; everything asked for meanwhile waits and goes in the next one.
@@ -82,7 +102,9 @@ describe('stream cache of the commands', () => {
   it('holds no more events than its bound under more streams than fit, and answers every read in full', async () => {
     const cache = new StreamCache(counting, 20);
     const streams = Array.from({ length: 12 }, (_, i) => `worker-bound-${i}`);
-    await store.append(streams.map((stream) => ({ stream, expectedRevision: 'no_stream' as const, events: [approved(0), approved(1), approved(2)] })));
+    await store.append(
+      streams.map((stream) => ({ stream, expectedRevision: 'no_stream' as const, events: [approved(0), approved(1), approved(2)] })),
+    );
     for (let round = 0; round < 3; round++) {
       for (const s of streams) {
         // The first stream is read between every other one: it stays held throughout.
@@ -121,11 +143,15 @@ describe('stream cache of the commands', () => {
   });
 
   it('hands a failed store read to every caller that rode on it', async () => {
-    const failing = { ...store, readStreams: async () => { throw new Error('store down'); } } as unknown as EventStore;
+    const failing = {
+      ...store,
+      readStreams: async () => {
+        throw new Error('store down');
+      },
+    } as unknown as EventStore;
     const cache = new StreamCache(failing);
     const results = await Promise.allSettled([cache.read(['a']), cache.read(['b']), cache.read(['c'])]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     await expect(cache.read(['d'])).rejects.toThrow('store down');
   });
 });
-

@@ -1,5 +1,5 @@
-import type { Queryable } from '../db/types.ts';
-import { START, type Position } from '../store/types.ts';
+import type { Queryable } from '../../db/types.ts';
+import { START, type Position } from '../../store/types.ts';
 
 interface Row {
   name: string;
@@ -10,10 +10,7 @@ interface Row {
 const toPosition = (r: Row): Position => ({ commit: BigInt(r.commit_pos), prepare: BigInt(r.prepare_pos) });
 
 export async function readCheckpoint(q: Queryable, name: string): Promise<Position> {
-  const r = await q.query<Row>(
-    'SELECT name, commit_pos::text, prepare_pos::text FROM projection_checkpoints WHERE name = $1',
-    [name],
-  );
+  const r = await q.query<Row>('SELECT name, commit_pos::text, prepare_pos::text FROM projection_checkpoints WHERE name = $1', [name]);
   return r.rows[0] ? toPosition(r.rows[0]) : START;
 }
 
@@ -34,15 +31,12 @@ export async function readCheckpoints(q: Queryable, names: readonly string[]): P
  */
 export async function lockCheckpoint(tx: Queryable, name: string): Promise<Position> {
   const select = () =>
-    tx.query<Row>('SELECT name, commit_pos::text, prepare_pos::text FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [
-      name,
-    ]);
+    tx.query<Row>('SELECT name, commit_pos::text, prepare_pos::text FROM projection_checkpoints WHERE name = $1 FOR UPDATE', [name]);
   let r = await select();
   if (!r.rows[0]) {
-    await tx.query(
-      'INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos) VALUES ($1, 0, 0) ON CONFLICT (name) DO NOTHING',
-      [name],
-    );
+    await tx.query('INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos) VALUES ($1, 0, 0) ON CONFLICT (name) DO NOTHING', [
+      name,
+    ]);
     r = await select();
   }
   return toPosition(r.rows[0]!);

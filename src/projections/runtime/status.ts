@@ -1,9 +1,9 @@
-import type { Db } from '../db/types.ts';
-import type { EventStore, Position } from '../store/types.ts';
+import type { Db } from '../../db/types.ts';
+import type { EventStore, Position } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { heldLocks } from './locks.ts';
 import { allProjectors } from './registry.ts';
-import type { Projector } from './types.ts';
+import type { Projector } from '../types.ts';
 
 export interface ProjectionOverview {
   name: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SharedReader } from '../../../src/projections/shared-reader.ts';
+import { SharedReader } from '../../../src/store/throughput/shared-reader.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { START, type EventStore, type Position } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
@@ -46,7 +46,7 @@ describe('one read of the log shared by the runners of a service', () => {
     expect(direct).toEqual(Array.from({ length: 120 }, (_, n) => n));
     for (const r of results) expect(r).toEqual(direct);
     // Six readers draining alone would read at least 120/20 .. 120/3 times each.
-    expect(reads).toBeLessThan(6 * 120 / 7);
+    expect(reads).toBeLessThan((6 * 120) / 7);
   });
 
   it('keeps delivering events appended while readers are part way through', async () => {

@@ -1,6 +1,12 @@
-import { Days360, accruedDays, annualDaysFor, consultContract, ibcOf, takenDays, workedBy } from '../domain/index.ts';
-import type { CompanyContract, Contract, VacationParams } from '../reference/repository.ts';
-import type { WorkerFileRow } from '../reference/worker-files.ts';
+import { Days360, accruedDays, annualDaysFor, consultContract, ibcOf, takenDays, workedBy } from '../../domain/index.ts';
+import type { CompanyContract, Contract, VacationParams } from '../../reference/repository.ts';
+import type { WorkerFileRow } from '../../reference/worker-files.ts';
+
+/**
+ * The consult's figures: a worker's vacation balance today, from the per-worker reference row
+ * (contracts and payroll) and the days taken that this read model holds. The consult route and
+ * the panel's worker page both read it.
+ */
 
 /** Days worked by today and the IBC of the last settled month, from the worker's folded payroll. */
 export function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: number; ibc: number } {
@@ -8,12 +14,12 @@ export function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: 
   const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
   return { worked: workedBy(file.payroll, today), ibc: ibcOf(file.payroll, latest.baseSalary, today) };
 }
-/** Why a worker's vacation days cannot be figured, in the words the consult answers with. */
+/** Why a worker's vacation days cannot be figured (src/http/envelopes.ts has the consult's words for each). */
 export type BalanceProblem =
   | { kind: 'no_contracts' }
-  | { kind: 'no_dates'; message: string }
-  | { kind: 'no_company_contract'; message: string }
-  | { kind: 'no_risk_level'; message: string }
+  | { kind: 'no_dates' }
+  | { kind: 'no_company_contract' }
+  | { kind: 'no_risk_level' }
   | { kind: 'no_params'; company: CompanyContract };
 
 export interface Balance {
@@ -40,10 +46,10 @@ export function vacationBalance(
   const contract = consultContract(file?.contracts ?? [], today);
   const fail = (problem: BalanceProblem) => Promise.resolve({ ok: false as const, contract, problem });
   if (!contract) return fail({ kind: 'no_contracts' });
-  if (!contract.startDate || !contract.endDate) return fail({ kind: 'no_dates', message: 'El contrato no tiene fechas de inicio o fin configuradas correctamente.' });
+  if (!contract.startDate || !contract.endDate) return fail({ kind: 'no_dates' });
   const company = contract.companyContractId === null ? null : (file!.companyContracts.get(contract.companyContractId) ?? null);
-  if (!company) return fail({ kind: 'no_company_contract', message: 'El contrato no tiene asociado un contrato empresa válido.' });
-  if (contract.riskLevel === null) return fail({ kind: 'no_risk_level', message: 'No se encuentra configurado el nivel de riesgo del contrato.' });
+  if (!company) return fail({ kind: 'no_company_contract' });
+  if (contract.riskLevel === null) return fail({ kind: 'no_risk_level' });
   const params = company.vacationParams;
   if (!params) return fail({ kind: 'no_params', company });
   return (async () => {
@@ -51,6 +57,9 @@ export function vacationBalance(
     const annualDays = annualDaysFor(contract.riskLevel, params)!;
     const accrued = accruedDays(worked, annualDays);
     const used = takenDays(await taken());
-    return { ok: true as const, balance: { contract, company, params, annualDays, worked, ibc, accrued, taken: used, available: accrued.minus(used) } };
+    return {
+      ok: true as const,
+      balance: { contract, company, params, annualDays, worked, ibc, accrued, taken: used, available: accrued.minus(used) },
+    };
   })();
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { BatchedAppender } from '../../src/commands/batched-appender.ts';
-import { Gatherer, setBatching } from '../../src/gather.ts';
-import type { EventStore, StreamWrite } from '../../src/store/types.ts';
+import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
+import { Gatherer, setBatching } from '../../../src/store/throughput/gather.ts';
+import type { EventStore, StreamWrite } from '../../../src/store/types.ts';
 
 /** One batch at a time, each answering ten times its items; the first is held until released. */
 function gated() {
@@ -26,7 +26,10 @@ describe('gathering what callers ask for into batches', () => {
     expect(batches).toEqual([[1, 2, 3]]);
     release();
     expect(await Promise.all([...first, ...later])).toEqual([10, 20, 30, 40, 50]);
-    expect(batches).toEqual([[1, 2, 3], [4, 5]]);
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
   });
 
   it('starts what waited for a slot as soon as the slot frees, without waiting another turn', async () => {

@@ -1,14 +1,14 @@
-import type { Db } from '../db/types.ts';
-import type { DecodedEvent } from '../events/codec.ts';
-import { comparePositions, type EventStore, type Position } from '../store/types.ts';
+import type { Db } from '../../db/types.ts';
+import type { DecodedEvent } from '../../events/codec.ts';
+import { comparePositions, type EventStore, type Position } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { LockSession } from './locks.ts';
 import { allProjectors } from './registry.ts';
 import { BatchCommitter } from './committer.ts';
 import { ProjectionRunner, type RunnerState } from './runner.ts';
-import { SharedReader } from './shared-reader.ts';
+import { SharedReader } from '../../store/throughput/shared-reader.ts';
 import { ensureProjectionTables } from './tables.ts';
-import { consoleLogger, type ProjectionHooks, type ProjectionLogger, type Projector } from './types.ts';
+import { consoleLogger, type ProjectionHooks, type ProjectionLogger, type Projector } from '../types.ts';
 
 export interface ProjectionServiceOptions {
   projectors?: readonly Projector[];
@@ -122,7 +122,14 @@ export class ProjectionService {
     for (;;) {
       const local = runners.every((r) => r.checkpoint !== undefined);
       if (local && runners.every((r) => comparePositions(r.checkpoint!, position) >= 0)) return true;
-      if (!local && (await this.reachedInDb(position, runners.map((r) => r.projector.name)))) return true;
+      if (
+        !local &&
+        (await this.reachedInDb(
+          position,
+          runners.map((r) => r.projector.name),
+        ))
+      )
+        return true;
       const left = deadline - Date.now();
       if (left <= 0) return false;
       // Idle runners read now rather than at their next poll; not needed when already there.
