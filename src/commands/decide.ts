@@ -94,7 +94,7 @@ export interface Created {
 
 export function decideCreate(input: EvaluationInput, state: WorkerState, given: Given): Decision<Created> {
   const ev = evaluate(input);
-  if (!ev.ok) return { ok: false, kind: 'rules', errors: ev.errors };
+  if (!ev.ok) return { ok: false, kind: 'rules', violations: ev.violations };
   const record = newRecord(ev.figures, given, null);
   const guarded = ev.params.maxPeopleOnVacation !== null;
   return {
@@ -130,7 +130,7 @@ export function decideEdit(code: string, input: EvaluationInput, state: WorkerSt
   const previous = live(state, code);
   if (!previous) return { ok: false, kind: 'record_not_found' };
   const ev = evaluate({ ...input, replacing: code });
-  if (!ev.ok) return { ok: false, kind: 'rules', errors: ev.errors };
+  if (!ev.ok) return { ok: false, kind: 'rules', violations: ev.violations };
   if (previous.approved) return { ok: false, kind: 'approved' };
   const record = newRecord(ev.figures, given, code);
   const guarded = ev.params.maxPeopleOnVacation !== null;

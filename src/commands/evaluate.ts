@@ -14,10 +14,10 @@ import {
   workedBy,
   type HolidayLookup,
 } from '../domain/index.ts';
-import { formatDays, msg } from './messages.ts';
 import { firstFullDay, type UnitOccupancy } from './occupancy.ts';
 import { compensationOverHalf } from './worker-periods.ts';
 import type { ContractRef, VacationFigures, VacationParams, VacationRequest, WorkerFile } from './types.ts';
+import type { RuleViolation } from './violations.ts';
 import { liveVacations, type VacationState, type WorkerState } from './worker-state.ts';
 
 export interface EvaluationInput {
@@ -35,7 +35,7 @@ export interface EvaluationInput {
 
 export type Evaluation =
   | { ok: true; figures: VacationFigures; params: VacationParams }
-  | { ok: false; errors: string[]; figures?: VacationFigures };
+  | { ok: false; violations: RuleViolation[]; figures?: VacationFigures };
 
 /** Where the period falls and which contract governs it, before the figures are computed. */
 export interface Placement {
@@ -70,10 +70,10 @@ function endOrUndefined(request: VacationRequest, calendar: HolidayLookup): stri
 }
 
 /** Rule (e): an enjoyed vacation may not share a day with another live enjoyed one of the worker. */
-function overlapping(request: VacationRequest, end: string, others: readonly VacationState[]): string | undefined {
+function overlapping(request: VacationRequest, end: string, others: readonly VacationState[]): RuleViolation | undefined {
   if (request.compensated) return undefined;
   const clash = others.find((v) => !v.compensated && v.startDate <= end && v.endDate >= request.startDate);
-  return clash && msg.overlap(clash.codigoPila, clash.startDate, clash.endDate);
+  return clash && { rule: 'overlap', codigoPila: clash.codigoPila, startDate: clash.startDate, endDate: clash.endDate };
 }
 
 /**
@@ -82,7 +82,7 @@ function overlapping(request: VacationRequest, end: string, others: readonly Vac
  */
 export function evaluate(input: EvaluationInput): Evaluation {
   const { request, file, state, calendar, replacing } = input;
-  const errors: string[] = [];
+  const violations: RuleViolation[] = [];
   const placement = input.placement === undefined ? place(request, file, calendar) : (input.placement ?? undefined);
   const businessDay = isBusinessDay(request.startDate, request.worksSaturday, calendar);
   const others = liveVacations(state).filter((v) => v.codigoPila !== replacing);
@@ -90,21 +90,21 @@ export function evaluate(input: EvaluationInput): Evaluation {
   if (!placement) {
     // Without a contract there are no parameters nor balances to judge, but the period still
     // has an end, so an overlap is reported beside the missing contract.
-    errors.push(msg.noContract());
-    if (!businessDay) errors.push(msg.notBusinessDay(request.startDate));
+    violations.push({ rule: 'noContract' });
+    if (!businessDay) violations.push({ rule: 'notBusinessDay', startDate: request.startDate });
     const end = endOrUndefined(request, calendar);
     const clash = end === undefined ? undefined : overlapping(request, end, others);
-    if (clash) errors.push(clash);
-    return { ok: false, errors };
+    if (clash) violations.push(clash);
+    return { ok: false, violations };
   }
   const { contract } = placement;
   const end = placement.endDate;
   const company = contract.companyContractId === null ? undefined : file.companyContracts.get(contract.companyContractId);
   const params = company?.vacationParams ?? null;
-  if (!company) errors.push(msg.noCompanyContract());
-  else if (!params) errors.push(msg.noVacationParams());
-  if (contract.riskLevel === null) errors.push(msg.noRiskLevel());
-  if (!businessDay) errors.push(msg.notBusinessDay(request.startDate));
+  if (!company) violations.push({ rule: 'noCompanyContract' });
+  else if (!params) violations.push({ rule: 'noVacationParams' });
+  if (contract.riskLevel === null) violations.push({ rule: 'noRiskLevel' });
+  if (!businessDay) violations.push({ rule: 'notBusinessDay', startDate: request.startDate });
 
   const annual = params ? annualDaysFor(contract.riskLevel, params) : null;
   const worked = workedBy(file.payroll, request.startDate);
@@ -136,33 +136,40 @@ export function evaluate(input: EvaluationInput): Evaluation {
 
   if (params && annual !== null) {
     const requested = Days360.fromWholeDays(request.days);
-    const shown = formatDays(toDecimal2(available));
+    const shown = toDecimal2(available);
     if (!request.advance && requested.units > available.units) {
-      errors.push(msg.notEnoughDays(request.days, shown)); // (a)
+      violations.push({ rule: 'notEnoughDays', requested: request.days, available: shown }); // (a)
     }
     if (!request.compensated && request.days < params.minEnjoyedDays) {
-      errors.push(msg.belowMinimum(request.days, params.minEnjoyedDays)); // (b)
+      violations.push({ rule: 'belowMinimum', requested: request.days, minimum: params.minEnjoyedDays }); // (b)
     }
     if (request.advance && requested.units > available.units) {
       // (c) available may already be negative: the days owed never exceed the maximum in total.
       const inAdvance = requested.minus(available);
-      if (!params.advanceAllowed) errors.push(msg.advanceNotAllowed(request.days, shown));
+      if (!params.advanceAllowed) violations.push({ rule: 'advanceNotAllowed', requested: request.days, available: shown });
       else if (inAdvance.units > params.maxAdvanceDays * 360) {
-        errors.push(msg.advanceOverMaximum(formatDays(toDecimal2(inAdvance)), params.maxAdvanceDays));
+        violations.push({ rule: 'advanceOverMaximum', inAdvance: toDecimal2(inAdvance), maximum: params.maxAdvanceDays });
       }
     }
     if (request.compensated && params.compensationLimit === 'half') {
       for (const o of compensationOverHalf(file, others, request)) {
         const { period } = o;
-        errors.push(msg.compensationOverHalf(formatDays(toDecimal2(Days360.fromUnits(o.compensatedUnits))), period.annualDays ?? 0, period.number, period.contractId, period.from));
+        violations.push({
+          rule: 'compensationOverHalf',
+          compensated: toDecimal2(Days360.fromUnits(o.compensatedUnits)),
+          periodDays: period.annualDays ?? 0,
+          period: period.number,
+          contractId: period.contractId,
+          from: period.from,
+        });
       }
     }
     if (!request.compensated && params.maxPeopleOnVacation !== null && input.occupancy) {
       const day = firstFullDay(input.occupancy, file.worker.id, request.startDate, end, params.maxPeopleOnVacation, replacing);
-      if (day) errors.push(msg.unitFull(params.maxPeopleOnVacation, contract.subgerenciaId, day)); // (d)
+      if (day) violations.push({ rule: 'unitFull', maximum: params.maxPeopleOnVacation, subgerenciaId: contract.subgerenciaId, day }); // (d)
     }
   }
   const clash = overlapping(request, end, others);
-  if (clash) errors.push(clash);
-  return errors.length ? { ok: false, errors, figures } : { ok: true, figures, params: params! };
+  if (clash) violations.push(clash);
+  return violations.length ? { ok: false, violations, figures } : { ok: true, figures, params: params! };
 }

@@ -49,9 +49,29 @@ export type EditOutcome =
   | ({ ok: false; attempt?: EditAttempt } & (CommandFailure | { kind: 'error'; error: unknown }));
 
 /**
- * Loads what a decision needs (the worker stream, the subgerencia's month streams, reference
- * data), decides, and appends with the revisions that were read. Losing a race on any stream
- * means the picture was stale: decide again on fresh reads, a bounded number of times.
+ * How an attempt reads the streams it decides on: `held` takes them as the stream cache holds
+ * them, without asking the store, when it holds them all; `fresh` asks the store for what
+ * follows. `held` says whether the decision was made on held streams.
+ */
+type Read = 'held' | 'fresh';
+type DecideOn<T> = (read: Read) => Promise<{ decision: Decision<T>; held: boolean }>;
+
+/**
+ * The optimistic strategy (creates, which come in crowds): the first attempt decides on the
+ * streams as held, without a read; the append names the revisions it was decided on, so a stale
+ * picture ends in a conflict and a fresh attempt. A refusal is never answered from held streams:
+ * it is decided again on fresh reads. Later attempts read fresh.
+ */
+async function optimistic<T>(attempt: number, decideOn: DecideOn<T>): Promise<Decision<T>> {
+  const first = await decideOn(attempt === 0 ? 'held' : 'fresh');
+  return first.held && !first.decision.ok ? (await decideOn('fresh')).decision : first.decision;
+}
+
+/**
+ * The command handler. Each command, in this order: load what its decision needs (the worker
+ * stream, the subgerencia's month streams, reference data), decide (the pure deciders of
+ * decide.ts), append with the revisions that were read, and retry: losing a race on any stream
+ * means the picture was stale, so it decides again on fresh reads, a bounded number of times.
  */
 export class VacationCommands {
   private readonly now: () => Date;
@@ -69,26 +89,22 @@ export class VacationCommands {
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    const { state, occupancy, placement } = await this.load(file, request);
+    const { state, occupancy, placement } = await this.load(file, request, 'fresh');
     const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy, placement });
-    return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', errors: ev.errors };
+    return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', violations: ev.violations };
   }
 
   async create(documentNumber: string, request: VacationRequest, actor: Actor): Promise<Outcome<Written<Created>>> {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const recordId = await this.deps.nextRecordId();
-    return this.retrying(actor, async (given, attempt) => {
-      // The first attempt decides on the streams as held, without a read: the append names the
-      // revisions it was decided on, so a stale picture ends in a conflict and a fresh attempt.
-      // A refusal is never answered from that picture: it is decided again on fresh reads.
-      const decide = async (optimistic: boolean) => {
-        const { state, occupancy, placement, held } = await this.load(file, request, optimistic);
-        return { held, decision: decideCreate({ request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId }) };
-      };
-      const first = await decide(attempt === 0);
-      return first.held && !first.decision.ok ? (await decide(false)).decision : first.decision;
-    });
+    return this.handle(actor, (given, attempt) =>
+      optimistic(attempt, async (read) => {
+        const { state, occupancy, placement, held } = await this.load(file, request, read);
+        const input = { request, file, state, calendar: this.deps.calendar, occupancy, placement };
+        return { held, decision: decideCreate(input, state, { ...given, recordId }) };
+      }),
+    );
   }
 
   async edit(code: string, documentNumber: string, request: VacationRequest, actor: Actor): Promise<EditOutcome> {
@@ -96,16 +112,13 @@ export class VacationCommands {
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
-    if (owner !== file.worker.id) {
-      const detail = `El código PILA ${code} no pertenece al trabajador con documento ${documentNumber}`;
-      return { ok: false, kind: 'not_owner', detail, attempt: { workerId: owner, newRecordId: null } };
-    }
+    if (owner !== file.worker.id) return { ok: false, kind: 'not_owner', code, documentNumber, attempt: { workerId: owner, newRecordId: null } };
     const attempt: EditAttempt = { workerId: owner, newRecordId: null };
     try {
       const recordId = await this.deps.nextRecordId();
       attempt.newRecordId = recordId;
-      const outcome = await this.retrying(actor, async (given) => {
-        const { state, occupancy, placement } = await this.load(file, request);
+      const outcome = await this.handle(actor, async (given) => {
+        const { state, occupancy, placement } = await this.load(file, request, 'fresh');
         if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
         return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId }, actor.userId);
       });
@@ -131,17 +144,18 @@ export class VacationCommands {
   ): Promise<Outcome<Written<Changed>>> {
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
-    return this.retrying(actor, async (given) => decide(await this.workerState(owner), given));
+    return this.handle(actor, async (given) => decide(await this.workerState(owner), given));
   }
 
-  private async retrying<T>(
-    actor: Actor,
-    attempt: (given: Omit<Given, 'recordId'> & { recordId: number }, attemptIndex: number) => Promise<Decision<T>>,
-  ): Promise<Outcome<Written<T>>> {
-    for (let i = 0; i < this.maxAttempts; i++) {
+  /**
+   * Load → decide (`loadAndDecide`, given the time, ids and random bytes of this attempt), append,
+   * and retry after a conflict.
+   */
+  private async handle<T>(actor: Actor, loadAndDecide: (given: Given, attempt: number) => Promise<Decision<T>>): Promise<Outcome<Written<T>>> {
+    for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
       const now = this.now();
-      const given = { recordId: 0, nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: this.randomHex8() };
-      const decision = await attempt(given, i);
+      const given: Given = { recordId: 0, nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: this.randomHex8() };
+      const decision = await loadAndDecide(given, attempt);
       if (!decision.ok) return decision;
       try {
         const position = await this.append(decision.writes, actor, now);
@@ -150,12 +164,13 @@ export class VacationCommands {
         if (!(err instanceof WrongExpectedRevisionError)) throw err;
         this.deps.onConflict?.(err.stream);
         // Spread the retries out so that a crowd of losers does not collide again at once.
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** i)));
+        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
       }
     }
     return { ok: false, kind: 'busy' };
   }
 
+  /** Appends the decision's writes, and tells the stream cache what they added to each stream. */
   private async append(writes: PlannedWrite[], actor: Actor, now: Date): Promise<Position> {
     const metadata = metadataOf(actor, now, this.deps.today());
     const result = await this.deps.store.append(
@@ -194,14 +209,14 @@ export class VacationCommands {
   private async load(
     file: WorkerFile,
     request: VacationRequest,
-    optimistic = false,
+    read: Read,
   ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
     const worker = workerStream(file.worker.id);
     const placement = place(request, file, this.deps.calendar) ?? null;
     const guarded = placement && !request.compensated ? placement : undefined;
     const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
     const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
-    const held = optimistic ? this.streams.peek([worker, ...units]) : undefined;
+    const held = read === 'held' ? this.streams.peek([worker, ...units]) : undefined;
     const streams = held ?? (await this.streams.read([worker, ...units]));
     const state = foldWorker(streams.get(worker) ?? []);
     if (!guarded) return { state, occupancy: undefined, placement, held: held !== undefined };

@@ -1,6 +1,7 @@
 import type { PayrollSummary } from '../domain/index.ts';
 import type { Amortization, EventMetadata } from '../events/types.ts';
 import type { CompanyContract, Contract, Worker } from '../reference/repository.ts';
+import type { RuleViolation } from './violations.ts';
 
 export type { VacationParams } from '../reference/repository.ts';
 
@@ -65,8 +66,9 @@ export interface VacationFigures {
 export type CommandFailure =
   | { kind: 'worker_not_found' }
   | { kind: 'record_not_found' }
-  | { kind: 'not_owner'; detail: string }
-  | { kind: 'rules'; errors: string[] }
+  /** The code names a record of another worker than the one the document names. */
+  | { kind: 'not_owner'; code: string; documentNumber: string }
+  | { kind: 'rules'; violations: RuleViolation[] }
   | { kind: 'approved' }
   | { kind: 'busy' };
 

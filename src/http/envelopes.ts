@@ -6,13 +6,6 @@ import type { FastifyReply } from 'fastify';
  */
 export type VacationErrors = Record<string, string> | string[];
 
-/** The consult's answer (422) when a worker's vacation days cannot be figured (BalanceProblem). */
-export const BALANCE_PROBLEM_MESSAGES = {
-  no_dates: 'El contrato no tiene fechas de inicio o fin configuradas correctamente.',
-  no_company_contract: 'El contrato no tiene asociado un contrato empresa válido.',
-  no_risk_level: 'No se encuentra configurado el nivel de riesgo del contrato.',
-} as const;
-
 export const MESSAGES = {
   internal: 'Error interno del servidor.',
   unauthorized: 'API key inválida o ausente',

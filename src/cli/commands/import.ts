@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { REFERENCE_TABLES, ImportValidationError, importReferenceSource, type ImportProgress } from '../../reference/import.ts';
 import { SourceSyntaxError, fileSource } from '../../reference/sources.ts';
-import { historicImportOptions } from '../../commands/import-historic.ts';
+import { historicImportOptions } from '../../reference/historic-events.ts';
 import { holidayCalendar } from '../../config/holidays.ts';
 import { openEventStore } from '../../store/open.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';

@@ -5,9 +5,10 @@ import { contractStatus, toDecimal2 } from '../../domain/index.ts';
 import { vacationBalance } from '../../projections/availability/balance.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
-import { BALANCE_PROBLEM_MESSAGES, MESSAGES, lookupError } from '../envelopes.ts';
+import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
+import { BALANCE_PROBLEM_MESSAGES } from '../rule-messages.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;

@@ -11,6 +11,7 @@ import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields, bogotaTimestamp, flagText, maskEmail } from '../fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
+import { notOwnerMessage, ruleMessages } from '../rule-messages.ts';
 import { withIdempotency } from '../idempotency.ts';
 import { parseCodeInput, parseCreateInput, parseEditInput, type VacationInput } from '../vacation-input.ts';
 
@@ -51,9 +52,9 @@ function calculationBody(f: VacationFigures) {
 function editFailureDetail(r: Extract<EditOutcome, { ok: false }>, requestId: string): string[] {
   switch (r.kind) {
     case 'rules':
-      return r.errors;
+      return ruleMessages(r.violations);
     case 'not_owner':
-      return [r.detail];
+      return [notOwnerMessage(r.code, r.documentNumber)];
     case 'record_not_found':
       return [MESSAGES.recordNotFound];
     case 'worker_not_found':
@@ -120,9 +121,9 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       case 'record_not_found':
         return vacationError(reply, 404, MESSAGES.recordNotFound, { codigoPila: `No existe un registro de vacaciones vigente con código ${ctx.code}` });
       case 'not_owner':
-        return vacationError(reply, 400, MESSAGES.inconsistent, { inconsistencia: f.detail });
+        return vacationError(reply, 400, MESSAGES.inconsistent, { inconsistencia: notOwnerMessage(f.code, f.documentNumber) });
       case 'rules':
-        return vacationError(reply, 422, ctx.op === 'edit' ? MESSAGES.cannotEdit : MESSAGES.cannotProcess, f.errors);
+        return vacationError(reply, 422, ctx.op === 'edit' ? MESSAGES.cannotEdit : MESSAGES.cannotProcess, ruleMessages(f.violations));
       case 'approved': {
         const detalle = `El registro ${ctx.code} ya fue aprobado y no admite cambios`;
         if (ctx.op === 'edit') return vacationError(reply, 422, MESSAGES.editApproved, { detalle });

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
 import { Days360, toDecimal2 } from '../../domain/index.ts';
-import { BALANCE_PROBLEM_MESSAGES, MESSAGES } from '../../http/envelopes.ts';
+import { MESSAGES } from '../../http/envelopes.ts';
 import { Fields } from '../../http/fields.ts';
+import { BALANCE_PROBLEM_MESSAGES, notOwnerMessage, ruleMessages } from '../../http/rule-messages.ts';
 import { parseCreateInput } from '../../http/vacation-input.ts';
 import { vacationBalance, type BalanceProblem } from '../../projections/availability/balance.ts';
 import type { VacationView } from '../../projections/index.ts';
@@ -66,9 +67,9 @@ export function refusalText(f: CommandFailure, op: 'create' | 'delete' | 'approv
     case 'record_not_found':
       return ['No existe un registro de vacaciones vigente con ese código.'];
     case 'not_owner':
-      return [f.detail];
+      return [notOwnerMessage(f.code, f.documentNumber)];
     case 'rules':
-      return f.errors;
+      return ruleMessages(f.violations);
     case 'approved':
       return [op === 'delete' ? MESSAGES.deleteApproved : MESSAGES.alreadyApproved];
     case 'busy':

@@ -14,7 +14,7 @@ export function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: 
   const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
   return { worked: workedBy(file.payroll, today), ibc: ibcOf(file.payroll, latest.baseSalary, today) };
 }
-/** Why a worker's vacation days cannot be figured (src/http/envelopes.ts has the consult's words for each). */
+/** Why a worker's vacation days cannot be figured (src/http/rule-messages.ts has the consult's words for each). */
 export type BalanceProblem =
   | { kind: 'no_contracts' }
   | { kind: 'no_dates' }

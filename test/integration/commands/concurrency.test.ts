@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ruleMessages } from '../../../src/http/rule-messages.ts';
 import type { VacationCommands } from '../../../src/commands/handler.ts';
 import type { VacationRequest } from '../../../src/commands/types.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
@@ -34,7 +35,7 @@ describe('commands under concurrent requests (real database, real event store)',
     expect(refused).toHaveLength(18);
     for (const r of refused) {
       expect(r).toMatchObject({ ok: false, kind: 'rules' });
-      expect(!r.ok && r.kind === 'rules' && r.errors.join(' ')).toMatch(/Se alcanzó el máximo de 2 personas de vacaciones al mismo tiempo en la subgerencia SG-1/);
+      expect(!r.ok && r.kind === 'rules' && ruleMessages(r.violations).join(' ')).toMatch(/Se alcanzó el máximo de 2 personas de vacaciones al mismo tiempo en la subgerencia SG-1/);
     }
     // The stored facts agree: two live bookings on those dates in the month stream.
     const booked = (await store.readStream('unit-SG-1-2026-03')).filter((e) => e.type === 'SlotsBooked');
@@ -48,7 +49,7 @@ describe('commands under concurrent requests (real database, real event store)',
     );
     expect(results.filter((r) => r.ok)).toHaveLength(1);
     for (const r of results.filter((x) => !x.ok)) {
-      expect(!r.ok && r.kind === 'rules' && r.errors.join(' ')).toMatch(/se cruzan con otras vacaciones del trabajador/);
+      expect(!r.ok && r.kind === 'rules' && ruleMessages(r.violations).join(' ')).toMatch(/se cruzan con otras vacaciones del trabajador/);
     }
     const created = (await store.readStream('worker-100020')).filter((e) => e.type === 'VacationCreated');
     expect(created).toHaveLength(1);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ruleMessages } from '../../../src/http/rule-messages.ts';
 import type { VacationCommands } from '../../../src/commands/handler.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
@@ -65,7 +66,7 @@ describe('creates decided on the streams as held', () => {
     expect((await b.create(w5!, request('2026-06-01', 6), actor)).ok).toBe(true);
     const r = await a.create(w3!, request('2026-06-01', 6), actor);
     expect(r).toMatchObject({ ok: false, kind: 'rules' });
-    expect(!r.ok && r.kind === 'rules' && r.errors.join(' ')).toMatch(/máximo de 2 personas/);
+    expect(!r.ok && r.kind === 'rules' && ruleMessages(r.violations).join(' ')).toMatch(/máximo de 2 personas/);
     expect((await store.readStream('unit-SG-1-2026-06')).filter((e) => e.type === 'SlotsBooked')).toHaveLength(2);
   });
 

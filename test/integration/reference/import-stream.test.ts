@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { historicImportOptions, historicImporter } from '../../../src/commands/import-historic.ts';
+import { historicImportOptions, historicImporter } from '../../../src/reference/historic-events.ts';
 import { CURRENT_VERSION, eventMetadataSchema, eventSchemas } from '../../../src/events/types.ts';
 import { holidayCalendar } from '../../../src/config/holidays.ts';
 import { migrate } from '../../../src/db/migrations.ts';

@@ -63,7 +63,7 @@ describe('create', () => {
   it('given a broken rule, then nothing is written', () => {
     const state = stateOf([]);
     const d = decideCreate({ request: request({ days: 4 }), file: workerFile(), state, calendar }, state, given());
-    expect(d).toEqual({ ok: false, kind: 'rules', errors: ['Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados'] });
+    expect(d).toEqual({ ok: false, kind: 'rules', violations: [{ rule: 'belowMinimum', requested: 4, minimum: 6 }] });
   });
 
   it('given an existing stream, then the append expects its revision', () => {
@@ -84,7 +84,7 @@ describe('edit', () => {
     const { code, events } = withOne();
     const state = stateOf([...events, approveOf(code)]);
     const d = decideEdit(code, { request: request({ days: 3 }), file: workerFile(), state, calendar }, state, given(), 1);
-    expect(d).toEqual({ ok: false, kind: 'rules', errors: ['Los días solicitados (3) no cumplen el mínimo de 6 días disfrutados'] });
+    expect(d).toEqual({ ok: false, kind: 'rules', violations: [{ rule: 'belowMinimum', requested: 3, minimum: 6 }] });
   });
 
   it('given an approved record and valid new data, then it is refused as approved', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../../src/commands/evaluate.ts';
+import { ruleMessages } from '../../../src/http/rule-messages.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
 import { calendar, contract, fortnights, params, request, stateOf, unitOf, workerFile } from './builders.ts';
 
@@ -80,12 +81,13 @@ describe('evaluate: a worker with a main and an additional contract', () => {
 
   it('(a) given 45 days asked without advance, then the additional sheets do not make them available', () => {
     const ev = on({ days: 45 });
-    expect(!ev.ok && ev.errors).toEqual(['Los días solicitados (45) superan los días disponibles (41.25)']);
+    expect(!ev.ok && ev.violations).toEqual([{ rule: 'notEnoughDays', requested: 45, available: 41.25 }]);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días solicitados (45) superan los días disponibles (41.25)']);
   });
 
   it('(c) given 48 days asked in advance, then 6.75 days in advance pass the maximum of 5', () => {
     const ev = on({ days: 48, advance: true });
-    expect(!ev.ok && ev.errors).toEqual(['Los días anticipados (6.75) superan el máximo de 5 días de vacaciones anticipadas']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días anticipados (6.75) superan el máximo de 5 días de vacaciones anticipadas']);
   });
 });
 
@@ -93,12 +95,12 @@ describe('evaluate: business rules (every failing rule listed)', () => {
   it('(a) given fewer available days than requested without advance, then it fails with both figures', () => {
     const ev = run({ file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31') }), request: request({ days: 15 }) });
     expect(ev.ok).toBe(false);
-    expect(!ev.ok && ev.errors).toEqual(['Los días solicitados (15) superan los días disponibles (8.75)']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días solicitados (15) superan los días disponibles (8.75)']);
   });
 
   it('(b) given 4 enjoyed days against a minimum of 6, then it fails naming both', () => {
     const ev = run({ request: request({ days: 4 }) });
-    expect(!ev.ok && ev.errors).toEqual(['Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados']);
   });
 
   it('(b) given 4 compensated days, then the minimum does not apply', () => {
@@ -112,14 +114,14 @@ describe('evaluate: business rules (every failing rule listed)', () => {
 
   it('(c) given an advance over the maximum, then it fails with the days in advance', () => {
     const ev = run({ file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31') }), request: request({ days: 15, advance: true }) });
-    expect(!ev.ok && ev.errors).toEqual(['Los días anticipados (6.25) superan el máximo de 5 días de vacaciones anticipadas']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días anticipados (6.25) superan el máximo de 5 días de vacaciones anticipadas']);
   });
 
   it('(c) given an already negative balance, then the days owed count in total', () => {
     const state = stateOf([created('A', '2025-06-09', '2025-06-30', 12)]);
     const ev = run({ state, file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31') }), request: request({ days: 6, advance: true }) });
     // available 8.75 - 12 = -3.25; 6 more in advance = 9.25 owed > 5
-    expect(!ev.ok && ev.errors).toEqual(['Los días anticipados (9.25) superan el máximo de 5 días de vacaciones anticipadas']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días anticipados (9.25) superan el máximo de 5 días de vacaciones anticipadas']);
   });
 
   it('(c) given a company contract without advance vacations, then an advance past the balance fails', () => {
@@ -127,7 +129,7 @@ describe('evaluate: business rules (every failing rule listed)', () => {
       file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31'), params: params({ advanceAllowed: false }) }),
       request: request({ days: 10, advance: true }),
     });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'Los días solicitados (10) superan los días disponibles (8.75) y el contrato empresa no permite vacaciones anticipadas',
     ]);
   });
@@ -138,7 +140,7 @@ describe('evaluate: business rules (every failing rule listed)', () => {
       { code: 'Y', workerId: 2002, start: '2026-01-09', end: '2026-01-20' },
     ]);
     const ev = run({ occupancy });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'Se alcanzó el máximo de 2 personas de vacaciones al mismo tiempo en la subgerencia SG-OPS el 2026-01-09',
     ]);
   });
@@ -163,7 +165,7 @@ describe('evaluate: business rules (every failing rule listed)', () => {
   it('(e) given an enjoyed vacation of the same worker on overlapping dates, then it fails naming it', () => {
     const state = stateOf([created('VAC_1', '2026-01-20', '2026-01-30', 6)]);
     const ev = run({ state });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'Las fechas se cruzan con otras vacaciones del trabajador (VAC_1, del 2026-01-20 al 2026-01-30)',
     ]);
   });
@@ -178,22 +180,22 @@ describe('evaluate: business rules (every failing rule listed)', () => {
   it('(e) given no contract valid on the start date and an overlapping enjoyed vacation, then both are reported', () => {
     const state = stateOf([created('VAC_1', '2028-02-28', '2028-03-03', 5)]);
     const ev = run({ state, request: request({ startDate: '2028-03-01', days: 6 }) });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'El trabajador no tiene un contrato vigente en la fecha de inicio',
       'Las fechas se cruzan con otras vacaciones del trabajador (VAC_1, del 2028-02-28 al 2028-03-03)',
     ]);
     const compensated = run({ state, request: request({ startDate: '2028-03-01', days: 6, compensated: true }) });
-    expect(!compensated.ok && compensated.errors).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
+    expect(!compensated.ok && ruleMessages(compensated.violations)).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
   });
 
   it('given no contract and a period running past the last date the calendar names, then the missing contract is reported', () => {
     const ev = run({ request: request({ startDate: '9999-12-31', days: 10 }) });
-    expect(!ev.ok && ev.errors).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
   });
 
   it('given no contract valid on the start date, then it fails and still reports a non-business start', () => {
     const ev = run({ request: request({ startDate: '2028-01-01' }) });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'El trabajador no tiene un contrato vigente en la fecha de inicio',
       'La fecha de inicio 2028-01-01 no es un día hábil para el trabajador',
     ]);
@@ -201,30 +203,30 @@ describe('evaluate: business rules (every failing rule listed)', () => {
 
   it('given a settled contract, then it does not govern', () => {
     const ev = run({ file: workerFile({ contracts: [contract({ settled: true })] }) });
-    expect(!ev.ok && ev.errors).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
   });
 
   it('given a start on a holiday, a Sunday, or a Saturday for a worker without Saturdays, then it fails', () => {
     for (const [startDate, worksSaturday] of [['2026-01-12', false], ['2026-01-04', true], ['2026-01-10', false]] as const) {
       const ev = run({ request: request({ startDate, worksSaturday }) });
-      expect(!ev.ok && ev.errors).toEqual([`La fecha de inicio ${startDate} no es un día hábil para el trabajador`]);
+      expect(!ev.ok && ruleMessages(ev.violations)).toEqual([`La fecha de inicio ${startDate} no es un día hábil para el trabajador`]);
     }
     expect(run({ request: request({ startDate: '2026-01-10', worksSaturday: true }) }).ok).toBe(true);
   });
 
   it('given no company contract, no parameters or no risk level, then each is reported', () => {
     const noCompany = run({ file: workerFile({ contracts: [contract({ companyContractId: null })] }) });
-    expect(!noCompany.ok && noCompany.errors).toEqual(['El contrato no tiene asociado un contrato empresa válido.']);
+    expect(!noCompany.ok && ruleMessages(noCompany.violations)).toEqual(['El contrato no tiene asociado un contrato empresa válido.']);
     const noParams = run({ file: workerFile({ params: null }) });
-    expect(!noParams.ok && noParams.errors).toEqual(['El contrato empresa no tiene parametrización de vacaciones']);
+    expect(!noParams.ok && ruleMessages(noParams.violations)).toEqual(['El contrato empresa no tiene parametrización de vacaciones']);
     const noRisk = run({ file: workerFile({ contracts: [contract({ riskLevel: null })] }) });
-    expect(!noRisk.ok && noRisk.errors).toEqual(['No se encuentra configurado el nivel de riesgo del contrato.']);
+    expect(!noRisk.ok && ruleMessages(noRisk.violations)).toEqual(['No se encuentra configurado el nivel de riesgo del contrato.']);
   });
 
   it('given several rules broken at once, then every one is listed', () => {
     const state = stateOf([created('VAC_1', '2026-01-05', '2026-01-09', 5)]);
     const ev = run({ state, file: workerFile({ sheets: [] }), request: request({ days: 4 }) });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'Los días solicitados (4) superan los días disponibles (-5)',
       'Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados',
       'Las fechas se cruzan con otras vacaciones del trabajador (VAC_1, del 2026-01-05 al 2026-01-09)',
@@ -238,7 +240,7 @@ describe('evaluate: at most half of a period paid in money (limiteCompensacion "
 
   it('given the limit, when 10 days are asked in money with nothing taken, then the first period would have 10 of its 15 days paid', () => {
     const ev = run({ file: limited, request: money(10) });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'Los días compensados en dinero (10) superarían la mitad de los 15 días del período 1 del contrato 10001 (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período',
     ]);
   });
@@ -255,7 +257,7 @@ describe('evaluate: at most half of a period paid in money (limiteCompensacion "
   it('given 5 days of the first period already paid in money, when 5 more are asked, then the period would pass half and it is listed with the other broken rules', () => {
     const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-07', 5, { compensated: true })]);
     const ev = run({ file: limited, state, request: money(5, '2026-01-04') });
-    expect(!ev.ok && ev.errors).toEqual([
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'La fecha de inicio 2026-01-04 no es un día hábil para el trabajador',
       'Los días compensados en dinero (10) superarían la mitad de los 15 días del período 1 del contrato 10001 (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período',
     ]);

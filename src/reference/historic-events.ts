@@ -1,29 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/types.ts';
-import {
-  amortize,
-  calendarDays,
-  endDate,
-  governingContract,
-  nextBusinessDay,
-  vacationValue,
-  type HolidayLookup,
-} from '../domain/index.ts';
+import { amortize, calendarDays, endDate, governingContract, nextBusinessDay, vacationValue, type HolidayLookup } from '../domain/index.ts';
 import { checkedMetadata, encodeBuilt, type CheckedMetadata } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import type { VacationImported } from '../events/types.ts';
-import type { HistoricHandler, HistoricVacation } from '../reference/import.ts';
-import { ReferenceRepository, type WorkerFile } from '../reference/repository.ts';
+import type { HistoricHandler, HistoricVacation } from './import.ts';
+import { ReferenceRepository, type WorkerFile } from './repository.ts';
 import { nextRecordIds } from '../store/record-ids.ts';
 import type { EventStore, StreamWrite } from '../store/types.ts';
-import { monthsOf } from './occupancy.ts';
+import { monthsOf } from '../commands/occupancy.ts';
 
 /**
  * The record a historic row stands for, valued with the contract that governed its start (or
  * the worker's latest contract when none did, as records of the replaced system may predate
  * the contracts it kept). Pure.
  */
-export function historicRecord(row: HistoricVacation, file: WorkerFile, recordId: number, calendar: HolidayLookup, nowIso: string): VacationImported {
+export function historicRecord(
+  row: HistoricVacation,
+  file: WorkerFile,
+  recordId: number,
+  calendar: HolidayLookup,
+  nowIso: string,
+): VacationImported {
   const contract =
     governingContract(file.contracts, row.startDate) ??
     [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0] ??
@@ -59,17 +57,37 @@ export function historicRecord(row: HistoricVacation, file: WorkerFile, recordId
 /** Events of one imported record: the record, its code, and its places in the subgerencia. */
 function writesFor(record: VacationImported, metadata: CheckedMetadata): StreamWrite[] {
   const writes: StreamWrite[] = [
-    { stream: workerStream(record.workerId), expectedRevision: 'any', events: [encodeBuilt({ type: 'VacationImported', data: record }, metadata, randomUUID())] },
+    {
+      stream: workerStream(record.workerId),
+      expectedRevision: 'any',
+      events: [encodeBuilt({ type: 'VacationImported', data: record }, metadata, randomUUID())],
+    },
     {
       stream: pilaStream(record.codigoPila),
       expectedRevision: 'no_stream',
-      events: [encodeBuilt({ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }, metadata, randomUUID())],
+      events: [
+        encodeBuilt(
+          { type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } },
+          metadata,
+          randomUUID(),
+        ),
+      ],
     },
   ];
   if (!record.compensated && record.subgerenciaId) {
     for (const month of monthsOf(record.startDate, record.endDate)) {
-      const data = { codigoPila: record.codigoPila, workerId: record.workerId, subgerenciaId: record.subgerenciaId, startDate: record.startDate, endDate: record.endDate };
-      writes.push({ stream: unitStream(record.subgerenciaId, month), expectedRevision: 'any', events: [encodeBuilt({ type: 'SlotsBooked', data }, metadata, randomUUID())] });
+      const data = {
+        codigoPila: record.codigoPila,
+        workerId: record.workerId,
+        subgerenciaId: record.subgerenciaId,
+        startDate: record.startDate,
+        endDate: record.endDate,
+      };
+      writes.push({
+        stream: unitStream(record.subgerenciaId, month),
+        expectedRevision: 'any',
+        events: [encodeBuilt({ type: 'SlotsBooked', data }, metadata, randomUUID())],
+      });
     }
   }
   return writes;
@@ -92,7 +110,10 @@ function mergeByStream(writes: StreamWrite[]): StreamWrite[] {
  * import's own transaction (all or nothing with the reference rows).
  */
 /** What an import passes to importReferenceData so that historic rows become events in its transaction. */
-export function historicImportOptions(store: EventStore, calendar: HolidayLookup): { historic: HistoricHandler; beforeWrites?: (tx: Queryable) => Promise<void> } {
+export function historicImportOptions(
+  store: EventStore,
+  calendar: HolidayLookup,
+): { historic: HistoricHandler; beforeWrites?: (tx: Queryable) => Promise<void> } {
   return {
     historic: historicImporter(store, calendar),
     beforeWrites: (tx) => store.claimAppend(tx),
@@ -116,15 +137,25 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
     if (fresh.length === 0) return { imported: 0, skipped: rows.length };
 
     const files = new Map<number, WorkerFile>(
-      (await new ReferenceRepository(tx).workerFilesWithoutPayroll([...new Set(fresh.map((r) => r.workerId))])).map((f) => [f.worker.id, f]),
+      (await new ReferenceRepository(tx).workerFilesWithoutPayroll([...new Set(fresh.map((r) => r.workerId))])).map((f) => [
+        f.worker.id,
+        f,
+      ]),
     );
     const ids = await nextRecordIds(tx, fresh.length);
     return {
       async build() {
         const t = now();
         const metadata = checkedMetadata({
-          userId: null, userEmail: null, apiKeyId: null, apiKeyName: null, requestId: null, correlationId: null, idempotencyKey: null,
-          occurredAt: t.toISOString(), source: 'import',
+          userId: null,
+          userEmail: null,
+          apiKeyId: null,
+          apiKeyName: null,
+          requestId: null,
+          correlationId: null,
+          idempotencyKey: null,
+          occurredAt: t.toISOString(),
+          source: 'import',
         });
         const all: StreamWrite[] = [];
         for (const [i, row] of fresh.entries()) {

@@ -1,0 +1,25 @@
+/**
+ * A business rule a vacation request breaks, with the figures involved. The commands decide in
+ * these terms; the interface words each one in Spanish (src/http/rule-messages.ts). Day
+ * balances are rounded to two decimals, as callers read them.
+ */
+export type RuleViolation =
+  /** No contract governs the start date. */
+  | { rule: 'noContract' }
+  | { rule: 'noCompanyContract' }
+  | { rule: 'noVacationParams' }
+  | { rule: 'noRiskLevel' }
+  | { rule: 'notBusinessDay'; startDate: string }
+  /** (a) More days than available, without asking for them in advance. */
+  | { rule: 'notEnoughDays'; requested: number; available: number }
+  /** (b) An enjoyed vacation shorter than the company contract's minimum. */
+  | { rule: 'belowMinimum'; requested: number; minimum: number }
+  /** (c) Days in advance that the company contract does not allow, or more than its maximum. */
+  | { rule: 'advanceNotAllowed'; requested: number; available: number }
+  | { rule: 'advanceOverMaximum'; inAdvance: number; maximum: number }
+  /** (d) The subgerencia already has its maximum of people away on that day. */
+  | { rule: 'unitFull'; maximum: number; subgerenciaId: string; day: string }
+  /** Money paid for more than half of an accrual period's days while the contract is in force. */
+  | { rule: 'compensationOverHalf'; compensated: number; periodDays: number; period: number; contractId: number; from: string }
+  /** (e) The period shares a day with another live enjoyed vacation of the worker. */
+  | { rule: 'overlap'; codigoPila: string; startDate: string; endDate: string };

@@ -1,0 +1,52 @@
+import type { RuleViolation } from '../commands/violations.ts';
+
+/** Day balances shown with at most two decimals, as callers read them. */
+function formatDays(value: number): string {
+  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+}
+
+/** A broken business rule in the words of the interface (SPEC.md), with its figures. */
+export function ruleMessage(v: RuleViolation): string {
+  switch (v.rule) {
+    case 'noContract':
+      return 'El trabajador no tiene un contrato vigente en la fecha de inicio';
+    case 'noCompanyContract':
+      return 'El contrato no tiene asociado un contrato empresa válido.';
+    case 'noVacationParams':
+      return 'El contrato empresa no tiene parametrización de vacaciones';
+    case 'noRiskLevel':
+      return 'No se encuentra configurado el nivel de riesgo del contrato.';
+    case 'notBusinessDay':
+      return `La fecha de inicio ${v.startDate} no es un día hábil para el trabajador`;
+    case 'notEnoughDays':
+      return `Los días solicitados (${v.requested}) superan los días disponibles (${formatDays(v.available)})`;
+    case 'belowMinimum':
+      return `Los días solicitados (${v.requested}) no cumplen el mínimo de ${v.minimum} días disfrutados`;
+    case 'advanceNotAllowed':
+      return `Los días solicitados (${v.requested}) superan los días disponibles (${formatDays(v.available)}) y el contrato empresa no permite vacaciones anticipadas`;
+    case 'advanceOverMaximum':
+      return `Los días anticipados (${formatDays(v.inAdvance)}) superan el máximo de ${v.maximum} días de vacaciones anticipadas`;
+    case 'unitFull':
+      return `Se alcanzó el máximo de ${v.maximum} personas de vacaciones al mismo tiempo en la subgerencia ${v.subgerenciaId} el ${v.day}`;
+    case 'compensationOverHalf':
+      return `Los días compensados en dinero (${formatDays(v.compensated)}) superarían la mitad de los ${v.periodDays} días del período ${v.period} del contrato ${v.contractId} (desde ${v.from}): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`;
+    case 'overlap':
+      return `Las fechas se cruzan con otras vacaciones del trabajador (${v.codigoPila}, del ${v.startDate} al ${v.endDate})`;
+  }
+}
+
+export function ruleMessages(violations: readonly RuleViolation[]): string[] {
+  return violations.map(ruleMessage);
+}
+
+/** An edit of a record that belongs to another worker than the one named. */
+export function notOwnerMessage(code: string, documentNumber: string): string {
+  return `El código PILA ${code} no pertenece al trabajador con documento ${documentNumber}`;
+}
+
+/** The consult's answer (422) when a worker's vacation days cannot be figured (BalanceProblem). */
+export const BALANCE_PROBLEM_MESSAGES = {
+  no_dates: 'El contrato no tiene fechas de inicio o fin configuradas correctamente.',
+  no_company_contract: ruleMessage({ rule: 'noCompanyContract' }),
+  no_risk_level: ruleMessage({ rule: 'noRiskLevel' }),
+} as const;
