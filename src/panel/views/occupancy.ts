@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { html, monthName, shortDate, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
-import { absencesIn, companyLimitsOf, subgerencias, type Absence, type CompanyLimit } from '../queries.ts';
+import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
+import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
 import { stateBadge } from './worker.ts';
 
 const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;

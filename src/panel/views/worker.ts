@@ -11,7 +11,7 @@ import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { bogotaTime, days, html, pesos, shortDate, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
-import { searchWorkers, subgerencias } from '../queries.ts';
+import { searchWorkers, subgerencias } from '../../reference/search.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
 const FORM_FIELDS = ['vacFechaInicio', 'vacDiasVacaciones', 'vacPagado', 'vacLaboraSabado', 'vacCompensado', 'vacSeguridadEnNomina'] as const;

@@ -1,10 +1,9 @@
 import type { Queryable } from '../db/types.ts';
-import { OCCUPANCY_TABLE, VACATIONS_TABLE } from '../projections/index.ts';
 import { toNumber } from '../projections/sql.ts';
 
 /**
- * The panel's own reads. Each is an index lookup or a bounded index range (migration 18 adds the
- * indexes): none walks every worker, whatever the size of the employer.
+ * The panel's searches of the reference data. Each is an index lookup or a bounded index range
+ * (migration 22 adds the indexes): none walks every worker, whatever the size of the employer.
  */
 
 export interface WorkerHit {
@@ -15,7 +14,7 @@ export interface WorkerHit {
   lastNames: string;
 }
 
-/** What the search indexes hold: lower case, accents taken off (as in migration 18). */
+/** What the search indexes hold: lower case, accents taken off (as in migration 22). */
 const FOLD = `'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'`;
 export const foldName = (s: string) =>
   s
@@ -35,8 +34,7 @@ export async function searchWorkers(q: Queryable, text: string, limit = 20): Pro
   const cols = 'id, document_type, document_number, first_names, last_names';
   const folded = foldName(text);
   if (folded === '') return [];
-  const byName = (expr: string) =>
-    `(SELECT ${cols}, ${expr} AS k FROM ref_workers WHERE ${expr} LIKE $2 ORDER BY ${expr} LIMIT $3)`;
+  const byName = (expr: string) => `(SELECT ${cols}, ${expr} AS k FROM ref_workers WHERE ${expr} LIKE $2 ORDER BY ${expr} LIMIT $3)`;
   const r = await q.query<Record<string, unknown>>(
     `SELECT DISTINCT ON (id) ${cols} FROM (
        (SELECT ${cols}, '' AS k FROM ref_workers WHERE document_number = $1)
@@ -54,7 +52,13 @@ export async function searchWorkers(q: Queryable, text: string, limit = 20): Pro
       firstNames: row.first_names as string,
       lastNames: row.last_names as string,
     }))
-    .sort((a, b) => (a.documentNumber === text.trim() ? -1 : b.documentNumber === text.trim() ? 1 : `${a.lastNames} ${a.firstNames}`.localeCompare(`${b.lastNames} ${b.firstNames}`, 'es')))
+    .sort((a, b) =>
+      a.documentNumber === text.trim()
+        ? -1
+        : b.documentNumber === text.trim()
+          ? 1
+          : `${a.lastNames} ${a.firstNames}`.localeCompare(`${b.lastNames} ${b.firstNames}`, 'es'),
+    )
     .slice(0, limit);
 }
 
@@ -87,45 +91,5 @@ export async function companyLimitsOf(q: Queryable, subgerenciaId: string): Prom
     companyContractId: toNumber(row.id),
     name: row.name as string,
     maxPeople: row.max_people_on_vacation == null ? null : toNumber(row.max_people_on_vacation),
-  }));
-}
-
-export interface Absence {
-  codigoPila: string;
-  workerId: number;
-  documentNumber: string;
-  name: string;
-  startDate: string;
-  endDate: string;
-  approved: boolean;
-}
-
-/**
- * Longest calendar span one vacation can have: 360 business days (the most a request may ask) run
- * well under 600 calendar days. Spans starting earlier cannot reach the window, which bounds the
- * index range read.
- */
-const LONGEST_SPAN_DAYS = 600;
-
-/** Live enjoyed vacations that keep people of a subgerencia away on some day from `from` to `to`. */
-export async function absencesIn(q: Queryable, subgerenciaId: string, from: string, to: string): Promise<Absence[]> {
-  const r = await q.query<Record<string, unknown>>(
-    `SELECT o.codigo_pila, o.worker_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date, to_char(o.end_date, 'YYYY-MM-DD') AS end_date,
-            w.document_number, w.first_names, w.last_names, coalesce(v.approved, false) AS approved
-       FROM ${OCCUPANCY_TABLE} o
-       JOIN ref_workers w ON w.id = o.worker_id
-       LEFT JOIN ${VACATIONS_TABLE} v ON v.codigo_pila = o.codigo_pila
-      WHERE o.subgerencia_id = $1 AND o.start_date <= $3::date AND o.start_date >= $2::date - $4::int AND o.end_date >= $2::date
-      ORDER BY o.start_date, w.last_names, w.first_names`,
-    [subgerenciaId, from, to, LONGEST_SPAN_DAYS],
-  );
-  return r.rows.map((row) => ({
-    codigoPila: row.codigo_pila as string,
-    workerId: toNumber(row.worker_id),
-    documentNumber: row.document_number as string,
-    name: `${row.first_names as string} ${row.last_names as string}`,
-    startDate: row.start_date as string,
-    endDate: row.end_date as string,
-    approved: row.approved === true,
   }));
 }
