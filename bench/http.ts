@@ -114,6 +114,14 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
           rows.push(row);
         }
       }
+      // The accrual periods of a worker at random, and the whole company's vacation register.
+      if (chosen('law')) {
+        const periods = { ...common, kind: 'page' as const, pick: 'random' as const, name: 'periods (GET /api/vacaciones/periodos)' };
+        const path = '/api/vacaciones/periodos?numeroDocumento={doc}&emailResponsable=admin@empresa.co';
+        await runScenario({ ...periods, path, durationSec: 0, amount: WORKERS });
+        rows.push(await withServerFigures(server.url, duration, () => runScenario({ ...periods, path, durationSec: duration })));
+        for (const formato of ['json', 'csv', 'xlsx']) rows.push(await registerDownload(server.url, key, formato));
+      }
       peakRssMb = server.peakRssMb();
     } finally {
       await server.stop();
@@ -123,6 +131,28 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     await c.end();
   }
   return { rows, peakRssMb };
+}
+
+/** The whole company's vacation register in one format, read to its end: its time and size. */
+async function registerDownload(url: string, key: string, formato: string): Promise<Figures> {
+  const t0 = performance.now();
+  const res = await fetch(`${url}/api/vacaciones/libro?emailResponsable=admin@empresa.co&formato=${formato}`, {
+    headers: { 'x-api-key': `Bearer ${key}` },
+  });
+  let bytes = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    name: `register of ${WORKERS} workers (GET /api/vacaciones/libro, ${formato})`,
+    requestsPerSec: Number((1 / seconds).toFixed(2)),
+    p50: Math.round(seconds * 1000),
+    p99: Math.round(seconds * 1000),
+    ok: res.status === 200 ? 1 : 0,
+    non2xx: res.status === 200 ? 0 : 1,
+    errors: 0,
+    statuses: { [String(res.status)]: 1 },
+    note: `${(bytes / 2 ** 20).toFixed(1)} MB in ${seconds.toFixed(1)} s, ${Math.round(WORKERS / seconds)} workers/s`,
+  };
 }
 
 /** Sum of the samples of one metric in Prometheus text (over all its label sets). */

@@ -27,15 +27,15 @@ function request(n) {
       return { method: 'POST', path: '/api/vacaciones/add', headers, body: form(documentOf(worker), start, 6) };
     }
     case 'page': {
-      // A panel page, signed in: {doc} is a worker's document, {unit} and {month} go round the
-      // lists given, {q} round the searches given.
+      // A panel page, signed in (or, without a cookie, an API read with the key): {doc} is a
+      // worker's document, {unit} and {month} go round the lists given, {q} round the searches given.
       const pick = (list) => list[n % list.length];
       const path = s.path
         .replace('{doc}', documentOf(worker))
         .replace('{unit}', () => encodeURIComponent(pick(s.units)))
         .replace('{month}', () => pick(s.months))
         .replace('{q}', () => encodeURIComponent(pick(s.queries)));
-      return { method: 'GET', path, headers: { cookie: s.cookie } };
+      return { method: 'GET', path, headers: s.cookie ? { cookie: s.cookie } : { 'x-api-key': headers['x-api-key'] } };
     }
     default:
       throw new Error(`unknown scenario ${s.kind}`);

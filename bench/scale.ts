@@ -20,6 +20,7 @@
  *   npm run bench:scale -- --keep                (leave the last database for a closer look)
  *   npm run bench:scale -- --only serve --database vac_scale_1_abc   (serve a kept database again)
  *   npm run bench:scale -- --formats json --only import,rebuild,panel   (the panel's pages over that data)
+ *   npm run bench:scale -- --formats json --only law   (periods and the whole register over that data)
  *
  * Sections are named in SECTIONS; another scenario is a function of the same shape added there,
  * with the database its predecessors left behind.
@@ -350,26 +351,30 @@ const figures = (f: Figures) =>
  * imported. Also the server's time from its start to ready, its peak RSS over the whole section,
  * and every 5xx it answered.
  */
-async function serveSection(ctx: Context): Promise<void> {
-  const workers = async () => {
-    const c = new pg.Client({ connectionString: ctx.url });
-    await c.connect();
-    try {
-      return Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM ref_workers')).rows[0]!.n);
-    } finally {
-      await c.end();
-    }
-  };
-  if ((await workers()) === 0) {
-    await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
+/**
+ * The employer's data on this database, imported once (its read models rebuilt, as on a server
+ * that has been up), and a new API key for the section.
+ */
+async function importedWithKey(url: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  let workers: number;
+  try {
+    workers = Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM ref_workers')).rows[0]!.n);
+  } finally {
+    await c.end();
+  }
+  if (workers === 0) {
+    await cli(url, ['import', await dataFile(FORMATS[0]!)]);
     // Read models current first (as after a rebuild, or a server that has been up): the start
     // measured is a restart, not the projectors' first pass over the import's events.
-    await cli(ctx.url, ['projections', 'rebuild']);
+    await cli(url, ['projections', 'rebuild']);
   }
-  const key = (await cli(ctx.url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout
-    .trim()
-    .split('\n')
-    .pop()!;
+  return (await cli(url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout.trim().split('\n').pop()!;
+}
+
+async function serveSection(ctx: Context): Promise<void> {
+  const key = await importedWithKey(ctx.url);
 
   const hello = await startChild(
     process.execPath,
@@ -464,11 +469,43 @@ async function panelSection(ctx: Context): Promise<void> {
   }
 }
 
+/**
+ * The vacation law's reads over the whole employer: a worker's accrual periods at random, then the
+ * whole company's register (GET /api/vacaciones/libro) in each format read to its end: its time,
+ * its size, and the server's peak RSS, which must not grow with the company.
+ */
+async function lawSection(ctx: Context): Promise<void> {
+  const key = await importedWithKey(ctx.url);
+  const { server } = await startServer(ctx.url);
+  try {
+    const base = {
+      url: server.url, connections: CONNECTIONS, key, kind: 'page' as const, first: 1, workers: WORKERS, documentPrefix: '8', pick: 'random' as const,
+      path: '/api/vacaciones/periodos?numeroDocumento={doc}&emailResponsable=admin@empresa.co',
+    };
+    await runScenario({ ...base, name: 'warm-up', durationSec: 0, amount: FEW });
+    const f = await runScenario({ ...base, name: 'periods', durationSec: DURATION });
+    ctx.lines.push(`law: periods of a worker at random over all ${WORKERS}: ${figures(f)} (load average ${load()})`);
+    for (const formato of ['json', 'csv', 'xlsx']) {
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/api/vacaciones/libro?emailResponsable=admin@empresa.co&formato=${formato}`, {
+        headers: { 'x-api-key': `Bearer ${key}` },
+      });
+      let bytes = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+      ctx.lines.push(`law: register of all ${WORKERS} workers as ${formato}: ${mb(bytes)} MB in ${secs(t0)} s (status ${res.status}, load average ${load()})`);
+    }
+    ctx.lines.push(`law: peak RSS of the server ${server.peakRssMb()} MB (heap limit ${HEAP_MB} MB)`);
+  } finally {
+    await server.stop();
+  }
+}
+
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
   import: importSection,
   rebuild: rebuildSection,
   serve: serveSection,
   panel: panelSection,
+  law: lawSection,
 };
 
 execSync('npm run --silent build', { stdio: 'inherit' });

@@ -1,10 +1,11 @@
-import { pilaCode } from '../domain/index.ts';
+import { amortize, businessDaysBetween, calendarDays, isBusinessDay, pilaCode, vacationValue, addDays, type HolidayLookup } from '../domain/index.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
-import type { DomainEvent, VacationRecord } from '../events/types.ts';
+import type { DomainEvent, InterruptionReason, VacationInterrupted, VacationRecord } from '../events/types.ts';
 import type { ExpectedRevision } from '../store/types.ts';
 import { evaluate, type EvaluationInput } from './evaluate.ts';
 import { monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { CommandFailure, VacationFigures } from './types.ts';
+import type { RuleViolation } from './violations.ts';
 import type { VacationState, WorkerState } from './worker-state.ts';
 
 /** Events to append, per stream, with the revision each stream must still be at. */
@@ -26,7 +27,7 @@ export type Decision<T> = { ok: true; value: T; writes: PlannedWrite[] } | ({ ok
 
 const expectedOf = (revision: number): ExpectedRevision => (revision < 0 ? 'no_stream' : revision);
 
-function newRecord(f: VacationFigures, given: Given, replaces: string | null): VacationRecord {
+function newRecord(f: VacationFigures, given: Given, replaces: string | null, continues: string | null): VacationRecord {
   const identity = `${f.workerId}|${f.startDate}|${f.days}|${given.recordId}`;
   return {
     recordId: given.recordId,
@@ -48,6 +49,7 @@ function newRecord(f: VacationFigures, given: Given, replaces: string | null): V
     socialSecurityInPayroll: f.socialSecurityInPayroll,
     amortizations: f.amortizations,
     replaces,
+    ...(continues ? { continues } : {}),
     createdAt: given.nowIso,
   };
 }
@@ -95,7 +97,7 @@ export interface Created {
 export function decideCreate(input: EvaluationInput, state: WorkerState, given: Given): Decision<Created> {
   const ev = evaluate(input);
   if (!ev.ok) return { ok: false, kind: 'rules', violations: ev.violations };
-  const record = newRecord(ev.figures, given, null);
+  const record = newRecord(ev.figures, given, null, input.request.continues ?? null);
   const guarded = ev.params.maxPeopleOnVacation !== null;
   return {
     ok: true,
@@ -129,10 +131,12 @@ export interface Edited extends Created {
 export function decideEdit(code: string, input: EvaluationInput, state: WorkerState, given: Given, userId: number): Decision<Edited> {
   const previous = live(state, code);
   if (!previous) return { ok: false, kind: 'record_not_found' };
-  const ev = evaluate({ ...input, replacing: code });
+  // A record that continues an interrupted one keeps doing so when edited.
+  const continues = input.request.continues ?? previous.continues ?? null;
+  const ev = evaluate({ ...input, request: { ...input.request, continues }, replacing: code });
   if (!ev.ok) return { ok: false, kind: 'rules', violations: ev.violations };
   if (previous.approved) return { ok: false, kind: 'approved' };
-  const record = newRecord(ev.figures, given, code);
+  const record = newRecord(ev.figures, given, code, continues);
   const guarded = ev.params.maxPeopleOnVacation !== null;
   const started: DomainEvent = {
     type: 'VacationEditStarted',
@@ -192,6 +196,87 @@ export function decideApprove(code: string, state: WorkerState, given: Pick<Give
   return onPendingRecord(code, state, given, (previous) => ({
     event: { type: 'VacationApproved', data: { codigoPila: code, workerId: previous.workerId, approvedByUserId: userId, approvedAt: given.nowIso } },
   }));
+}
+
+export interface InterruptionRequest {
+  /** The first day not enjoyed. */
+  date: string;
+  reason: InterruptionReason;
+}
+
+export interface Interrupted {
+  /** The record as it stands after the interruption. */
+  record: VacationInterrupted;
+  previous: VacationState;
+}
+
+/**
+ * Interrupts an approved, enjoyed vacation in course (CST art. 188) on `request.date`, a business
+ * day after its start and not after its end: the record keeps the business days enjoyed before that
+ * day, with their end date, value (salary × days / 30) and amortizations; the rest go back to the
+ * balance, and the subgerencia's places from that day on are released. Every failing rule is listed.
+ */
+export function decideInterrupt(
+  code: string,
+  request: InterruptionRequest,
+  state: WorkerState,
+  ctx: { calendar: HolidayLookup; today: string },
+  given: Pick<Given, 'nowIso'>,
+  userId: number,
+): Decision<Interrupted> {
+  const previous = live(state, code);
+  if (!previous) return { ok: false, kind: 'record_not_found' };
+  const { date } = request;
+  const errors: RuleViolation[] = [];
+  const { startDate, endDate } = previous;
+  if (!previous.approved) errors.push({ rule: 'notApprovedToInterrupt', codigoPila: code });
+  if (previous.compensated) errors.push({ rule: 'compensatedToInterrupt', codigoPila: code });
+  if (previous.interruptedOn) errors.push({ rule: 'alreadyInterrupted', codigoPila: code, on: previous.interruptedOn });
+  else if (ctx.today < startDate) errors.push({ rule: 'notBegun', codigoPila: code, startDate, today: ctx.today });
+  else if (ctx.today > endDate) errors.push({ rule: 'alreadyEnded', codigoPila: code, endDate, today: ctx.today });
+  const outside: RuleViolation = { rule: 'interruptionOutside', date, startDate, endDate };
+  if (date <= startDate || date > endDate) errors.push(outside);
+  if (!isBusinessDay(date, previous.worksSaturday, ctx.calendar)) errors.push({ rule: 'interruptionNotBusinessDay', date });
+  // Days enjoyed: the business days from the start to the day before; a start that was not a
+  // business day (an imported record) may leave none.
+  const enjoyed = errors.length ? 0 : businessDaysBetween(previous.startDate, addDays(date, -1), previous.worksSaturday, ctx.calendar);
+  if (!errors.length && enjoyed < 1) errors.push(outside);
+  if (errors.length) return { ok: false, kind: 'rules', violations: errors };
+
+  let end = addDays(date, -1);
+  while (!isBusinessDay(end, previous.worksSaturday, ctx.calendar)) end = addDays(end, -1);
+  const total = vacationValue(previous.salary, enjoyed);
+  const { approved: _a, deleted: _d, deletedReason: _r, replacedBy: _b, interruptedOn: _i, daysReturned: _n, ...kept } = previous;
+  const record: VacationInterrupted = {
+    ...kept,
+    endDate: end,
+    businessDays: enjoyed,
+    calendarDays: calendarDays(previous.startDate, end),
+    totalValue: total,
+    amortizations: amortize({ start: previous.startDate, end, worksSaturday: previous.worksSaturday, total, calendar: ctx.calendar }),
+    interruptedOn: date,
+    reason: request.reason,
+    daysReturned: previous.businessDays - enjoyed,
+    before: {
+      endDate: previous.endDate,
+      businessDays: previous.businessDays,
+      calendarDays: previous.calendarDays,
+      totalValue: previous.totalValue,
+    },
+    interruptedByUserId: userId,
+    interruptedAt: given.nowIso,
+  };
+  // The places of the days no longer taken are released: the booking is replaced by the shorter one.
+  const shorter = bookings(record, undefined, false);
+  return {
+    ok: true,
+    value: { record, previous },
+    writes: mergeWrites([
+      { stream: workerStream(previous.workerId), expectedRevision: expectedOf(state.revision), events: [{ type: 'VacationInterrupted', data: record }] },
+      ...releases(previous),
+      ...shorter,
+    ]),
+  };
 }
 
 /**

@@ -77,6 +77,21 @@ function overlapping(request: VacationRequest, end: string, others: readonly Vac
 }
 
 /**
+ * A record that continues an interrupted one (CST art. 188) books at most the days the
+ * interruption gave back that no other live record of the worker has booked since.
+ */
+function continuation(request: VacationRequest, state: WorkerState, others: readonly VacationState[]): RuleViolation | undefined {
+  const code = request.continues;
+  if (!code) return undefined;
+  const interrupted = state.vacations.get(code);
+  if (!interrupted || interrupted.deleted) return { rule: 'continuesUnknown', codigoPila: code };
+  if (!interrupted.interruptedOn) return { rule: 'continuesNotInterrupted', codigoPila: code };
+  const booked = others.filter((v) => v.continues === code).reduce((n, v) => n + v.businessDays, 0);
+  const left = interrupted.daysReturned - booked;
+  return request.days > left ? { rule: 'continuesOverReturned', requested: request.days, left: Math.max(0, left), codigoPila: code } : undefined;
+}
+
+/**
  * Computes a vacation and checks every business rule, listing every one that fails. Pure:
  * the caller supplies the worker's stream state, reference data, calendar and occupancy.
  */
@@ -171,5 +186,7 @@ export function evaluate(input: EvaluationInput): Evaluation {
   }
   const clash = overlapping(request, end, others);
   if (clash) violations.push(clash);
+  const linked = continuation(request, state, others);
+  if (linked) violations.push(linked);
   return violations.length ? { ok: false, violations, figures } : { ok: true, figures, params: params! };
 }

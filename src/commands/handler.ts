@@ -3,7 +3,21 @@ import type { HolidayLookup } from '../domain/index.ts';
 import { decode, encode } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import { WrongExpectedRevisionError, type EventStore, type Position } from '../store/types.ts';
-import { decideApprove, decideCreate, decideDelete, decideEdit, type Changed, type Created, type Decision, type Edited, type Given, type PlannedWrite } from './decide.ts';
+import {
+  decideApprove,
+  decideCreate,
+  decideDelete,
+  decideEdit,
+  decideInterrupt,
+  type Changed,
+  type Created,
+  type Decision,
+  type Edited,
+  type Given,
+  type InterruptionRequest,
+  type Interrupted,
+  type PlannedWrite,
+} from './decide.ts';
 import { evaluate, place, type Placement } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { ReferenceLookups } from '../reference/repository.ts';
@@ -137,11 +151,14 @@ export class VacationCommands {
     return this.onRecord(code, actor, (state, given) => decideApprove(code, state, given, actor.userId));
   }
 
-  private async onRecord(
-    code: string,
-    actor: Actor,
-    decide: (state: WorkerState, given: Given) => Decision<Changed>,
-  ): Promise<Outcome<Written<Changed>>> {
+  /** Interrupts an approved, enjoyed vacation in course (CST art. 188), judged on the service's today. */
+  async interrupt(code: string, request: InterruptionRequest, actor: Actor): Promise<Outcome<Written<Interrupted>>> {
+    return this.onRecord(code, actor, (state, given) =>
+      decideInterrupt(code, request, state, { calendar: this.deps.calendar, today: this.deps.today() }, given, actor.userId),
+    );
+  }
+
+  private async onRecord<T>(code: string, actor: Actor, decide: (state: WorkerState, given: Given) => Decision<T>): Promise<Outcome<Written<T>>> {
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
     return this.handle(actor, async (given) => decide(await this.workerState(owner), given));

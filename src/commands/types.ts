@@ -26,6 +26,11 @@ export interface VacationRequest {
   worksSaturday: boolean;
   compensated: boolean;
   socialSecurityInPayroll: boolean | null;
+  /**
+   * The code of an interrupted record whose days not enjoyed this one books (CST art. 188); the
+   * days may not exceed those still left of it.
+   */
+  continues?: string | null;
 }
 
 /** Who acts, and through what: becomes every event's metadata. */

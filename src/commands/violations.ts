@@ -22,4 +22,16 @@ export type RuleViolation =
   /** Money paid for more than half of an accrual period's days while the contract is in force. */
   | { rule: 'compensationOverHalf'; compensated: number; periodDays: number; period: number; contractId: number; from: string }
   /** (e) The period shares a day with another live enjoyed vacation of the worker. */
-  | { rule: 'overlap'; codigoPila: string; startDate: string; endDate: string };
+  | { rule: 'overlap'; codigoPila: string; startDate: string; endDate: string }
+  /** Interruption (CST art. 188): only an approved, enjoyed vacation in course, on a business day inside it. */
+  | { rule: 'notApprovedToInterrupt'; codigoPila: string }
+  | { rule: 'compensatedToInterrupt'; codigoPila: string }
+  | { rule: 'alreadyInterrupted'; codigoPila: string; on: string }
+  | { rule: 'notBegun'; codigoPila: string; startDate: string; today: string }
+  | { rule: 'alreadyEnded'; codigoPila: string; endDate: string; today: string }
+  | { rule: 'interruptionOutside'; date: string; startDate: string; endDate: string }
+  | { rule: 'interruptionNotBusinessDay'; date: string }
+  /** A record continuing an interrupted one books at most the days it gave back that are left. */
+  | { rule: 'continuesUnknown'; codigoPila: string }
+  | { rule: 'continuesNotInterrupted'; codigoPila: string }
+  | { rule: 'continuesOverReturned'; requested: number; left: number; codigoPila: string };

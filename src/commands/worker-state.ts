@@ -5,7 +5,13 @@ export interface VacationState extends VacationRecord {
   deleted: boolean;
   deletedReason: 'delete' | 'edit' | null;
   replacedBy: string | null;
+  /** The first day not enjoyed, once interrupted (CST art. 188); the figures are then the days enjoyed. */
+  interruptedOn: string | null;
+  /** Business days the interruption gave back, which a record continuing this one may book. */
+  daysReturned: number;
 }
+
+const fresh = { approved: false, deleted: false, deletedReason: null, replacedBy: null, interruptedOn: null, daysReturned: 0 } as const;
 
 /** What a worker's stream says: every vacation ever recorded for them, by PILA code. */
 export interface WorkerState {
@@ -21,22 +27,24 @@ export function evolve(state: WorkerState, event: DomainEvent): WorkerState {
   const vacations = new Map(state.vacations);
   switch (event.type) {
     case 'VacationCreated':
-      vacations.set(event.data.codigoPila, {
-        ...event.data,
-        approved: false,
-        deleted: false,
-        deletedReason: null,
-        replacedBy: null,
-      });
+      vacations.set(event.data.codigoPila, { ...event.data, ...fresh });
       break;
     case 'VacationImported': {
       const { approved, ...record } = event.data;
-      vacations.set(event.data.codigoPila, { ...record, approved, deleted: false, deletedReason: null, replacedBy: null });
+      vacations.set(event.data.codigoPila, { ...record, ...fresh, approved });
       break;
     }
     case 'VacationApproved': {
       const v = vacations.get(event.data.codigoPila);
       if (v) vacations.set(v.codigoPila, { ...v, approved: true });
+      break;
+    }
+    case 'VacationInterrupted': {
+      const v = vacations.get(event.data.codigoPila);
+      if (v) {
+        const { interruptedOn, daysReturned, reason: _r, before: _b, interruptedByUserId: _u, interruptedAt: _a, ...record } = event.data;
+        vacations.set(v.codigoPila, { ...v, ...record, interruptedOn, daysReturned: v.daysReturned + daysReturned });
+      }
       break;
     }
     case 'VacationDeleted': {

@@ -73,6 +73,33 @@ export const vacationApprovedSchema = z.object({
 });
 export type VacationApproved = z.infer<typeof vacationApprovedSchema>;
 
+/** Why a vacation was interrupted (CST art. 188), as callers name it. */
+export const INTERRUPTION_REASONS = ['incapacidad', 'licencia', 'calamidad', 'necesidad del servicio', 'otro'] as const;
+export type InterruptionReason = (typeof INTERRUPTION_REASONS)[number];
+
+/**
+ * An approved, enjoyed vacation stopped before its end (CST art. 188): the payload is the record as
+ * it now stands (the days enjoyed before `interruptedOn`, their end date, value and amortizations),
+ * so that every read model takes it as the record's latest state, and what it was before.
+ */
+export const vacationInterruptedSchema = vacationRecordSchema.extend({
+  /** The first day not enjoyed: a business day after the start, up to the former end. */
+  interruptedOn: date,
+  reason: z.enum(INTERRUPTION_REASONS),
+  /** Business days not enjoyed, back in the worker's balance. */
+  daysReturned: z.number().int(),
+  /** The record's figures before the interruption. */
+  before: z.object({
+    endDate: date,
+    businessDays: z.number().int(),
+    calendarDays: z.number().int(),
+    totalValue: z.number().int(),
+  }),
+  interruptedByUserId: z.number().int(),
+  interruptedAt: z.string(),
+});
+export type VacationInterrupted = z.infer<typeof vacationInterruptedSchema>;
+
 /**
  * An edit began on a record: the first event of the one append that deletes the old record and
  * creates its replacement, so the trail shows the edit as a whole beside its two halves.
@@ -156,6 +183,7 @@ export const eventSchemas = {
   ContractStatusChecked: contractStatusCheckedSchema,
   VacationEditStarted: vacationEditStartedSchema,
   VacationEditFailed: vacationEditFailedSchema,
+  VacationInterrupted: vacationInterruptedSchema,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -173,6 +201,7 @@ export const CURRENT_VERSION: Record<EventType, number> = {
   ContractStatusChecked: 1,
   VacationEditStarted: 1,
   VacationEditFailed: 1,
+  VacationInterrupted: 1,
 };
 
 export type DomainEvent =
@@ -186,7 +215,8 @@ export type DomainEvent =
   | { type: 'VacationDataConsulted'; data: VacationDataConsulted }
   | { type: 'ContractStatusChecked'; data: ContractStatusChecked }
   | { type: 'VacationEditStarted'; data: VacationEditStarted }
-  | { type: 'VacationEditFailed'; data: VacationEditFailed };
+  | { type: 'VacationEditFailed'; data: VacationEditFailed }
+  | { type: 'VacationInterrupted'; data: VacationInterrupted };
 
 /** Who did it and through what: carried by every event. */
 export const eventMetadataSchema = z.object({

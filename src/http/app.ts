@@ -10,6 +10,7 @@ import { MESSAGES, errorFor } from './envelopes.ts';
 import { classifyError, errorDetail } from './errors.ts';
 import { maskEmail } from './fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { bookRoutes } from './routes/book.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         lookupRoutes(scope, deps);
         readRoutes(scope, deps);
         lawRoutes(scope, deps);
+        bookRoutes(scope, deps);
       },
       { prefix },
     );

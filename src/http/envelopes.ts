@@ -22,6 +22,7 @@ export const MESSAGES = {
   inconsistent: 'Validación fallida: datos inconsistentes',
   cannotProcess: 'No se pueden procesar las vacaciones',
   cannotEdit: 'No se puede editar. Validación de datos falló',
+  cannotInterrupt: 'No se pueden interrumpir las vacaciones',
   editApproved: 'No se puede editar. Las vacaciones ya están aprobadas',
   deleteApproved: 'No se puede eliminar. Las vacaciones ya están aprobadas',
   alreadyApproved: 'Las vacaciones ya están aprobadas',

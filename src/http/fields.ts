@@ -37,6 +37,16 @@ export class Fields {
     return v === '' ? undefined : v;
   }
 
+  /** The same fields with one value replaced (a normalized spelling of what the caller sent). */
+  with(name: string, value: string): Fields {
+    const copy = new Fields();
+    for (const [k, v] of this.values) copy.values.set(k, v);
+    for (const k of this.repeated) copy.repeated.add(k);
+    for (const k of this.invalid) copy.invalid.add(k);
+    if (!this.isAmbiguous(name)) copy.values.set(name.toLowerCase(), value);
+    return copy;
+  }
+
   /** True when the name came more than once, as something other than a plain value, or with a NUL. */
   isAmbiguous(name: string): boolean {
     const k = name.toLowerCase();

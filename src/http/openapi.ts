@@ -2,11 +2,13 @@ import { z } from 'zod';
 import * as R from './response-schemas.ts';
 import {
   auditQuery,
+  bookQuery,
   calculateBody,
   codeBody,
   consultQuery,
   contractQuery,
   editBody,
+  interruptBody,
   listQuery,
   periodsQuery,
   recordQuery,
@@ -126,6 +128,12 @@ export function openApiDocument(): Json {
     ),
     '/api/vacaciones/delete': post('Eliminar vacaciones no aprobadas', byCode, ok(200, 'Registro eliminado', 'Deleted', R.deleteOk), IDEMPOTENT_ERRORS),
     '/api/vacaciones/approve': post('Aprobar vacaciones', byCode, ok(200, 'Registro aprobado', 'Approved', R.approveOk), IDEMPOTENT_ERRORS),
+    '/api/vacaciones/interrupt': post(
+      'Interrumpir vacaciones aprobadas y disfrutadas en curso (CST art. 188); los días no disfrutados vuelven al saldo',
+      ['InterruptForm', interruptBody],
+      ok(200, 'Vacaciones interrumpidas', 'Interrupted', R.interruptOk),
+      IDEMPOTENT_ERRORS,
+    ),
     '/api/vacaciones/consultdatavacations': get('Datos previos a solicitar vacaciones', queryParams(consultQuery), {
       ...ok(200, 'Datos de vacaciones', 'VacationData', R.consultOk),
       ...lookupErrors([400, 401, 403, 404, 405, 422, 429, 500, 503]),
@@ -156,6 +164,21 @@ export function openApiDocument(): Json {
       'Vista previa de la liquidación de vacaciones al terminar el contrato (CST art. 189 §2); no guarda nada',
       queryParams(settlementQuery),
       { ...ok(200, 'Liquidación', 'Settlement', R.settlementOk), ...errors([...READ_ERRORS, 422]) },
+    ),
+    '/api/vacaciones/libro': get(
+      'Libro de vacaciones (CST art. 187 §3) de la empresa, una subgerencia o un trabajador, en un rango de fechas y como estaba en una fecha de corte; JSON, CSV o XLSX, transmitido a medida que se lee',
+      queryParams(bookQuery),
+      {
+        '200': {
+          description: 'El libro, en el formato pedido',
+          content: {
+            ...json('VacationBook', R.bookOk),
+            'text/csv': { schema: { type: 'string', description: 'Una línea por trabajador, período y vacaciones, con encabezado' } },
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        ...errors(READ_ERRORS),
+      },
     ),
     '/health': { get: { summary: 'Vida del proceso', responses: ok(200, 'Vivo', 'Alive', R.healthOk) } },
     '/health/ready': {

@@ -45,6 +45,19 @@ export const editOk = success(
   z.strictObject({ id: z.number().int(), codigoPilaAnterior: code, codigoPilaNuevo: code, fechaEdicion: timestamp, vacaciones: vacationRecord }),
 );
 export const deleteOk = success(200, z.strictObject({ idEliminado: z.number().int(), codigoPila: code, fechaEliminacion: timestamp }));
+export const interruptOk = success(
+  200,
+  z.strictObject({
+    id: z.number().int(),
+    codigoPila: code,
+    fechaInterrupcion: date.meta({ description: 'Primer día no disfrutado' }),
+    motivo: z.enum(['incapacidad', 'licencia', 'calamidad', 'necesidad del servicio', 'otro']),
+    diasDisfrutados: z.number().int().meta({ description: 'Días hábiles disfrutados antes de la interrupción: los que conserva el registro' }),
+    diasDevueltos: z.number().int().meta({ description: 'Días hábiles no disfrutados, devueltos al saldo del trabajador' }),
+    fechaRegistro: timestamp,
+    vacaciones: vacationRecord.meta({ description: 'El registro recalculado: fin, días calendario y valor de lo disfrutado' }),
+  }),
+);
 export const approveOk = success(200, z.strictObject({ id: z.number().int(), codigoPila: code, fechaAprobacion: timestamp }));
 
 const inactive = z.strictObject({ success: z.literal(true), activo: z.literal(false), estado: z.string() });
@@ -107,6 +120,9 @@ const vacationView = z.strictObject({
   replaces: code.nullable(),
   replacedBy: code.nullable(),
   createdAt: isoTime.nullable(),
+  interruptedOn: date.nullable().meta({ description: 'Primer día no disfrutado, si las vacaciones se interrumpieron (CST art. 188)' }),
+  interruptionReason: z.enum(['incapacidad', 'licencia', 'calamidad', 'necesidad del servicio', 'otro']).nullable(),
+  continues: code.nullable().meta({ description: 'Las vacaciones interrumpidas cuyos días no disfrutados toma este registro' }),
   amortizations: z.array(amortization),
 });
 
@@ -124,6 +140,7 @@ const auditEntry = z.strictObject({
     'EDICION_BAJA',
     'ERROR_EDICION',
     'APROBACION',
+    'INTERRUPCION',
     'CONSULTA_DATOS',
     'VERIFICACION_CONTRATO',
   ]),
@@ -219,5 +236,54 @@ export const settlementOk = success(
     valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
     periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos)' }),
     advertencias: warnings,
+  }),
+);
+
+const bookVacation = z.strictObject({
+  id: z.number().int(),
+  vacCodigoPila: code,
+  contratoId: z.number().int().nullable(),
+  subgerenciaId: z.string().nullable(),
+  vacFechaInicio: date,
+  vacFechaFinal: date.meta({ description: 'Último día disfrutado; en unas vacaciones interrumpidas, el último día hábil antes de la interrupción' }),
+  vacDiasVacaciones: z.number().int().meta({ description: 'Días hábiles (los disfrutados, si se interrumpieron)' }),
+  vacDiasCalendario: z.number().int(),
+  vacSalario: z.number().int(),
+  vacValorTotal: z.number().int(),
+  vacCompensado: flag,
+  vacPagado: flag,
+  modalidad: z.enum(['disfrutadas', 'compensadas en dinero']),
+  estado: z.enum(['registrada', 'aprobada', 'interrumpida']),
+  aprobada: z.boolean(),
+  fechaInterrupcion: date.nullable().meta({ description: 'Primer día no disfrutado (CST art. 188)' }),
+  motivoInterrupcion: z.string().nullable(),
+  continuaDe: code.nullable().meta({ description: 'Código de las vacaciones interrumpidas cuyos días pendientes toma este registro' }),
+});
+
+export const bookWorker = z.strictObject({
+  asociadoId: z.number().int(),
+  tipoDocumento: z.string(),
+  numeroDocumento: z.string(),
+  nombres: z.string(),
+  apellidos: z.string(),
+  fechaIngreso: date.nullable().meta({ description: 'Inicio del primer contrato principal' }),
+  periodos: z.array(accrualPeriod).meta({ description: 'Los períodos en la fecha de corte que tocan el rango de fechas' }),
+  vacaciones: z.array(bookVacation).meta({ description: 'Las vacaciones vigentes en la fecha de corte que tocan el rango de fechas' }),
+  totales: totals.meta({ description: 'Los totales del trabajador en la fecha de corte, sin importar el rango' }),
+});
+
+export const bookOk = success(
+  200,
+  z.strictObject({
+    fechaCorte: date,
+    fechaDesde: date.nullable(),
+    fechaHasta: date.nullable(),
+    alcance: z.strictObject({
+      tipo: z.enum(['empresa', 'subgerencia', 'trabajador']),
+      subgerenciaId: z.string().nullable(),
+      numeroDocumento: z.string().nullable(),
+    }),
+    trabajadores: z.array(bookWorker),
+    totalTrabajadores: z.number().int(),
   }),
 );

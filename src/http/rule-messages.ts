@@ -32,6 +32,26 @@ export function ruleMessage(v: RuleViolation): string {
       return `Los días compensados en dinero (${formatDays(v.compensated)}) superarían la mitad de los ${v.periodDays} días del período ${v.period} del contrato ${v.contractId} (desde ${v.from}): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`;
     case 'overlap':
       return `Las fechas se cruzan con otras vacaciones del trabajador (${v.codigoPila}, del ${v.startDate} al ${v.endDate})`;
+    case 'notApprovedToInterrupt':
+      return `Las vacaciones ${v.codigoPila} no están aprobadas: solo se pueden interrumpir vacaciones aprobadas`;
+    case 'compensatedToInterrupt':
+      return `Las vacaciones ${v.codigoPila} fueron compensadas en dinero: no hay disfrute que interrumpir`;
+    case 'alreadyInterrupted':
+      return `Las vacaciones ${v.codigoPila} ya fueron interrumpidas el ${v.on}`;
+    case 'notBegun':
+      return `Las vacaciones ${v.codigoPila} aún no han comenzado (inician el ${v.startDate} y hoy es ${v.today}): solo se interrumpen vacaciones en curso`;
+    case 'alreadyEnded':
+      return `Las vacaciones ${v.codigoPila} terminaron el ${v.endDate} (hoy es ${v.today}): solo se interrumpen vacaciones en curso`;
+    case 'interruptionOutside':
+      return `La fecha de interrupción ${v.date} debe ser posterior al inicio (${v.startDate}) y no posterior al fin (${v.endDate}) de las vacaciones`;
+    case 'interruptionNotBusinessDay':
+      return `La fecha de interrupción ${v.date} no es un día hábil para el trabajador`;
+    case 'continuesUnknown':
+      return `Las vacaciones interrumpidas ${v.codigoPila} no existen o no son del trabajador`;
+    case 'continuesNotInterrupted':
+      return `Las vacaciones ${v.codigoPila} no fueron interrumpidas: no tienen días pendientes que continuar`;
+    case 'continuesOverReturned':
+      return `Los días solicitados (${v.requested}) superan los ${v.left} días no disfrutados que quedan de las vacaciones interrumpidas ${v.codigoPila}`;
   }
 }
 

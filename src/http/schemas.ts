@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isValidDate } from '../domain/index.ts';
+import { INTERRUPTION_REASONS } from '../events/types.ts';
 
 /**
  * Request schemas of every route. The same objects validate requests (vacation-input.ts maps
@@ -36,6 +37,9 @@ export const calculateBody = z.object({
   emailUserResponsable: strictEmail,
   vacLaboraSabado: flag('"1" el trabajador labora los sábados, "0" no (por defecto)'),
   ...vacationFlags,
+  codigoPilaInterrumpido: code.optional().meta({
+    description: 'Código PILA de unas vacaciones interrumpidas del trabajador cuyos días no disfrutados toma este registro (CST art. 188)',
+  }),
 });
 
 export const editBody = z.object({
@@ -49,6 +53,13 @@ export const editBody = z.object({
 });
 
 export const codeBody = z.object({ codigoPila: code, emailUserResponsable: strictEmail });
+
+export const interruptBody = z.object({
+  codigoPila: code,
+  fechaInterrupcion: date.meta({ description: 'Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD', example: '2026-11-23' }),
+  motivo: z.enum(INTERRUPTION_REASONS).meta({ description: 'incapacidad, licencia, calamidad, necesidad del servicio u otro' }),
+  emailUserResponsable: strictEmail,
+});
 
 export const consultQuery = z.object({
   numeroDocumento: document,
@@ -85,4 +96,14 @@ export const settlementQuery = z.object({
 export const periodsQuery = z.object({
   numeroDocumento: document,
   emailResponsable: email,
+});
+
+export const bookQuery = z.object({
+  emailResponsable: email,
+  formato: z.enum(['json', 'csv', 'xlsx']).optional().meta({ description: 'json (por defecto), csv o xlsx' }),
+  numeroDocumento: document.optional().meta({ description: 'Solo este trabajador' }),
+  subgerenciaId: z.string().min(1).max(40).optional().meta({ description: 'Solo los trabajadores con un contrato de esta subgerencia', example: 'SG-OPS' }),
+  fechaDesde: date.optional().meta({ description: 'Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD' }),
+  fechaHasta: date.optional().meta({ description: 'Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD' }),
+  fechaCorte: date.optional().meta({ description: 'El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD' }),
 });

@@ -2,7 +2,8 @@ import type { z } from 'zod';
 import type { VacationRequest } from '../commands/types.ts';
 import { MESSAGES } from './envelopes.ts';
 import type { Fields } from './fields.ts';
-import { calculateBody, codeBody, editBody } from './schemas.ts';
+import type { InterruptionReason } from '../events/types.ts';
+import { calculateBody, codeBody, editBody, interruptBody } from './schemas.ts';
 
 export interface Rejection {
   status: number;
@@ -23,6 +24,12 @@ const FORMAT: Record<string, string> = {
   vacDiasVacaciones: 'vacDiasVacaciones debe ser un número entero entre 1 y 360',
   emailUserResponsable: 'emailUserResponsable no tiene un formato de correo válido',
   fechaRetiro: 'fechaRetiro debe ser una fecha válida con formato YYYY-MM-DD',
+  fechaDesde: 'fechaDesde debe ser una fecha válida con formato YYYY-MM-DD',
+  fechaHasta: 'fechaHasta debe ser una fecha válida con formato YYYY-MM-DD',
+  fechaCorte: 'fechaCorte debe ser una fecha válida con formato YYYY-MM-DD',
+  formato: 'formato debe ser json, csv o xlsx',
+  fechaInterrupcion: 'fechaInterrupcion debe ser una fecha válida con formato YYYY-MM-DD',
+  motivo: 'motivo debe ser incapacidad, licencia, calamidad, necesidad del servicio u otro',
 };
 const invalid = (name: string) => FORMAT[name] ?? (name.toLowerCase().startsWith('vac') ? `${name} debe ser "1" o "0"` : `El campo ${name} no es válido`);
 
@@ -55,8 +62,12 @@ export function validate<S extends z.ZodObject>(schema: S, fields: Fields): Pars
   return { ok: true, value: r.data! };
 }
 
-function requestOf(v: { vacFechaInicio: string; vacDiasVacaciones: string; vacPagado?: string; vacCompensado?: string; vacSeguridadEnNomina?: string }, saturday: string | undefined): VacationRequest {
+function requestOf(
+  v: { vacFechaInicio: string; vacDiasVacaciones: string; vacPagado?: string; vacCompensado?: string; vacSeguridadEnNomina?: string; codigoPilaInterrumpido?: string },
+  saturday: string | undefined,
+): VacationRequest {
   return {
+    continues: v.codigoPilaInterrumpido ?? null,
     startDate: v.vacFechaInicio,
     days: Number(v.vacDiasVacaciones),
     advance: v.vacPagado === '1',
@@ -98,4 +109,15 @@ export function parseCodeInput(fields: Fields): { ok: true; value: { code: strin
   const r = validate(codeBody, fields);
   if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
   return { ok: true, value: { code: r.value.codigoPila, email: r.value.emailUserResponsable } };
+}
+
+/** interrupt: the code, the first day not enjoyed, the reason (any case) and a well-formed e-mail. */
+export function parseInterruptInput(
+  fields: Fields,
+): { ok: true; value: { code: string; date: string; reason: InterruptionReason; email: string } } | ({ ok: false } & Rejection) {
+  const reason = fields.get('motivo');
+  const r = validate(interruptBody, reason === undefined ? fields : fields.with('motivo', reason.toLowerCase().replace(/[_\s]+/g, ' ')));
+  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
+  const v = r.value;
+  return { ok: true, value: { code: v.codigoPila, date: v.fechaInterrupcion, reason: v.motivo, email: v.emailUserResponsable } };
 }

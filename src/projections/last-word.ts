@@ -13,7 +13,8 @@ export function lastWordPerCode<T>(
 ): Map<string, T> {
   const words = new Map<string, T>();
   for (const { event } of events) {
-    if (event.type === 'VacationCreated' || event.type === 'VacationImported') {
+    // An interruption carries the record as it now stands.
+    if (event.type === 'VacationCreated' || event.type === 'VacationImported' || event.type === 'VacationInterrupted') {
       words.set(event.data.codigoPila, live(event.data));
     } else if (event.type === 'VacationDeleted') {
       words.set(event.data.codigoPila, deleted(event.data));

@@ -157,3 +157,24 @@ export async function rebuiltWorkerFiles(q: Queryable): Promise<WorkerFileRow[]>
     toFile,
   );
 }
+
+/**
+ * The next `limit` rows after worker `afterWorkerId`, in worker order (a cursor over the primary
+ * key), optionally only workers holding a contract of one subgerencia: what a read of every
+ * worker goes through page by page, so that it never holds more than one page.
+ */
+export async function workerFilesPage(
+  q: Queryable,
+  afterWorkerId: number,
+  limit: number,
+  subgerenciaId?: string,
+): Promise<WorkerFileRow[]> {
+  const params: unknown[] = [afterWorkerId, limit];
+  let where = 'worker_id > $1';
+  if (subgerenciaId !== undefined) {
+    params.push(JSON.stringify([{ subgerenciaId }]));
+    where += ' AND contracts @> $3::jsonb';
+  }
+  const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE ${where} ORDER BY worker_id LIMIT $2`, params);
+  return r.rows.map(toFile);
+}

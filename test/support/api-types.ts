@@ -743,6 +743,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/interrupt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Interrumpir vacaciones aprobadas y disfrutadas en curso (CST art. 188); los días no disfrutados vuelven al saldo */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["InterruptForm"];
+                    "multipart/form-data": components["schemas"]["InterruptForm"];
+                    "application/json": components["schemas"]["InterruptForm"];
+                };
+            };
+            responses: {
+                /** @description Vacaciones interrumpidas */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Interrupted"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Una solicitud con la misma Idempotency-Key sigue en curso */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Cuerpo demasiado grande */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Tipo de contenido no soportado */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vacaciones/consultdatavacations": {
         parameters: {
             query?: never;
@@ -1562,6 +1712,131 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/libro": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Libro de vacaciones (CST art. 187 §3) de la empresa, una subgerencia o un trabajador, en un rango de fechas y como estaba en una fecha de corte; JSON, CSV o XLSX, transmitido a medida que se lee */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                    /** @description json (por defecto), csv o xlsx */
+                    formato?: "json" | "csv" | "xlsx";
+                    /** @description Solo este trabajador */
+                    numeroDocumento?: string;
+                    /** @description Solo los trabajadores con un contrato de esta subgerencia */
+                    subgerenciaId?: string;
+                    /** @description Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD */
+                    fechaDesde?: string;
+                    /** @description Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD */
+                    fechaHasta?: string;
+                    /** @description El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD */
+                    fechaCorte?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description El libro, en el formato pedido */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationBook"];
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1726,6 +2001,11 @@ export interface components {
              * @enum {string}
              */
             vacSeguridadEnNomina?: "0" | "1";
+            /**
+             * @description Código PILA de unas vacaciones interrumpidas del trabajador cuyos días no disfrutados toma este registro (CST art. 188)
+             * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+             */
+            codigoPilaInterrumpido?: string;
         };
         /** @description `errors` en todo error salvo 401 y 405: un objeto por campo (o `detalle`) o una lista de mensajes */
         VacationError: {
@@ -1923,6 +2203,85 @@ export interface components {
                 fechaAprobacion: string;
             };
         };
+        Interrupted: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                id: number;
+                /**
+                 * @description Código de control PILA
+                 * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                 */
+                codigoPila: string;
+                /**
+                 * Format: date
+                 * @description Primer día no disfrutado
+                 * @example 2026-01-05
+                 */
+                fechaInterrupcion: string;
+                /** @enum {string} */
+                motivo: "incapacidad" | "licencia" | "calamidad" | "necesidad del servicio" | "otro";
+                /** @description Días hábiles disfrutados antes de la interrupción: los que conserva el registro */
+                diasDisfrutados: number;
+                /** @description Días hábiles no disfrutados, devueltos al saldo del trabajador */
+                diasDevueltos: number;
+                /**
+                 * @description Hora de Bogotá, YYYY-MM-DD HH:MM:SS
+                 * @example 2026-11-21 10:15:00
+                 */
+                fechaRegistro: string;
+                /** @description El registro recalculado: fin, días calendario y valor de lo disfrutado */
+                vacaciones: {
+                    vacAsociado: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaInicio: string;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaFinal: string;
+                    vacDiasVacaciones: number;
+                    vacDiasCalendario: number;
+                    vacSalario: number;
+                    vacValorTotal: number;
+                    /**
+                     * @description Código de control PILA
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    vacCodigoPila: string;
+                };
+            };
+        };
+        InterruptForm: {
+            /**
+             * @description Código de control PILA del registro
+             * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+             */
+            codigoPila: string;
+            /**
+             * Format: date
+             * @description Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD
+             * @example 2026-11-23
+             */
+            fechaInterrupcion: string;
+            /**
+             * @description incapacidad, licencia, calamidad, necesidad del servicio u otro
+             * @enum {string}
+             */
+            motivo: "incapacidad" | "licencia" | "calamidad" | "necesidad del servicio" | "otro";
+            /**
+             * Format: email
+             * @description Correo del usuario administrador responsable
+             * @example admin@empresa.co
+             */
+            emailUserResponsable: string;
+        };
         VacationData: {
             /** @enum {boolean} */
             success: true;
@@ -2046,6 +2405,19 @@ export interface components {
                 replacedBy: string | null;
                 /** Format: date-time */
                 createdAt: string | null;
+                /**
+                 * Format: date
+                 * @description Primer día no disfrutado, si las vacaciones se interrumpieron (CST art. 188)
+                 * @example 2026-01-05
+                 */
+                interruptedOn: string | null;
+                /** @enum {string|null} */
+                interruptionReason: "incapacidad" | "licencia" | "calamidad" | "necesidad del servicio" | "otro" | null;
+                /**
+                 * @description Las vacaciones interrumpidas cuyos días no disfrutados toma este registro
+                 * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                 */
+                continues: string | null;
                 amortizations: {
                     periodo: string;
                     diasHabiles: number;
@@ -2112,6 +2484,19 @@ export interface components {
                 replacedBy: string | null;
                 /** Format: date-time */
                 createdAt: string | null;
+                /**
+                 * Format: date
+                 * @description Primer día no disfrutado, si las vacaciones se interrumpieron (CST art. 188)
+                 * @example 2026-01-05
+                 */
+                interruptedOn: string | null;
+                /** @enum {string|null} */
+                interruptionReason: "incapacidad" | "licencia" | "calamidad" | "necesidad del servicio" | "otro" | null;
+                /**
+                 * @description Las vacaciones interrumpidas cuyos días no disfrutados toma este registro
+                 * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                 */
+                continues: string | null;
                 amortizations: {
                     periodo: string;
                     diasHabiles: number;
@@ -2137,7 +2522,7 @@ export interface components {
                  */
                 codigoPila: string | null;
                 /** @enum {string} */
-                action: "CREACION" | "EDICION" | "IMPORTACION" | "DELETE" | "EDICION_INICIO" | "EDICION_BAJA" | "ERROR_EDICION" | "APROBACION" | "CONSULTA_DATOS" | "VERIFICACION_CONTRATO";
+                action: "CREACION" | "EDICION" | "IMPORTACION" | "DELETE" | "EDICION_INICIO" | "EDICION_BAJA" | "ERROR_EDICION" | "APROBACION" | "INTERRUPCION" | "CONSULTA_DATOS" | "VERIFICACION_CONTRATO";
                 userId: number | null;
                 userEmail: string | null;
                 apiKeyName: string | null;
@@ -2316,6 +2701,162 @@ export interface components {
                     tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior";
                     mensaje: string;
                 }[];
+            };
+        };
+        VacationBook: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                /**
+                 * Format: date
+                 * @example 2026-01-05
+                 */
+                fechaCorte: string;
+                /**
+                 * Format: date
+                 * @example 2026-01-05
+                 */
+                fechaDesde: string | null;
+                /**
+                 * Format: date
+                 * @example 2026-01-05
+                 */
+                fechaHasta: string | null;
+                alcance: {
+                    /** @enum {string} */
+                    tipo: "empresa" | "subgerencia" | "trabajador";
+                    subgerenciaId: string | null;
+                    numeroDocumento: string | null;
+                };
+                trabajadores: {
+                    asociadoId: number;
+                    tipoDocumento: string;
+                    numeroDocumento: string;
+                    nombres: string;
+                    apellidos: string;
+                    /**
+                     * Format: date
+                     * @description Inicio del primer contrato principal
+                     * @example 2026-01-05
+                     */
+                    fechaIngreso: string | null;
+                    /** @description Los períodos en la fecha de corte que tocan el rango de fechas */
+                    periodos: {
+                        contratoId: number;
+                        /** @description Número del período dentro del contrato, desde 1 */
+                        numero: number;
+                        /**
+                         * Format: date
+                         * @example 2026-01-05
+                         */
+                        desde: string;
+                        /**
+                         * Format: date
+                         * @description Día en que se completaron 360 días laborados; null mientras el período está en curso
+                         * @example 2026-01-05
+                         */
+                        causadoEl: string | null;
+                        /** @enum {string} */
+                        estado: "causado" | "en curso";
+                        /** @description Días laborados en el período según nómina, de 0 a 360 */
+                        diasLaborados: number;
+                        diasVacacionesAnuales: number | null;
+                        /** @description Días con dos decimales */
+                        diasCausados: number;
+                        /** @description Días con dos decimales */
+                        diasDisfrutados: number;
+                        /** @description Días con dos decimales */
+                        diasCompensados: number;
+                        /** @description Negativo cuando se tomaron días anticipados */
+                        diasPendientes: number;
+                        /**
+                         * Format: date
+                         * @description Un año después de causado (CST art. 187)
+                         * @example 2026-01-05
+                         */
+                        exigibleDesde: string | null;
+                        /**
+                         * Format: date
+                         * @description Tres años después de exigible (CST art. 488)
+                         * @example 2026-01-05
+                         */
+                        prescribeEl: string | null;
+                        prescrito: boolean;
+                        /** @description Días de cada registro aplicados a este período */
+                        vacaciones: {
+                            /**
+                             * @description Código de control PILA
+                             * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                             */
+                            codigoPila: string;
+                            /** @description Días con dos decimales */
+                            dias: number;
+                        }[];
+                    }[];
+                    /** @description Las vacaciones vigentes en la fecha de corte que tocan el rango de fechas */
+                    vacaciones: {
+                        id: number;
+                        /**
+                         * @description Código de control PILA
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        vacCodigoPila: string;
+                        contratoId: number | null;
+                        subgerenciaId: string | null;
+                        /**
+                         * Format: date
+                         * @example 2026-01-05
+                         */
+                        vacFechaInicio: string;
+                        /**
+                         * Format: date
+                         * @description Último día disfrutado; en unas vacaciones interrumpidas, el último día hábil antes de la interrupción
+                         * @example 2026-01-05
+                         */
+                        vacFechaFinal: string;
+                        /** @description Días hábiles (los disfrutados, si se interrumpieron) */
+                        vacDiasVacaciones: number;
+                        vacDiasCalendario: number;
+                        vacSalario: number;
+                        vacValorTotal: number;
+                        /** @enum {string} */
+                        vacCompensado: "0" | "1";
+                        /** @enum {string} */
+                        vacPagado: "0" | "1";
+                        /** @enum {string} */
+                        modalidad: "disfrutadas" | "compensadas en dinero";
+                        /** @enum {string} */
+                        estado: "registrada" | "aprobada" | "interrumpida";
+                        aprobada: boolean;
+                        /**
+                         * Format: date
+                         * @description Primer día no disfrutado (CST art. 188)
+                         * @example 2026-01-05
+                         */
+                        fechaInterrupcion: string | null;
+                        motivoInterrupcion: string | null;
+                        /**
+                         * @description Código de las vacaciones interrumpidas cuyos días pendientes toma este registro
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        continuaDe: string | null;
+                    }[];
+                    /** @description Los totales del trabajador en la fecha de corte, sin importar el rango */
+                    totales: {
+                        /** @description Días con dos decimales */
+                        diasCausados: number;
+                        /** @description Días con dos decimales */
+                        diasDisfrutados: number;
+                        /** @description Días con dos decimales */
+                        diasCompensados: number;
+                        /** @description Días con dos decimales */
+                        diasPendientes: number;
+                    };
+                }[];
+                totalTrabajadores: number;
             };
         };
         Alive: {

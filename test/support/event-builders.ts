@@ -87,6 +87,37 @@ export const deletedEvent = (
     randomUUID(),
   );
 
+/**
+ * An interruption of `r` on `on` keeping `enjoyed` business days up to `end` (the figures are the
+ * caller's: read-side tests need them consistent, not computed).
+ */
+export const interruptedEvent = (
+  r: VacationRecord,
+  o: { on: string; end: string; enjoyed: number; calendarDays: number; value: number; reason?: 'incapacidad' | 'otro' },
+  m?: Meta,
+): NewEvent =>
+  encode(
+    {
+      type: 'VacationInterrupted',
+      data: {
+        ...r,
+        endDate: o.end,
+        businessDays: o.enjoyed,
+        calendarDays: o.calendarDays,
+        totalValue: o.value,
+        amortizations: [{ periodo: o.end.slice(0, 7), diasHabiles: o.enjoyed, diasCalendario: o.calendarDays, valor: o.value }],
+        interruptedOn: o.on,
+        reason: o.reason ?? 'incapacidad',
+        daysReturned: r.businessDays - o.enjoyed,
+        before: { endDate: r.endDate, businessDays: r.businessDays, calendarDays: r.calendarDays, totalValue: r.totalValue },
+        interruptedByUserId: 9,
+        interruptedAt: '2024-04-20T10:00:00.000Z',
+      },
+    },
+    metadata(m),
+    randomUUID(),
+  );
+
 /** The one append an edit makes to the worker stream: the old record out, the new one in. */
 export const editEvents = (old: VacationRecord, next: VacationRecord, m?: Meta): NewEvent[] => [
   deletedEvent(old, { reason: 'edit', replacedBy: next.codigoPila }, m),
@@ -148,7 +179,7 @@ const pad = (n: number, w: number) => String(n).padStart(w, '0');
 
 /**
  * Every kind of event for `workers` workers: creations (some compensated, some imported),
- * approvals, deletions, edit pairs, PILA guard events and audit events. Returns the last position.
+ * approvals, interruptions, deletions, edit pairs, PILA guard events and audit events. Returns the last position.
  */
 export async function appendScenario(store: EventStore, workers: number, seed = 1, firstWorker = 1): Promise<Position> {
   const rnd = prng(seed);
@@ -169,7 +200,14 @@ export async function appendScenario(store: EventStore, workers: number, seed = 
     });
     const writes: { stream: string; expectedRevision: 'any'; events: NewEvent[] }[] = [];
     const ws: NewEvent[] = [rnd() < 0.2 ? imported(a, true) : created(a), created(b)];
-    if (rnd() < 0.7) ws.push(approvedEvent(a));
+    if (rnd() < 0.7) {
+      ws.push(approvedEvent(a));
+      // One worker in three stops the approved vacation after three days (CST art. 188).
+      if (w % 3 === 0) {
+        const end = `2024-04-${pad(day + 2, 2)}`;
+        ws.push(interruptedEvent(a, { on: `2024-04-${pad(day + 3, 2)}`, end, enjoyed: 3, calendarDays: 3, value: 300_000 }));
+      }
+    }
     const roll = rnd();
     if (roll < 0.25) ws.push(deletedEvent(b));
     else if (roll < 0.5) ws.push(...editEvents(b, { ...b, codigoPila: code(), businessDays: 4, endDate: '2024-06-06' }));

@@ -43,6 +43,8 @@ export interface StartOptions {
 export interface TestServer {
   /** Base address, e.g. http://127.0.0.1:41234 (no trailing slash). */
   url: string;
+  /** The server process's id, for measuring it from outside. */
+  pid: number;
   /** Environment the CLI and server share (database location included). */
   env: NodeJS.ProcessEnv;
   /** Key secrets by name. */
@@ -290,6 +292,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
     let stopped = false;
     return {
       url,
+      pid: proc.pid!,
       env: cliEnv,
       keys,
       postgres,

@@ -81,6 +81,8 @@ function keyFields(e: DomainEvent | undefined, raw: StoredEvent): string {
       return `${e.data.codigoPila} by user ${e.data.approvedByUserId}`;
     case 'VacationDeleted':
       return `${e.data.codigoPila} ${e.data.reason}${e.data.replacedBy ? ` -> ${e.data.replacedBy}` : ''}`;
+    case 'VacationInterrupted':
+      return `${e.data.codigoPila} interrupted on ${e.data.interruptedOn} (${e.data.reason}): ${e.data.businessDays}d kept, ${e.data.daysReturned}d returned`;
     case 'VacationEditStarted':
       return `${e.data.codigoPila} -> ${e.data.newCodigoPila} (record ${e.data.newRecordId})`;
     case 'VacationEditFailed':

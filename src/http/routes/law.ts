@@ -1,37 +1,17 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { PeriodReport, PeriodsReport } from '../../projections/register/periods.ts';
+import type { PeriodsReport } from '../../projections/register/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
+import { periodBody } from '../period-body.ts';
 import { periodsQuery, settlementQuery } from '../schemas.ts';
 import { validate } from '../vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
-
-/** A period as callers read it. */
-export function periodBody(p: PeriodReport) {
-  return {
-    contratoId: p.contractId,
-    numero: p.number,
-    desde: p.from,
-    causadoEl: p.earnedOn,
-    estado: p.earnedOn ? ('causado' as const) : ('en curso' as const),
-    diasLaborados: p.daysWorked,
-    diasVacacionesAnuales: p.annualDays,
-    diasCausados: p.accrued,
-    diasDisfrutados: p.enjoyed,
-    diasCompensados: p.compensated,
-    diasPendientes: p.pending,
-    exigibleDesde: p.enforceableFrom,
-    prescribeEl: p.prescribesOn,
-    prescrito: p.prescribed,
-    vacaciones: p.records.map((v) => ({ codigoPila: v.codigoPila, dias: v.days })),
-  };
-}
 
 const warningsBody = (warnings: PeriodsReport['warnings']) => warnings.map((w) => ({ tipo: w.kind, mensaje: w.message }));
 

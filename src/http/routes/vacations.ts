@@ -13,7 +13,7 @@ import { Fields, bogotaTimestamp, flagText, maskEmail } from '../fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { notOwnerMessage, ruleMessages } from '../rule-messages.ts';
 import { withIdempotency } from '../idempotency.ts';
-import { parseCodeInput, parseCreateInput, parseEditInput, type VacationInput } from '../vacation-input.ts';
+import { parseCodeInput, parseCreateInput, parseEditInput, parseInterruptInput, type VacationInput } from '../vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
@@ -113,7 +113,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     busy: [503, MESSAGES.busy],
   };
 
-  function failure(reply: FastifyReply, f: CommandFailure, ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' }) {
+  function failure(reply: FastifyReply, f: CommandFailure, ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' | 'interrupt' }) {
     deps.metrics?.commandOutcome(ctx.op, f.kind);
     switch (f.kind) {
       case 'worker_not_found':
@@ -123,7 +123,12 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       case 'not_owner':
         return vacationError(reply, 400, MESSAGES.inconsistent, { inconsistencia: notOwnerMessage(f.code, f.documentNumber) });
       case 'rules':
-        return vacationError(reply, 422, ctx.op === 'edit' ? MESSAGES.cannotEdit : MESSAGES.cannotProcess, ruleMessages(f.violations));
+        return vacationError(
+          reply,
+          422,
+          ctx.op === 'edit' ? MESSAGES.cannotEdit : ctx.op === 'interrupt' ? MESSAGES.cannotInterrupt : MESSAGES.cannotProcess,
+          ruleMessages(f.violations),
+        );
       case 'approved': {
         const detalle = `El registro ${ctx.code} ya fue aprobado y no admite cambios`;
         if (ctx.op === 'edit') return vacationError(reply, 422, MESSAGES.editApproved, { detalle });
@@ -271,7 +276,35 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     });
   });
 
-  for (const path of ['/vacaciones/calculate', '/vacaciones/add', '/vacaciones/edit', '/vacaciones/delete', '/vacaciones/approve']) {
+  // CST art. 188: an approved, enjoyed vacation in course stops on a business day; the days not
+  // enjoyed go back to the balance, and may be booked later by a record naming this one.
+  app.post('/vacaciones/interrupt', { config: cfg }, async (req, reply) =>
+    withIdempotency(deps, req, reply, async () => {
+      const parsed = parseInterruptInput(new Fields(req.body));
+      if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
+      const { code, date, reason, email } = parsed.value;
+      const user = await responsible(req, email);
+      if (!user) return userNotFound(reply);
+      const r = await deps.commands.interrupt(code, { date, reason }, actorOf(req, user, { write: true }));
+      if (!r.ok) return failure(reply, r, { code, op: 'interrupt' });
+      deps.metrics?.commandOutcome('interrupt', 'ok');
+      deps.readSide.noteWrite(r.value.position);
+      const { record } = r.value.value;
+      req.log.info({ action: 'INTERRUPCION', codigoPila: code, fechaInterrupcion: date, motivo: reason, responsable: user.email }, 'vacation interrupted');
+      return vacationSuccess(reply, 200, 'Vacaciones interrumpidas correctamente', {
+        id: record.recordId,
+        codigoPila: code,
+        fechaInterrupcion: record.interruptedOn,
+        motivo: record.reason,
+        diasDisfrutados: record.businessDays,
+        diasDevueltos: record.daysReturned,
+        fechaRegistro: bogotaTimestamp(new Date(record.interruptedAt)),
+        vacaciones: recordBody(record),
+      });
+    }),
+  );
+
+  for (const path of ['/vacaciones/calculate', '/vacaciones/add', '/vacaciones/edit', '/vacaciones/delete', '/vacaciones/approve', '/vacaciones/interrupt']) {
     app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: path, config: cfg, handler: methodNotAllowed('POST') });
   }
 }

@@ -79,6 +79,8 @@ export function describe(e: DomainEvent | undefined, stored: StoredEvent): strin
       return e.data.reason === 'edit'
         ? `Baja de ${e.data.codigoPila} por edición (reemplazada por ${e.data.replacedBy})`
         : `Eliminación de ${e.data.codigoPila}`;
+    case 'VacationInterrupted':
+      return `Interrupción de ${e.data.codigoPila} el ${e.data.interruptedOn} (${e.data.reason}): ${e.data.businessDays} días hábiles disfrutados hasta el ${e.data.endDate}, ${e.data.daysReturned} devueltos al saldo`;
     case 'VacationEditStarted':
       return `Inicio de edición de ${e.data.codigoPila} hacia ${e.data.newCodigoPila}`;
     default:

@@ -39,7 +39,7 @@ const STATE_LABEL: Record<VacationState, string> = {
 
 /** The state a record's timeline shows (interrupted, where the read model knows of it). */
 export function stateOf(v: VacationView): VacationState {
-  if ((v as { interruptedAt?: string | null }).interruptedAt) return 'interrumpida';
+  if (v.interruptedOn) return 'interrumpida';
   if (v.status === 'deleted') return v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada';
   return v.approved ? 'aprobada' : 'pendiente';
 }
@@ -161,6 +161,8 @@ ${ordered.map((v) => {
     ${v.createdAt ? html`<dt>Registrada</dt><dd>${bogotaTime(v.createdAt)}</dd>` : ''}
     ${v.approvedAt ? html`<dt>Aprobada</dt><dd>${bogotaTime(v.approvedAt)}</dd>` : ''}
     ${v.deletedAt ? html`<dt>${state === 'reemplazada' ? 'Reemplazada' : 'Eliminada'}</dt><dd>${bogotaTime(v.deletedAt)}</dd>` : ''}
+    ${v.interruptedOn ? html`<dt>Interrumpida</dt><dd>desde el ${shortDate(v.interruptedOn)} (${v.interruptionReason ?? 'sin motivo'}); los días no disfrutados volvieron al saldo</dd>` : ''}
+    ${v.continues ? html`<dt>Continúa</dt><dd><a href="#${v.continues}"><code>${v.continues}</code></a></dd>` : ''}
     ${v.replaces ? html`<dt>Reemplaza a</dt><dd><code>${v.replaces}</code></dd>` : ''}
     ${v.replacedBy ? html`<dt>Reemplazada por</dt><dd><a href="#${v.replacedBy}"><code>${v.replacedBy}</code></a></dd>` : ''}
   </dl>

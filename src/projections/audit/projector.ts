@@ -15,6 +15,7 @@ export type AuditAction =
   | 'EDICION_BAJA'
   | 'ERROR_EDICION'
   | 'APROBACION'
+  | 'INTERRUPCION'
   | 'CONSULTA_DATOS'
   | 'VERIFICACION_CONTRATO';
 
@@ -53,6 +54,10 @@ function entry(e: DomainEvent): Entry | undefined {
     case 'VacationImported': {
       const { amortizations, ...rest } = e.data;
       return { action: 'IMPORTACION', codigoPila: e.data.codigoPila, details: { ...rest, periods: amortizations.length } };
+    }
+    case 'VacationInterrupted': {
+      const { amortizations, ...rest } = e.data;
+      return { action: 'INTERRUPCION', codigoPila: e.data.codigoPila, details: { ...rest, periods: amortizations.length } };
     }
     case 'VacationDeleted': {
       const { snapshot: s, ...rest } = e.data;
@@ -95,6 +100,7 @@ const HANDLED = [
   'VacationImported',
   'VacationDeleted',
   'VacationApproved',
+  'VacationInterrupted',
   'VacationEditStarted',
   'VacationEditFailed',
   'VacationDataConsulted',
@@ -161,6 +167,7 @@ export const auditProjector: Projector = {
     const details = `CASE e.type
         WHEN 'VacationCreated' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
         WHEN 'VacationImported' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
+        WHEN 'VacationInterrupted' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
         WHEN 'VacationDeleted' THEN
           CASE WHEN e.data->>'reason' = 'edit' THEN '{}'::jsonb ELSE jsonb_build_object('etiqueta', '${DELETE_LABEL}') END
           || (e.data - 'snapshot')
@@ -174,6 +181,7 @@ export const auditProjector: Projector = {
         WHEN 'VacationEditStarted' THEN 'EDICION_INICIO'
         WHEN 'VacationEditFailed' THEN 'ERROR_EDICION'
         WHEN 'VacationApproved' THEN 'APROBACION'
+        WHEN 'VacationInterrupted' THEN 'INTERRUPCION'
         WHEN 'VacationDataConsulted' THEN 'CONSULTA_DATOS'
         ELSE 'VERIFICACION_CONTRATO' END`;
     return [

@@ -38,7 +38,7 @@ const totals = (suffix: string) => `
  */
 export const availabilityProjector: Projector = {
   name: 'availability',
-  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted']),
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted']),
   tables: [AVAILABILITY_TABLE, AVAILABILITY_RECORDS_TABLE],
   ddl(suffix) {
     const a = `${AVAILABILITY_TABLE}${suffix}`;
@@ -93,7 +93,7 @@ export const availabilityProjector: Projector = {
                       (x.r->>'businessDays')::integer AS business_days, (x.r->>'compensated')::boolean AS compensated,
                       e.type <> 'VacationDeleted' AS live
                  FROM ${loggedEvents(
-                   ['VacationCreated', 'VacationImported', 'VacationDeleted'],
+                   ['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted'],
                    "CROSS JOIN LATERAL (SELECT CASE WHEN e.type = 'VacationDeleted' THEN e.data->'snapshot' ELSE e.data END AS r) x",
                  )}
                 ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w`,

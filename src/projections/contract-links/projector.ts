@@ -22,7 +22,7 @@ const linkRow = (r: VacationRecord) => ({
 /** Which contract each live record belongs to; deleting a record removes its link. */
 export const contractLinksProjector: Projector = {
   name: 'contract-links',
-  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted']),
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted']),
   tables: [CONTRACT_LINKS_TABLE],
   ddl(suffix) {
     const t = `${CONTRACT_LINKS_TABLE}${suffix}`;
@@ -57,7 +57,7 @@ export const contractLinksProjector: Projector = {
          FROM (SELECT DISTINCT ON (e.data->>'codigoPila') e.type, e.data->>'codigoPila' AS codigo_pila,
                       (e.data->>'workerId')::bigint AS worker_id, (e.data->>'contractId')::bigint AS contract_id,
                       (e.data->>'companyContractId')::bigint AS company_contract_id
-                 FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationDeleted'])}
+                 FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted'])}
                 ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w
         WHERE w.type <> 'VacationDeleted'`,
     ];

@@ -34,7 +34,7 @@ const span = (r: VacationRecord): Span | null =>
 /** The days each live enjoyed vacation keeps its worker away from their subgerencia. */
 export const occupancyProjector: Projector = {
   name: 'occupancy',
-  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted']),
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted']),
   tables: [OCCUPANCY_TABLE],
   ddl(suffix) {
     const t = `${OCCUPANCY_TABLE}${suffix}`;
@@ -67,7 +67,7 @@ export const occupancyProjector: Projector = {
                       e.data->>'subgerenciaId' AS subgerencia_id, (e.data->>'workerId')::bigint AS worker_id,
                       (e.data->>'startDate')::date AS start_date, (e.data->>'endDate')::date AS end_date,
                       (e.data->>'compensated')::boolean AS compensated
-                 FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationDeleted'])}
+                 FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted'])}
                 ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w
         WHERE w.type <> 'VacationDeleted' AND NOT w.compensated AND w.subgerencia_id IS NOT NULL`,
     ];

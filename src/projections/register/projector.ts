@@ -96,7 +96,7 @@ async function predecessors(q: Queryable, table: string, firsts: Map<string, num
 
 export const registerProjector: Projector = {
   name: 'register',
-  handles: new Set(['VacationCreated', 'VacationImported', 'VacationApproved', 'VacationDeleted']),
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationApproved', 'VacationInterrupted', 'VacationDeleted']),
   tables: [REGISTER_TABLE],
   ddl(suffix) {
     const t = `${REGISTER_TABLE}${suffix}`;
@@ -136,7 +136,10 @@ export const registerProjector: Projector = {
     for (const e of events) {
       const { event } = e;
       if (event.type === 'VacationCreated' || event.type === 'VacationImported') created.add(event.data.codigoPila);
-      else if ((event.type === 'VacationApproved' || event.type === 'VacationDeleted') && !created.has(event.data.codigoPila)) {
+      else if (
+        (event.type === 'VacationApproved' || event.type === 'VacationInterrupted' || event.type === 'VacationDeleted') &&
+        !created.has(event.data.codigoPila)
+      ) {
         if (!firsts.has(event.data.codigoPila)) firsts.set(event.data.codigoPila, e.stored.revision);
       }
     }
@@ -177,6 +180,22 @@ export const registerProjector: Projector = {
             superseded_on: null,
           }));
           break;
+        case 'VacationInterrupted': {
+          const d = event.data;
+          supersede(d.codigoPila, on, (p) => ({
+            ...p,
+            end_date: d.endDate,
+            business_days: d.businessDays,
+            calendar_days: d.calendarDays,
+            total_value: d.totalValue,
+            interrupted_on: d.interruptedOn,
+            interruption_reason: d.reason,
+            revision: e.stored.revision,
+            recorded_on: on,
+            superseded_on: null,
+          }));
+          break;
+        }
         case 'VacationDeleted':
           supersede(event.data.codigoPila, on);
           break;

@@ -57,6 +57,16 @@ export async function liveRegisterOf(q: Queryable, workerId: number): Promise<Re
   return r.rows.map(toEntry);
 }
 
+/** These workers' live records as they stand now, oldest start first, by worker: one indexed query. */
+export async function liveRegisterOfWorkers(q: Queryable, workerIds: readonly number[]): Promise<RegisterEntry[]> {
+  if (workerIds.length === 0) return [];
+  const r = await q.query<Record<string, unknown>>(
+    `SELECT ${registerColumns('r')} FROM ${REGISTER_TABLE} r WHERE r.worker_id = ANY($1::bigint[]) AND r.superseded_on IS NULL ${ORDER}`,
+    [workerIds],
+  );
+  return r.rows.map(toEntry);
+}
+
 /**
  * The live records of these workers as the register stood at the end of `asOf`: the versions
  * recorded by then and not yet superseded on that day. Oldest start first, by worker.

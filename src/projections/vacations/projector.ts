@@ -34,6 +34,9 @@ const COLUMNS: Columns = {
   replaces: 'text',
   replaced_by: 'text',
   created_at: 'timestamptz',
+  interrupted_on: 'date',
+  interruption_reason: 'text',
+  continues: 'text',
 };
 
 type Row = Record<keyof typeof COLUMNS, unknown>;
@@ -49,8 +52,18 @@ interface Deletion {
   replaced_by: string | null;
 }
 
+/** An interruption's new figures of the record. */
+interface Shortening {
+  interrupted_on: string;
+  interruption_reason: string;
+  end_date: string;
+  business_days: number;
+  calendar_days: number;
+  total_value: number;
+}
+
 /** What a batch does to one code: a whole row when the batch created it, else changes to an existing row. */
-type Change = { row: Row } | { approval?: Approval; deletion?: Deletion };
+type Change = { row: Row } | { approval?: Approval; deletion?: Deletion; shortening?: Shortening };
 
 function recordRow(r: VacationRecord, approved: boolean): Row {
   return {
@@ -81,6 +94,9 @@ function recordRow(r: VacationRecord, approved: boolean): Row {
     replaces: r.replaces,
     replaced_by: null,
     created_at: timestamp(r.createdAt),
+    interrupted_on: null,
+    interruption_reason: null,
+    continues: r.continues ?? null,
   };
 }
 
@@ -99,6 +115,20 @@ function fold(events: readonly DecodedEvent[]): Map<string, Change> {
         const c = changes.get(event.data.codigoPila) ?? {};
         if ('row' in c) Object.assign(c.row, { approved: true, ...approval });
         else changes.set(event.data.codigoPila, { ...c, approval });
+        break;
+      }
+      case 'VacationInterrupted': {
+        const shortening = {
+          interrupted_on: event.data.interruptedOn,
+          interruption_reason: event.data.reason,
+          end_date: event.data.endDate,
+          business_days: event.data.businessDays,
+          calendar_days: event.data.calendarDays,
+          total_value: event.data.totalValue,
+        };
+        const c = changes.get(event.data.codigoPila) ?? {};
+        if ('row' in c) Object.assign(c.row, shortening);
+        else changes.set(event.data.codigoPila, { ...c, shortening });
         break;
       }
       case 'VacationDeleted': {
@@ -122,7 +152,7 @@ function fold(events: readonly DecodedEvent[]): Map<string, Change> {
 
 export const vacationsProjector: Projector = {
   name: 'vacations',
-  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted', 'VacationApproved']),
+  handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted', 'VacationApproved', 'VacationInterrupted']),
   tables: [VACATIONS_TABLE],
   ddl(suffix) {
     const t = `${VACATIONS_TABLE}${suffix}`;
@@ -155,8 +185,14 @@ export const vacationsProjector: Projector = {
         replaces                   text,
         replaced_by                text,
         created_at                 timestamptz,
+        interrupted_on             date,
+        interruption_reason        text,
+        continues                  text,
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
       );
+      -- Tables made before interruptions existed (CST art. 188) gain their columns, empty.
+      ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS interrupted_on date, ADD COLUMN IF NOT EXISTS interruption_reason text,
+        ADD COLUMN IF NOT EXISTS continues text;
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id);
       CREATE INDEX IF NOT EXISTS ${t}_record ON ${t} (record_id);
     `;
@@ -167,7 +203,7 @@ export const vacationsProjector: Projector = {
     const updates: Record<string, unknown>[] = [];
     for (const [code, c] of fold(events)) {
       if ('row' in c) rows.push(c.row);
-      else updates.push({ codigo_pila: code, approve: !!c.approval, remove: !!c.deletion, ...c.approval, ...c.deletion });
+      else updates.push({ codigo_pila: code, approve: !!c.approval, remove: !!c.deletion, shorten: !!c.shortening, ...c.approval, ...c.deletion, ...c.shortening });
     }
     await upsertRows(q, t, COLUMNS, rows, ['codigo_pila']);
     if (updates.length === 0) return;
@@ -180,10 +216,17 @@ export const vacationsProjector: Projector = {
          deleted_reason = CASE WHEN u.remove THEN u.deleted_reason ELSE v.deleted_reason END,
          deleted_at     = CASE WHEN u.remove THEN u.deleted_at ELSE v.deleted_at END,
          deleted_by     = CASE WHEN u.remove THEN u.deleted_by ELSE v.deleted_by END,
-         replaced_by    = CASE WHEN u.remove THEN u.replaced_by ELSE v.replaced_by END
+         replaced_by    = CASE WHEN u.remove THEN u.replaced_by ELSE v.replaced_by END,
+         end_date       = CASE WHEN u.shorten THEN u.end_date ELSE v.end_date END,
+         business_days  = CASE WHEN u.shorten THEN u.business_days ELSE v.business_days END,
+         calendar_days  = CASE WHEN u.shorten THEN u.calendar_days ELSE v.calendar_days END,
+         total_value    = CASE WHEN u.shorten THEN u.total_value ELSE v.total_value END,
+         interrupted_on = CASE WHEN u.shorten THEN u.interrupted_on ELSE v.interrupted_on END,
+         interruption_reason = CASE WHEN u.shorten THEN u.interruption_reason ELSE v.interruption_reason END
        FROM jsonb_to_recordset($1::jsonb) AS u(codigo_pila text, approve boolean, remove boolean,
          approved_at timestamptz, approved_by bigint, deleted_reason text, deleted_at timestamptz,
-         deleted_by bigint, replaced_by text)
+         deleted_by bigint, replaced_by text, shorten boolean, end_date date, business_days integer,
+         calendar_days integer, total_value bigint, interrupted_on date, interruption_reason text)
        WHERE v.codigo_pila = u.codigo_pila`,
       [JSON.stringify(updates)],
     );
@@ -197,7 +240,7 @@ export const vacationsProjector: Projector = {
       field('companyContractId', 'bigint'), field('subgerenciaId', 'text'), field('startDate', 'date'), field('endDate', 'date'),
       field('businessDays', 'integer'), field('calendarDays', 'integer'), field('salary', 'bigint'), field('totalValue', 'bigint'),
       field('advance', 'boolean'), field('worksSaturday', 'boolean'), field('compensated', 'boolean'),
-      field('socialSecurityInPayroll', 'boolean'), field('replaces', 'text'),
+      field('socialSecurityInPayroll', 'boolean'), field('replaces', 'text'), field('continues', 'text'),
       `${timestampSql("e.data->>'createdAt'")} AS created_at`,
       `e.type = 'VacationImported' AND (e.data->>'approved')::boolean AS approved`,
     ].join(', ');
@@ -219,11 +262,21 @@ export const vacationsProjector: Projector = {
                 FROM ${loggedEvents(['VacationApproved', 'VacationDeleted'])}
                ORDER BY e.data->>'codigoPila', e.type, ${LATEST_FIRST}) l
        GROUP BY l.code`;
+    // The figures of each code's last interruption (which only an approved live record can have),
+    // when it follows the record's creation, as apply() would leave them.
+    const interrupted = `
+      SELECT DISTINCT ON (e.data->>'codigoPila') e.data->>'codigoPila' AS code, e.tx_id::text::bigint AS tx, e.position,
+             ${field('endDate', 'date')},
+             ${field('interruptedOn', 'date')}, ${field('reason', 'text')},
+             ${field('businessDays', 'integer')}, ${field('calendarDays', 'integer')}, ${field('totalValue', 'bigint')}
+        FROM ${loggedEvents(['VacationInterrupted'])}
+       ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}`;
     const after = (tx: string, position: string) => `(x.${tx}, x.${position}) > (c.tx, c.position)`;
     return [
       `INSERT INTO ${VACATIONS_TABLE}${suffix} (${Object.keys(COLUMNS).join(', ')})
        SELECT c.recordId, c.code, c.workerId, c.documentNumber, c.contractId, c.companyContractId, c.subgerenciaId,
-              c.startDate, c.endDate, c.businessDays, c.calendarDays, c.salary, c.totalValue, c.advance, c.worksSaturday,
+              c.startDate, coalesce(i.endDate, c.endDate), coalesce(i.businessDays, c.businessDays),
+              coalesce(i.calendarDays, c.calendarDays), c.salary, coalesce(i.totalValue, c.totalValue), c.advance, c.worksSaturday,
               c.compensated, c.socialSecurityInPayroll,
               c.approved OR coalesce(${after('a_tx', 'a_position')}, false),
               CASE WHEN ${after('a_tx', 'a_position')} THEN x.approved_at END,
@@ -234,11 +287,12 @@ export const vacationsProjector: Projector = {
               CASE WHEN ${after('d_tx', 'd_position')} THEN x.deleted_by END,
               c.replaces,
               CASE WHEN ${after('d_tx', 'd_position')} THEN x.replaced_by END,
-              c.created_at
+              c.created_at, i.interruptedOn, i.reason, c.continues
          FROM (SELECT DISTINCT ON (e.data->>'codigoPila') e.data->>'codigoPila' AS code, e.tx_id::text::bigint AS tx, e.position, ${record}
                  FROM ${loggedEvents(['VacationCreated', 'VacationImported'])}
                 ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) c
-         LEFT JOIN (${later}) x ON x.code = c.code`,
+         LEFT JOIN (${later}) x ON x.code = c.code
+         LEFT JOIN (${interrupted}) i ON i.code = c.code AND (i.tx, i.position) > (c.tx, c.position)`,
     ];
   },
 };

@@ -38,6 +38,11 @@ export interface VacationView {
   replaces: string | null;
   replacedBy: string | null;
   createdAt: string | null;
+  /** The first day not enjoyed, once interrupted (CST art. 188), and why. */
+  interruptedOn: string | null;
+  interruptionReason: string | null;
+  /** The interrupted record whose days not enjoyed this one books. */
+  continues: string | null;
   amortizations: AmortizationView[];
 }
 
@@ -45,7 +50,7 @@ const SELECT = `SELECT record_id, codigo_pila, worker_id, document_number, contr
   subgerencia_id, start_date, end_date, business_days, calendar_days, salary, total_value, advance,
   works_saturday, compensated, social_security_in_payroll, approved, ${isoSql('approved_at')} AS approved_at,
   approved_by, status, deleted_reason, ${isoSql('deleted_at')} AS deleted_at, deleted_by, replaces, replaced_by,
-  ${isoSql('created_at')} AS created_at
+  ${isoSql('created_at')} AS created_at, to_char(interrupted_on, 'YYYY-MM-DD') AS interrupted_on, interruption_reason, continues
   FROM ${VACATIONS_TABLE}`;
 
 type Row = Record<string, unknown>;
@@ -79,6 +84,9 @@ function toView(r: Row, amortizations: AmortizationView[]): VacationView {
     replaces: (r.replaces as string | null) ?? null,
     replacedBy: (r.replaced_by as string | null) ?? null,
     createdAt: (r.created_at as string | null) ?? null,
+    interruptedOn: (r.interrupted_on as string | null) ?? null,
+    interruptionReason: (r.interruption_reason as string | null) ?? null,
+    continues: (r.continues as string | null) ?? null,
     amortizations,
   };
 }

@@ -22,6 +22,7 @@ import {
   created,
   deletedEvent,
   imported,
+  interruptedEvent,
   record,
   toAudit,
   toWorker,
@@ -114,6 +115,12 @@ describe('rebuild', () => {
     await toWorker(store, 301, [created(b), approvedEvent(b), approvedEvent(b, { occurredAt: '2024-03-09T08:00:00.000Z' })]);
     await toWorker(store, 302, [deletedEvent(c, { approved: true })]);
     await toWorker(store, 302, [created(c), deletedEvent(c, { reason: 'edit', replacedBy: 'ODD-D' })]);
+    // An interruption before its record, and a record interrupted then created again.
+    const e = record({ codigoPila: 'ODD-E', workerId: 303 });
+    const f = record({ codigoPila: 'ODD-F', workerId: 303, startDate: '2024-05-06', endDate: '2024-05-17' });
+    const cut = { on: '2024-03-07', end: '2024-03-06', enjoyed: 3, calendarDays: 3, value: 300_000 };
+    await toWorker(store, 303, [interruptedEvent(e, cut), created(e), created(f), approvedEvent(f), interruptedEvent(f, cut), created(f)]);
+    await toWorker(store, 303, [interruptedEvent(e, { ...cut, enjoyed: 2, value: 200_000 })]);
     const s = await startService();
     expect(await s.waitFor(await store.headPosition(), 10_000)).toBe(true);
     await s.stop();

@@ -11,7 +11,16 @@ import { decode } from '../../../src/events/codec.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { AppendResult } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
-import { approvedEvent, created, deletedEvent, editEvents, imported, record, toWorker } from '../../support/event-builders.ts';
+import {
+  approvedEvent,
+  created,
+  deletedEvent,
+  editEvents,
+  imported,
+  interruptedEvent,
+  record,
+  toWorker,
+} from '../../support/event-builders.ts';
 
 describe('the register read model', () => {
   let t: TestDb;
@@ -71,6 +80,41 @@ describe('the register read model', () => {
     const r = record({ codigoPila: 'R203A', workerId: 203 });
     await settle(await toWorker(store, 203, [imported(r, true, on('2026-01-15'))]));
     expect(codes(await registerAsOf(t.db, [203, 201], '2026-02-09'))).toEqual(['R201A*', 'R201B', 'R203A*']);
+  });
+
+  it('given an approved record interrupted, then from that day the register holds the days enjoyed, the date and the reason', async () => {
+    const r = record({
+      codigoPila: 'R204A',
+      workerId: 204,
+      startDate: '2026-03-02',
+      endDate: '2026-03-13',
+      businessDays: 10,
+      calendarDays: 12,
+    });
+    await toWorker(store, 204, [created(r, on('2026-02-01')), approvedEvent(r, on('2026-02-02'))]);
+    await settle(
+      await toWorker(store, 204, [
+        interruptedEvent(
+          r,
+          { on: '2026-03-05', end: '2026-03-04', enjoyed: 3, calendarDays: 3, value: 300_000, reason: 'otro' },
+          on('2026-03-05'),
+        ),
+      ]),
+    );
+    const [before] = await registerAsOf(t.db, [204], '2026-03-04');
+    expect(before).toMatchObject({ endDate: '2026-03-13', businessDays: 10, approved: true, interruptedOn: null });
+    const [after] = await registerAsOf(t.db, [204], '2026-03-05');
+    expect(after).toMatchObject({
+      endDate: '2026-03-04',
+      businessDays: 3,
+      calendarDays: 3,
+      totalValue: 300_000,
+      approved: true,
+      interruptedOn: '2026-03-05',
+      interruptionReason: 'otro',
+      recordedOn: '2026-03-05',
+    });
+    expect(await liveRegisterOf(t.db, 204)).toEqual([after]);
   });
 
   it('given the same events applied again, then the rows are the same', async () => {

@@ -1,0 +1,212 @@
+import { PassThrough, Readable, pipeline } from 'node:stream';
+import { stringify } from 'csv-stringify';
+import ExcelJS from 'exceljs';
+import type { BookWorker } from '../projections/register/book.ts';
+import type { RegisterEntry } from '../projections/register/queries.ts';
+import { flagText } from './fields.ts';
+import { periodBody } from './period-body.ts';
+
+/**
+ * The vacation register written out as it is read: JSON (the vacation envelope, its array of
+ * workers streamed), CSV and XLSX (one table, one line per worker, period and vacation). Each
+ * writer pulls the next worker only once what came before has been taken by the connection, so a
+ * company of any size goes out in the memory of one page of workers.
+ */
+
+export type BookFormat = 'json' | 'csv' | 'xlsx';
+
+/** The state of a record in the register. */
+export function recordState(r: Pick<RegisterEntry, 'approved' | 'interruptedOn'>): 'registrada' | 'aprobada' | 'interrumpida' {
+  if (r.interruptedOn) return 'interrumpida';
+  return r.approved ? 'aprobada' : 'registrada';
+}
+
+export function bookVacationBody(r: RegisterEntry) {
+  return {
+    id: r.recordId,
+    vacCodigoPila: r.codigoPila,
+    contratoId: r.contractId,
+    subgerenciaId: r.subgerenciaId,
+    vacFechaInicio: r.startDate,
+    vacFechaFinal: r.endDate,
+    vacDiasVacaciones: r.businessDays,
+    vacDiasCalendario: r.calendarDays,
+    vacSalario: r.salary,
+    vacValorTotal: r.totalValue,
+    vacCompensado: flagText(r.compensated)!,
+    vacPagado: flagText(r.advance)!,
+    modalidad: r.compensated ? ('compensadas en dinero' as const) : ('disfrutadas' as const),
+    estado: recordState(r),
+    aprobada: r.approved,
+    fechaInterrupcion: r.interruptedOn,
+    motivoInterrupcion: r.interruptionReason,
+    continuaDe: r.continues,
+  };
+}
+
+export function bookWorkerBody(w: BookWorker) {
+  const { worker } = w.file;
+  return {
+    asociadoId: worker.id,
+    tipoDocumento: worker.documentType,
+    numeroDocumento: worker.documentNumber,
+    nombres: worker.firstNames,
+    apellidos: worker.lastNames,
+    fechaIngreso: w.hireDate,
+    periodos: w.periods.map(periodBody),
+    vacaciones: w.vacations.map(bookVacationBody),
+    totales: {
+      diasCausados: w.totals.accrued,
+      diasDisfrutados: w.totals.enjoyed,
+      diasCompensados: w.totals.compensated,
+      diasPendientes: w.totals.pending,
+    },
+  };
+}
+
+/** The JSON answer: the envelope around `head`, whose `trabajadores` array is written as the workers come. */
+export function jsonBook(head: Record<string, unknown>, workers: AsyncIterable<BookWorker>): Readable {
+  async function* chunks() {
+    const open = JSON.stringify({ success: true, statusCode: 200, message: 'Libro de vacaciones', data: { ...head, trabajadores: [] } });
+    // The envelope closes with `]}}`: the workers go just before it.
+    yield open.slice(0, -3);
+    let n = 0;
+    for await (const w of workers) {
+      yield (n++ === 0 ? '' : ',') + JSON.stringify(bookWorkerBody(w));
+    }
+    yield `],"totalTrabajadores":${n}}}`;
+  }
+  return Readable.from(chunks(), { objectMode: false });
+}
+
+/** The columns of the CSV and XLSX register, in order. */
+export const BOOK_COLUMNS = [
+  'registro',
+  'asociadoId',
+  'tipoDocumento',
+  'numeroDocumento',
+  'nombres',
+  'apellidos',
+  'fechaIngreso',
+  'contratoId',
+  'periodo',
+  'periodoDesde',
+  'causadoEl',
+  'diasLaborados',
+  'diasCausados',
+  'diasDisfrutados',
+  'diasCompensados',
+  'diasPendientes',
+  'exigibleDesde',
+  'prescribeEl',
+  'prescrito',
+  'vacCodigoPila',
+  'subgerenciaId',
+  'vacFechaInicio',
+  'vacFechaFinal',
+  'vacDiasVacaciones',
+  'vacDiasCalendario',
+  'vacSalario',
+  'vacValorTotal',
+  'modalidad',
+  'anticipadas',
+  'estado',
+  'fechaInterrupcion',
+  'motivoInterrupcion',
+  'continuaDe',
+] as const;
+
+type Cell = string | number | null;
+type Line = Partial<Record<(typeof BOOK_COLUMNS)[number], Cell>>;
+
+/**
+ * A worker's lines of the table: one `trabajador` line (hire date and totals), one `periodo` line
+ * per period and one `vacaciones` line per vacation, each repeating who the worker is.
+ */
+export function bookLines(w: BookWorker): Cell[][] {
+  const { worker } = w.file;
+  const who: Line = {
+    asociadoId: worker.id,
+    tipoDocumento: worker.documentType,
+    numeroDocumento: worker.documentNumber,
+    nombres: worker.firstNames,
+    apellidos: worker.lastNames,
+    fechaIngreso: w.hireDate,
+  };
+  const lines: Line[] = [
+    {
+      registro: 'trabajador',
+      ...who,
+      diasCausados: w.totals.accrued,
+      diasDisfrutados: w.totals.enjoyed,
+      diasCompensados: w.totals.compensated,
+      diasPendientes: w.totals.pending,
+    },
+  ];
+  // The JSON bodies under the table's names: what is not a column is left out below.
+  for (const p of w.periods) {
+    const { vacaciones: _shown, prescrito, numero, desde, ...rest } = periodBody(p);
+    lines.push({ registro: 'periodo', ...who, ...rest, periodo: numero, periodoDesde: desde, prescrito: flagText(prescrito) });
+  }
+  for (const r of w.vacations) {
+    const { aprobada: _a, vacCompensado: _c, vacPagado, id: _i, ...rest } = bookVacationBody(r);
+    lines.push({ registro: 'vacaciones', ...who, ...rest, anticipadas: vacPagado });
+  }
+  return lines.map((l) => BOOK_COLUMNS.map((c) => l[c] ?? null));
+}
+
+/**
+ * CSV (RFC 4180, comma, header line, UTF-8 with a BOM for spreadsheets), through csv-stringify,
+ * which quotes what needs quoting. A failure of the reading ends the output unfinished.
+ */
+export function csvBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void): Readable {
+  async function* rows() {
+    for await (const w of workers) yield* bookLines(w);
+  }
+  const out = stringify({ header: true, columns: [...BOOK_COLUMNS], bom: true });
+  pipeline(Readable.from(rows()), out, (err) => {
+    if (err) onError(err);
+  });
+  return out;
+}
+
+/** Resolves once `stream` may take more, or is gone (the caller stops then). */
+function drained(stream: PassThrough): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
+}
+
+/**
+ * XLSX through exceljs's streaming writer: rows are committed as they come, without shared strings
+ * or styles, so that nothing of a committed row stays in memory. The zip goes out through a
+ * pass-through whose back-pressure paces the reading of the next worker.
+ */
+export function xlsxBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void): Readable {
+  const out = new PassThrough();
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
+  const sheet = book.addWorksheet('Libro de vacaciones');
+  void (async () => {
+    try {
+      sheet.addRow([...BOOK_COLUMNS]).commit();
+      for await (const w of workers) {
+        // The caller went away: leaving the loop ends the reading of the register.
+        if (out.destroyed) return;
+        for (const line of bookLines(w)) sheet.addRow(line).commit();
+        if (out.writableNeedDrain) await drained(out);
+      }
+      sheet.commit();
+      await book.commit();
+    } catch (err) {
+      onError(err);
+      out.destroy(err as Error);
+    }
+  })();
+  return out;
+}

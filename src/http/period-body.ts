@@ -1,0 +1,22 @@
+import type { PeriodReport } from '../projections/register/periods.ts';
+
+/** A period as callers read it. */
+export function periodBody(p: PeriodReport) {
+  return {
+    contratoId: p.contractId,
+    numero: p.number,
+    desde: p.from,
+    causadoEl: p.earnedOn,
+    estado: p.earnedOn ? ('causado' as const) : ('en curso' as const),
+    diasLaborados: p.daysWorked,
+    diasVacacionesAnuales: p.annualDays,
+    diasCausados: p.accrued,
+    diasDisfrutados: p.enjoyed,
+    diasCompensados: p.compensated,
+    diasPendientes: p.pending,
+    exigibleDesde: p.enforceableFrom,
+    prescribeEl: p.prescribesOn,
+    prescrito: p.prescribed,
+    vacaciones: p.records.map((v) => ({ codigoPila: v.codigoPila, dias: v.days })),
+  };
+}

@@ -1,0 +1,112 @@
+import type { FastifyInstance } from 'fastify';
+import { registerBook, type BookScope, type BookWorker } from '../../projections/register/book.ts';
+import { methodNotAllowed } from '../auth.ts';
+import { csvBook, jsonBook, xlsxBook } from '../book-formats.ts';
+import type { AppDeps } from '../context.ts';
+import { MESSAGES, vacationError } from '../envelopes.ts';
+import { Fields } from '../fields.ts';
+import { responsibleAdministrator } from '../responsible.ts';
+import { bookQuery } from '../schemas.ts';
+import { validate } from '../vacation-input.ts';
+
+const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
+
+const CONTENT_TYPES = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+/**
+ * The workers as an async iterable whose first one has already been read: a failure of the first
+ * read is answered in the envelope, before any byte of the register is sent.
+ */
+async function primed(workers: AsyncGenerator<BookWorker>): Promise<AsyncIterable<BookWorker>> {
+  const first = await workers.next();
+  return {
+    async *[Symbol.asyncIterator]() {
+      if (first.done) return;
+      yield first.value;
+      yield* workers;
+    },
+  };
+}
+
+/**
+ * GET /vacaciones/libro: the vacation register (libro de vacaciones, CST art. 187 §3) of the whole
+ * company, one subgerencia or one worker, over a date range, as it stood at the end of a given
+ * day, in JSON, CSV or XLSX, streamed from the read models a page of workers at a time.
+ */
+export function bookRoutes(app: FastifyInstance, deps: AppDeps) {
+  app.get('/vacaciones/libro', { config: cfg }, async (req, reply) => {
+    const parsed = validate(bookQuery, new Fields(req.query));
+    if (!parsed.ok) return vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
+    const input = parsed.value;
+    req.responsibleEmail = input.emailResponsable;
+    if (input.numeroDocumento !== undefined && input.subgerenciaId !== undefined) {
+      return vacationError(reply, 400, MESSAGES.missingData, {
+        subgerenciaId: 'Indique numeroDocumento o subgerenciaId, no ambos',
+      });
+    }
+    if (input.fechaDesde !== undefined && input.fechaHasta !== undefined && input.fechaDesde > input.fechaHasta) {
+      return vacationError(reply, 400, MESSAGES.missingData, {
+        fechaHasta: `fechaHasta (${input.fechaHasta}) es anterior a fechaDesde (${input.fechaDesde})`,
+      });
+    }
+    let scope: BookScope = { kind: 'empresa' };
+    if (input.numeroDocumento !== undefined) {
+      if (!(await deps.reference.workerByDocument(input.numeroDocumento))) {
+        return vacationError(reply, 404, MESSAGES.workerNotFound, {
+          numeroDocumento: `No existe un trabajador con documento ${input.numeroDocumento}`,
+        });
+      }
+      scope = { kind: 'trabajador', documentNumber: input.numeroDocumento };
+    } else if (input.subgerenciaId !== undefined) {
+      const known = await deps.db.query('SELECT 1 FROM ref_subgerencias WHERE id = $1', [input.subgerenciaId]);
+      if (known.rows.length === 0) {
+        return vacationError(reply, 404, 'Subgerencia no encontrada', {
+          subgerenciaId: `No existe la subgerencia ${input.subgerenciaId}`,
+        });
+      }
+      scope = { kind: 'subgerencia', subgerenciaId: input.subgerenciaId };
+    }
+    if (!(await responsibleAdministrator(deps.reference, req, input.emailResponsable))) {
+      return vacationError(reply, 404, MESSAGES.userNotFound, { emailResponsable: 'No existe un usuario administrador con ese correo' });
+    }
+
+    const format = input.formato ?? 'json';
+    const asOf = input.fechaCorte ?? deps.today();
+    const options = { scope, asOf, current: asOf >= deps.today(), from: input.fechaDesde ?? null, to: input.fechaHasta ?? null };
+    // The register includes every write this instance acknowledged before the request.
+    const workers = await deps.readSide.fresh(() => primed(registerBook(deps.db, options)));
+    const failed = (err: unknown) => req.log.error({ err, reqId: req.id }, 'the vacation register stopped while being written');
+    reply.code(200).header('content-type', CONTENT_TYPES[format]).header('cache-control', 'no-store');
+    if (format !== 'json') reply.header('content-disposition', `attachment; filename="libro-vacaciones-${asOf}.${format}"`);
+    if (format === 'xlsx') return reply.send(xlsxBook(workers, failed));
+    const body =
+      format === 'csv'
+        ? csvBook(workers, failed)
+        : jsonBook(
+            {
+              fechaCorte: asOf,
+              fechaDesde: options.from,
+              fechaHasta: options.to,
+              alcance: {
+                tipo: scope.kind,
+                subgerenciaId: scope.kind === 'subgerencia' ? scope.subgerenciaId : null,
+                numeroDocumento: scope.kind === 'trabajador' ? scope.documentNumber : null,
+              },
+            },
+            workers,
+          );
+    if (format === 'json') body.on('error', failed);
+    return reply.send(body);
+  });
+
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/vacaciones/libro',
+    config: cfg,
+    handler: methodNotAllowed('GET'),
+  });
+}
