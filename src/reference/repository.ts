@@ -307,6 +307,11 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
     return Number(r.rows[0]?.version ?? 0);
   }
 
+  async subgerenciaExists(id: string): Promise<boolean> {
+    const r = await this.db.query('SELECT 1 FROM ref_subgerencias WHERE id = $1', [id]);
+    return r.rows.length > 0;
+  }
+
   /** The reference data's version and when an import last changed it (ISO; null before any). */
   async lastImport(): Promise<{ version: number; changedAt: string | null }> {
     const r = await this.db.query<{ version: string; changed_at: string | Date | null }>('SELECT version::text, changed_at FROM ref_version WHERE id = 1');

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { registerBook, type BookScope, type BookWorker } from '../../projections/register/book.ts';
+import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import { csvBook, jsonBook, xlsxBook } from '../book-formats.ts';
 import type { AppDeps } from '../context.ts';
@@ -62,8 +63,7 @@ export function bookRoutes(app: FastifyInstance, deps: AppDeps) {
       }
       scope = { kind: 'trabajador', documentNumber: input.numeroDocumento };
     } else if (input.subgerenciaId !== undefined) {
-      const known = await deps.db.query('SELECT 1 FROM ref_subgerencias WHERE id = $1', [input.subgerenciaId]);
-      if (known.rows.length === 0) {
+      if (!(await new ReferenceRepository(deps.db).subgerenciaExists(input.subgerenciaId))) {
         return vacationError(reply, 404, 'Subgerencia no encontrada', {
           subgerenciaId: `No existe la subgerencia ${input.subgerenciaId}`,
         });
