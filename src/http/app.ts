@@ -11,6 +11,7 @@ import { classifyError, errorDetail } from './errors.ts';
 import { maskEmail } from './fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { bookRoutes } from './routes/book.ts';
+import { auditRoutes } from './routes/audit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         readRoutes(scope, deps);
         lawRoutes(scope, deps);
         bookRoutes(scope, deps);
+        auditRoutes(scope, deps);
       },
       { prefix },
     );

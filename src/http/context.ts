@@ -5,7 +5,7 @@ import type { PeriodsReport } from '../projections/register/periods.ts';
 import type { Settlement } from '../projections/register/settlement.ts';
 import type { ReferenceLookups, User } from '../reference/repository.ts';
 import type { WorkerFileRow } from '../reference/worker-files.ts';
-import type { ApiKeyPrincipal } from '../security/api-keys.ts';
+import type { ApiKeyPrincipal, ApiKeyScope } from '../security/api-keys.ts';
 import type { EventStore, Position, StreamWrite } from '../store/types.ts';
 
 /** What the read endpoints and the audited queries need from the projections. */
@@ -72,7 +72,7 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     envelope?: 'vacation' | 'lookup' | 'contract';
-    scope?: 'vacaciones' | 'contratos:verificar';
+    scope?: ApiKeyScope;
     public?: boolean;
   }
 }

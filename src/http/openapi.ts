@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import * as R from './response-schemas.ts';
 import {
+  auditExportQuery,
   auditQuery,
+  auditVerifyQuery,
   bookQuery,
   calculateBody,
   codeBody,
@@ -180,6 +182,23 @@ export function openApiDocument(): Json {
         ...errors(READ_ERRORS),
       },
     ),
+    '/api/auditoria/verificar': get(
+      'Verificar las cadenas de hash de los flujos de un trabajador (alcance auditoria)',
+      queryParams(auditVerifyQuery),
+      { ...ok(200, 'Resultado de la verificación', 'AuditVerification', R.auditVerifyOk), ...lookupErrors(READ_ERRORS) },
+    ),
+    '/api/auditoria/exportar': get(
+      'Paquete de auditoría de un trabajador o una subgerencia, verificable y reproducible sin el servicio (alcance auditoria)',
+      queryParams(auditExportQuery),
+      {
+        '200': {
+          description:
+            'El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos y la raíz de Merkle); se verifica con `vacaciones audit verify --bundle`',
+          content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
+        },
+        ...lookupErrors(READ_ERRORS),
+      },
+    ),
     '/health': { get: { summary: 'Vida del proceso', responses: ok(200, 'Vivo', 'Alive', R.healthOk) } },
     '/health/ready': {
       get: {
@@ -209,6 +228,7 @@ const TAGS = [
   { name: 'vacaciones', description: 'Calcular, registrar, editar, eliminar y aprobar vacaciones' },
   { name: 'contratos', description: 'Estado de los contratos' },
   { name: 'consultas', description: 'Lecturas: datos previos, registros, historial y reportes' },
+  { name: 'auditoria', description: 'Cadenas de hash y paquetes de auditoría (API key con alcance auditoria)' },
   { name: 'salud', description: 'Vida y disponibilidad del servicio' },
 ] as const;
 
@@ -219,6 +239,7 @@ type Tag = (typeof TAGS)[number]['name'];
 function tagFor(path: string, method: string): Tag {
   if (path.startsWith('/health')) return 'salud';
   if (path.startsWith('/api/contratos')) return 'contratos';
+  if (path.startsWith('/api/auditoria')) return 'auditoria';
   if (method === 'get') return 'consultas';
   return 'vacaciones';
 }

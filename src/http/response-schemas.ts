@@ -287,3 +287,26 @@ export const bookOk = success(
     totalTrabajadores: z.number().int(),
   }),
 );
+const hex = z.string().meta({ description: 'SHA-256 en hexadecimal' });
+
+export const chainBreak = z.strictObject({
+  flujo: z.string().meta({ description: 'El flujo de eventos cuya cadena se rompe' }),
+  revision: z.number().int().meta({ description: 'La primera revisión donde no se sostiene' }),
+  tipo: z.enum(['alterado', 'faltante', 'truncado']).meta({
+    description: 'alterado: el evento no corresponde a su hash; faltante: faltan eventos antes de él; truncado: faltan los últimos eventos del flujo',
+  }),
+  esperado: hex.meta({ description: 'El hash recalculado (vacío si truncado)' }),
+  encontrado: hex.meta({ description: 'El hash guardado (si truncado, el del último evento que queda)' }),
+  detalle: z.string(),
+});
+
+export const auditVerifyOk = z.strictObject({
+  success: z.literal(true),
+  statusCode: z.literal(200),
+  asociadoId: z.number().int(),
+  numeroDocumento: z.string(),
+  verificado: z.boolean().meta({ description: 'true si todas las cadenas de hash del trabajador se sostienen' }),
+  eventos: z.number().int().meta({ description: 'Eventos verificados' }),
+  flujos: z.array(z.string()).meta({ description: 'Sus vacaciones, sus registros de auditoría y el flujo de cada código PILA que sus vacaciones nombran' }),
+  rupturas: z.array(chainBreak).meta({ description: 'La primera ruptura de cada flujo roto' }),
+});

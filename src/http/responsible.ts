@@ -1,5 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import type { ReferenceLookups, User } from '../reference/repository.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ReferenceLookups, User, Worker } from '../reference/repository.ts';
+import { MESSAGES, lookupError } from './envelopes.ts';
+import { Fields } from './fields.ts';
 
 /**
  * The one check of the person a request names as responsible: an administrator of the reference
@@ -11,4 +13,35 @@ export async function responsibleAdministrator(reference: Pick<ReferenceLookups,
   const user = await reference.userByEmail(email);
   req.responsibleUser = user?.isAdmin ? user : null;
   return req.responsibleUser;
+}
+
+/** The responsible administrator a read names in `emailResponsable`: 'missing' when it names none. */
+export async function responsibleOfQuery(
+  reference: Pick<ReferenceLookups, 'userByEmail'>,
+  fields: Fields,
+  req: FastifyRequest,
+): Promise<User | null | 'missing'> {
+  const email = fields.get('emailResponsable');
+  if (!email) return 'missing';
+  return responsibleAdministrator(reference, req, email);
+}
+
+/**
+ * A read about one worker: its `numeroDocumento` and a responsible administrator, checked in the
+ * order every such read checks them. Undefined once the failure is answered (lookup envelope).
+ */
+export async function workerRead(
+  reference: Pick<ReferenceLookups, 'userByEmail' | 'workerByDocument'>,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<{ fields: Fields; worker: Worker; user: User } | undefined> {
+  const fields = new Fields(req.query);
+  const doc = fields.get('numeroDocumento');
+  if (!doc) return void lookupError(reply, 400, MESSAGES.documentRequired);
+  const user = await responsibleOfQuery(reference, fields, req);
+  if (user === 'missing') return void lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+  const worker = await reference.workerByDocument(doc);
+  if (!worker) return void lookupError(reply, 404, MESSAGES.workerNotFound);
+  if (!user) return void lookupError(reply, 404, MESSAGES.adminNotFound);
+  return { fields, worker, user };
 }

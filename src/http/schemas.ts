@@ -87,6 +87,15 @@ export const auditQuery = z.object({
 
 export const recordQuery = z.object({ emailResponsable: email });
 
+export const auditVerifyQuery = z.object({ numeroDocumento: document, emailResponsable: email });
+
+export const auditExportQuery = z.object({
+  numeroDocumento: document.optional().meta({ description: 'El trabajador cuyos flujos se exportan (o subgerencia, no ambos)' }),
+  subgerencia: z.string().min(1).max(100).optional().meta({ description: 'Los flujos de todos los trabajadores con contrato en la subgerencia y su ocupación' }),
+  fechaCorte: z.string().optional().meta({ description: 'Cada flujo como estaba en esa hora ISO 8601, o al final de ese día YYYY-MM-DD en Bogotá' }),
+  emailResponsable: email,
+});
+
 export const settlementQuery = z.object({
   numeroDocumento: document,
   fechaRetiro: date.meta({ description: 'Fecha de retiro (último día del contrato), YYYY-MM-DD', example: '2026-12-31' }),

@@ -7,8 +7,15 @@ import type { Queryable } from '../db/types.ts';
  * 256 random bits, so a fast hash is as good as a slow one and keeps every request cheap.
  */
 
-export const API_KEY_SCOPES = ['vacaciones', 'contratos:verificar'] as const;
+export const API_KEY_SCOPES = ['vacaciones', 'contratos:verificar', 'auditoria'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
+
+/**
+ * What a key created without scopes gets: the calling systems' two. `auditoria` (verify the hash
+ * chains, export an auditor's bundle: every event of a worker, personal data included) is only
+ * ever given by name.
+ */
+export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = ['vacaciones', 'contratos:verificar'];
 
 const KEY_PREFIX = 'vac_';
 const KEY_PATTERN = /^vac_[A-Za-z0-9_-]{43}$/;
@@ -51,7 +58,7 @@ function isoTime(v: unknown): string {
 }
 
 function normaliseScopes(scopes: readonly string[] | undefined): ApiKeyScope[] {
-  if (scopes === undefined || scopes.length === 0) return [...API_KEY_SCOPES];
+  if (scopes === undefined || scopes.length === 0) return [...DEFAULT_API_KEY_SCOPES];
   const unknown = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
   if (unknown.length > 0) {
     throw new ApiKeyError(

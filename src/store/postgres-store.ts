@@ -13,7 +13,7 @@ import {
   type StreamWrite,
 } from './types.ts';
 
-interface EventRow {
+export interface EventRow {
   position: string;
   tx_id: string;
   event_id: string;
@@ -27,7 +27,8 @@ interface EventRow {
   hash: string;
 }
 
-const COLUMNS = `events.position::text, events.tx_id::text, events.event_id::text, events.stream, events.revision::text,
+/** The columns of a StoredEvent read from the events table (named `events`), for toStored. */
+export const COLUMNS = `events.position::text, events.tx_id::text, events.event_id::text, events.stream, events.revision::text,
   events.type, events.version, events.data, events.metadata,
   to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at, encode(events.hash, 'hex') AS hash`;
 
@@ -56,7 +57,7 @@ const UNIQUE_VIOLATION = '23505';
 /** Where an import's events wait for their revisions, within its transaction. */
 const IMPORTED = 'import_events';
 
-function toStored(r: EventRow): StoredEvent {
+export function toStored(r: EventRow): StoredEvent {
   return {
     id: r.event_id,
     stream: r.stream,

@@ -36,9 +36,9 @@ describe('GET /openapi.json', () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
   });
 
-  it('groups every operation under one of the four declared tags, so /docs shows no "default" list', () => {
+  it('groups every operation under one of the five declared tags, so /docs shows no "default" list', () => {
     const declared = (doc as unknown as { tags: { name: string }[] }).tags.map((t) => t.name);
-    expect(declared).toEqual(['vacaciones', 'contratos', 'consultas', 'salud']);
+    expect(declared).toEqual(['vacaciones', 'contratos', 'consultas', 'auditoria', 'salud']);
     const tagOf = (path: string, method: string) => (doc.paths[path]![method] as unknown as { tags?: string[] }).tags;
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of Object.keys(item)) {
@@ -51,6 +51,7 @@ describe('GET /openapi.json', () => {
     expect(tagOf('/api/contratos/verificarContratoActivo', 'get')).toEqual(['contratos']);
     expect(tagOf('/api/vacaciones/consultdatavacations', 'get')).toEqual(['consultas']);
     expect(tagOf('/health/ready', 'get')).toEqual(['salud']);
+    expect(tagOf('/api/auditoria/verificar', 'get')).toEqual(['auditoria']);
   });
 
   it('is what the committed client types were generated from', async () => {
@@ -161,6 +162,11 @@ describe('a journey through the generated client', () => {
     expect(trail.data?.auditoria.map((e) => e.action)).toEqual(['CREACION', 'EDICION_INICIO', 'EDICION_BAJA']);
     const byWorker = await api.GET('/api/vacaciones/auditoria', { params: { query: { numeroDocumento: W.juan, emailResponsable: ADMIN } } });
     expectDocumented('get', '/api/vacaciones/auditoria', byWorker);
+
+    // The acceptance key was created without scopes, which never include auditoria.
+    const noScope = await api.GET('/api/auditoria/verificar', { params: { query: { numeroDocumento: W.juan, emailResponsable: ADMIN } } });
+    expectDocumented('get', '/api/auditoria/verificar', noScope);
+    expect(noScope.response.status).toBe(403);
 
     const keyless = createClient<paths>({ baseUrl: srv.url });
     const unauthorized = await keyless.POST('/api/vacaciones/calculate', { body: { ...base, vacFechaInicio: '2026-03-16', vacDiasVacaciones: '6' }, ...form });

@@ -1837,6 +1837,236 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auditoria/verificar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Verificar las cadenas de hash de los flujos de un trabajador (alcance auditoria) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Número de documento del trabajador */
+                    numeroDocumento: string;
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Resultado de la verificación */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AuditVerification"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auditoria/exportar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Paquete de auditoría de un trabajador o una subgerencia, verificable y reproducible sin el servicio (alcance auditoria) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description El trabajador cuyos flujos se exportan (o subgerencia, no ambos) */
+                    numeroDocumento?: string;
+                    /** @description Los flujos de todos los trabajadores con contrato en la subgerencia y su ocupación */
+                    subgerencia?: string;
+                    /** @description Cada flujo como estaba en esa hora ISO 8601, o al final de ese día YYYY-MM-DD en Bogotá */
+                    fechaCorte?: string;
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos y la raíz de Merkle); se verifica con `vacaciones audit verify --bundle` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/gzip": string;
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -2858,6 +3088,37 @@ export interface components {
                 }[];
                 totalTrabajadores: number;
             };
+        };
+        AuditVerification: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            asociadoId: number;
+            numeroDocumento: string;
+            /** @description true si todas las cadenas de hash del trabajador se sostienen */
+            verificado: boolean;
+            /** @description Eventos verificados */
+            eventos: number;
+            /** @description Sus vacaciones, sus registros de auditoría y el flujo de cada código PILA que sus vacaciones nombran */
+            flujos: string[];
+            /** @description La primera ruptura de cada flujo roto */
+            rupturas: {
+                /** @description El flujo de eventos cuya cadena se rompe */
+                flujo: string;
+                /** @description La primera revisión donde no se sostiene */
+                revision: number;
+                /**
+                 * @description alterado: el evento no corresponde a su hash; faltante: faltan eventos antes de él; truncado: faltan los últimos eventos del flujo
+                 * @enum {string}
+                 */
+                tipo: "alterado" | "faltante" | "truncado";
+                /** @description El hash recalculado (vacío si truncado) */
+                esperado: string;
+                /** @description El hash guardado (si truncado, el del último evento que queda) */
+                encontrado: string;
+                detalle: string;
+            }[];
         };
         Alive: {
             /** @enum {string} */

@@ -27,14 +27,14 @@ export interface CliResult {
 
 export interface KeySpec {
   name: string;
-  /** Scopes given to `apikey create --scope`; none means the CLI default (every scope). */
+  /** Scopes given to `apikey create --scope`; none means the CLI default (vacaciones and contratos:verificar). */
   scopes?: string[];
 }
 
 export interface StartOptions {
   /** Extra environment for the server process (and the CLI runs). */
   env?: Record<string, string>;
-  /** Keys to create before the server starts; by default one key named "acceptance" with every scope. */
+  /** Keys to create before the server starts; by default one key named "acceptance" with the default scopes. */
   keys?: KeySpec[];
   /** Runs after the import and key creation, before the server opens the database. */
   beforeStart?: (cliEnv: NodeJS.ProcessEnv) => Promise<void>;

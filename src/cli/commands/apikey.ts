@@ -23,7 +23,9 @@ export function registerApiKey(program: Command, io: CliIo): void {
     .command('create')
     .description('create a key; it is printed once, on the last line, and never stored')
     .requiredOption('--name <name>', 'unique name of the calling system (never reusable)')
-    .option('--scope <scope>', 'vacaciones or contratos:verificar; repeat for both (default: both)',
+    .option(
+      '--scope <scope>',
+      'vacaciones, contratos:verificar or auditoria; repeatable (default: vacaciones and contratos:verificar; auditoria, which exports whole histories, only when named)',
       (v: string, acc: string[]) => [...acc, v], [] as string[])
     .action(async (opts: { name: string; scope: string[] }) => {
       await withDb((db) =>

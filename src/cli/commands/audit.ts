@@ -1,4 +1,9 @@
+import { createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { Transform, pipeline } from 'node:stream';
 import type { Command } from 'commander';
+import { verifyBundle, type BundleSelection } from '../../audit/bundle.ts';
+import { exportBundle, NothingSelectedError } from '../../audit/export.ts';
 import { anchorLine, checkAnchor, latestAnchor, parseAnchorLine, recordAnchor } from '../../audit/anchor.ts';
 import { describeBreak } from '../../audit/chain-check.ts';
 import { workerOf, workerStreams } from '../../audit/scope.ts';
@@ -8,6 +13,7 @@ import { openEventStore } from '../../store/open.ts';
 import type { EventStore } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
 import { phaseBar } from '../progress.ts';
+import { openBundleFile, parseAsOf } from './replay.ts';
 
 /** Breaks listed one per line; beyond them, a count. */
 const LISTED_BREAKS = 20;
@@ -58,8 +64,42 @@ async function reportAnchor(
   return failure;
 }
 
+/** Verifies a bundle file and prints what it found; its first failure, or undefined. */
+async function reportBundle(io: CliIo, file: string): Promise<string | undefined> {
+  const bar = phaseBar(io);
+  const input = await openBundleFile(file);
+  // The progress is that of the file read: the events in it are counted only at its end.
+  const size = (await stat(file)).size;
+  let read = 0;
+  const counted = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      read += chunk.length;
+      done(null, chunk);
+    },
+  });
+  pipeline(input, counted, () => {});
+  let report;
+  try {
+    report = await verifyBundle(counted, (n) => {
+      if (n % 10_000 === 0) bar.update('verify', Math.round(read / 1024), Math.round(size / 1024), 'kB');
+    });
+  } finally {
+    bar.stop();
+  }
+  const m = report.manifest;
+  if (m) {
+    const what = m.selection.kind === 'all' ? 'every stream' : m.selection.kind === 'documento' ? `document ${m.selection.documento}` : `subgerencia ${m.selection.subgerencia}`;
+    io.out(`bundle ${file}: ${what}${m.asOf ? ` as of ${m.asOf}` : ''}, exported ${m.exportedAt} by ${m.service.name} ${m.service.version}`);
+  }
+  const broken = reportVerification(io, `bundle ${file} (${report.workers} workers, root ${report.root})`, report);
+  for (const p of report.problems) io.out(`PROBLEM ${p}`);
+  return broken ?? (report.problems.length > 0 ? `the bundle does not hold: ${report.problems[0]}` : undefined);
+}
+
 export function registerAudit(program: Command, io: CliIo): void {
-  const audit = program.command('audit').description('tamper-evident history: verify the hash chains of the streams, anchor their heads');
+  const audit = program
+    .command('audit')
+    .description('tamper-evident history: verify the hash chains of the streams, anchor their heads, export bundles for auditors');
 
   audit
     .command('verify')
@@ -68,7 +108,14 @@ export function registerAudit(program: Command, io: CliIo): void {
     .option('--stream <name>', 'one stream (repeatable)', collect)
     .option('--all', 'every stream (the default), and the newest anchor recorded')
     .option('--anchor <line>', 'only this anchor: the line `audit anchor` printed, or <root>@<position>')
-    .action(async (opts: ScopeOptions & { anchor?: string }) => {
+    .option('--bundle <file>', 'an audit bundle (audit export) instead of the database: its chains, heads, counts and root; needs no database')
+    .action(async (opts: ScopeOptions & { anchor?: string; bundle?: string }) => {
+      if (opts.bundle !== undefined) {
+        if (chosenScopes(opts) > 0 || opts.anchor !== undefined) throw new CliError('--bundle checks the bundle alone: it takes no --documento, --stream, --all or --anchor');
+        const failure = await reportBundle(io, opts.bundle);
+        if (failure) throw new CliError(failure);
+        return;
+      }
       if (chosenScopes(opts) > 1) throw new CliError('choose one of --documento, --stream and --all');
       const kept = opts.anchor === undefined ? undefined : parseAnchorLine(opts.anchor);
       if (opts.anchor !== undefined && !kept)
@@ -103,6 +150,53 @@ export function registerAudit(program: Command, io: CliIo): void {
           }
           const failure = failures.find((f) => f !== undefined);
           if (failure) throw new CliError(failure);
+        } finally {
+          await store.close();
+        }
+      });
+    });
+
+  audit
+    .command('export')
+    .description("a self-contained bundle of a selection's streams, to verify and replay with no database (gzip JSON lines; docs/audit.md)")
+    .option('--documento <number>', "a worker's streams: its vacations, its audit records and its PILA codes")
+    .option('--subgerencia <id>', "the streams of every worker with a contract in the subgerencia, and its occupancy streams")
+    .option('--all', 'every stream')
+    .option('--as-of <time>', 'each stream as it stood at this ISO time (a bare date: the end of that day in Bogotá)')
+    .requiredOption('--out <file>', 'where to write the bundle')
+    .action(async (opts: { documento?: string; subgerencia?: string; all?: boolean; asOf?: string; out: string }) => {
+      const chosen = [opts.documento !== undefined, opts.subgerencia !== undefined, opts.all === true].filter(Boolean).length;
+      if (chosen !== 1) throw new CliError('choose one of --documento, --subgerencia and --all');
+      const selection: BundleSelection =
+        opts.documento !== undefined
+          ? { kind: 'documento', documento: opts.documento }
+          : opts.subgerencia !== undefined
+            ? { kind: 'subgerencia', subgerencia: opts.subgerencia }
+            : { kind: 'all' };
+      const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
+      await withDb(async (db, config) => {
+        const store = await openEventStore(config, db);
+        // Written beside the target and renamed when whole: a failed export leaves no bundle behind.
+        const partial = `${opts.out}.partial`;
+        const bar = phaseBar(io);
+        const t0 = performance.now();
+        const file = createWriteStream(partial);
+        try {
+          const end = await exportBundle(store, file, {
+            selection,
+            asOf,
+            onProgress: (p) => bar.update('export', p.done, p.total, 'events'),
+          });
+          bar.stop();
+          await rename(partial, opts.out);
+          const secs = (performance.now() - t0) / 1000;
+          io.out(`exported ${end.events} events in ${end.streams} streams (${end.workers} workers) to ${opts.out} in ${secs.toFixed(1)} s: root ${end.root}`);
+        } catch (err) {
+          bar.stop();
+          file.destroy();
+          await rm(partial, { force: true });
+          if (err instanceof NothingSelectedError) throw new CliError(err.message);
+          throw err;
         } finally {
           await store.close();
         }

@@ -1,9 +1,15 @@
+import { createReadStream } from 'node:fs';
+import { access } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
+import { BundleReadError, readBundle, storedEvent } from '../../audit/bundle.ts';
+import { ChainChecker, describeBreak } from '../../audit/chain-check.ts';
+import { asOfTime } from '../../audit/as-of.ts';
+import { workerOf } from '../../audit/scope.ts';
 import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { auditStream, workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';
-import { ReferenceRepository } from '../../reference/repository.ts';
 import { openEventStore } from '../../store/open.ts';
 import { comparePositions, positionToString, type StoredEvent } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
@@ -29,23 +35,11 @@ interface StateAfter {
   vacations: VacationSummary[];
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-/**
- * `--as-of` as epoch milliseconds. A bare date means the whole of that day in Bogotá (UTC-5, no
- * daylight saving), which is how people there name a day.
- */
+/** `--as-of` as epoch milliseconds (see asOfTime). */
 export function parseAsOf(s: string): number {
-  if (DATE.test(s)) {
-    const t = Date.parse(`${s}T23:59:59.999-05:00`);
-    const [y, m, d] = s.split('-').map(Number) as [number, number, number];
-    const check = new Date(Date.UTC(y, m - 1, d));
-    if (!Number.isNaN(t) && check.getUTCMonth() === m - 1 && check.getUTCDate() === d) return t;
-  } else {
-    const t = Date.parse(s);
-    if (/^\d{4}-\d{2}-\d{2}T/.test(s) && !Number.isNaN(t)) return t;
-  }
-  throw new CliError(`--as-of ${s} is not an ISO time or a date as YYYY-MM-DD`);
+  const t = asOfTime(s);
+  if (t === undefined) throw new CliError(`--as-of ${s} is not an ISO time or a date as YYYY-MM-DD`);
+  return t;
 }
 
 function stateAfter(state: WorkerState): StateAfter {
@@ -96,73 +90,146 @@ function keyFields(e: DomainEvent | undefined, raw: StoredEvent): string {
   }
 }
 
+/** Where a replay reads a worker's events: the live store, or an audit bundle. */
+export interface ReplaySource {
+  /** The worker a document number names, with the events of its vacation and audit streams; undefined when none. */
+  workerEvents(documento: string): Promise<{ workerId: number; events: StoredEvent[] } | undefined>;
+}
+
+/** The configured database and event store. */
+export function liveSource(): ReplaySource {
+  return {
+    workerEvents: (documento) =>
+      withDb(async (db, config) => {
+        const workerId = await workerOf(db, documento);
+        if (workerId === undefined) return undefined;
+        const store = await openEventStore(config, db);
+        try {
+          const [own, audit] = await Promise.all([store.readStream(workerStream(workerId)), store.readStream(auditStream(workerId))]);
+          return { workerId, events: [...own, ...audit] };
+        } finally {
+          await store.close();
+        }
+      }),
+  };
+}
+
+/** A bundle file to read, or a one-line failure when there is none to read. */
+export async function openBundleFile(file: string): Promise<Readable> {
+  try {
+    await access(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new CliError(code === 'ENOENT' ? `no such file: ${file}` : `cannot read ${file}: ${(err as Error).message}`);
+  }
+  return createReadStream(file);
+}
+
+/**
+ * An audit bundle read from a file, with no database: the worker's record names its id, and its
+ * two streams are taken as they pass. Their chains are checked on the way (a bundle whose events
+ * were changed replays nothing); the whole bundle is checked by `audit verify --bundle`.
+ */
+export function bundleSource(file: string): ReplaySource {
+  return {
+    async workerEvents(documento) {
+      let workerId: number | undefined;
+      let streams: string[] = [];
+      const events: StoredEvent[] = [];
+      const checker = new ChainChecker();
+      try {
+        for await (const r of readBundle(await openBundleFile(file))) {
+          if (r.record === 'worker' && r.documentNumber === documento) {
+            workerId = r.id;
+            streams = [workerStream(r.id), auditStream(r.id)];
+          } else if (r.record === 'event' && streams.includes(r.stream)) {
+            checker.check(r);
+            events.push(storedEvent(r));
+          } else if (r.record === 'head' && streams.includes(r.stream)) {
+            const seen = checker.head(r.stream);
+            if (seen.revision !== r.revision || seen.hash !== r.hash) throw new CliError(`the bundle's head of stream ${r.stream} does not match its events: run audit verify --bundle`);
+          }
+        }
+      } catch (err) {
+        if (err instanceof BundleReadError) throw new CliError(`${file}: ${err.message}`);
+        throw err;
+      }
+      if (checker.breaks.length > 0) throw new CliError(`the bundle's hash chain is broken: ${describeBreak(checker.breaks[0]!)}`);
+      return workerId === undefined ? undefined : { workerId, events };
+    },
+  };
+}
+
+export interface ReplayOptions {
+  documento: string;
+  asOf?: string;
+  json?: boolean;
+}
+
+/** Prints a worker's replay, the same whichever source the events come from. */
+export async function replay(io: CliIo, source: ReplaySource, opts: ReplayOptions): Promise<void> {
+  const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
+  const found = await source.workerEvents(opts.documento);
+  if (!found) throw new CliError(`no worker with document ${opts.documento}`);
+  const { workerId } = found;
+  let events = [...found.events].sort((a, b) => comparePositions(a.position, b.position));
+  if (asOf !== undefined) events = events.filter((e) => Date.parse(e.recordedAt) <= asOf);
+
+  let state = emptyWorkerState();
+  const entries = events.map((stored) => {
+    const decoded = decode(stored);
+    if (decoded && stored.stream === workerStream(workerId)) state = evolve(state, decoded.event);
+    return { stored, decoded: decoded?.event, state: stateAfter(state) };
+  });
+
+  if (opts.json) {
+    const out = entries.map(({ stored, state: s }) => ({
+      position: positionToString(stored.position),
+      stream: stored.stream,
+      revision: stored.revision,
+      type: stored.type,
+      version: stored.version,
+      recordedAt: stored.recordedAt,
+      data: stored.data,
+      metadata: stored.metadata,
+      stateAfter: s,
+    }));
+    io.out(JSON.stringify(out, null, 2));
+    return;
+  }
+  if (entries.length === 0) {
+    io.out(`no events for worker ${workerId} (document ${opts.documento})${opts.asOf ? ` as of ${opts.asOf}` : ''}`);
+    return;
+  }
+  const rows = entries.map(({ stored, decoded, state: s }) => {
+    const m = stored.metadata as { userEmail?: string | null; requestId?: string | null };
+    return [
+      String(stored.revision),
+      stored.stream.startsWith('audit-') ? 'audit' : 'worker',
+      stored.recordedAt.replace(/\.\d+Z$/, 'Z'),
+      stored.type,
+      m.userEmail ?? '-',
+      m.requestId ?? '-',
+      keyFields(decoded, stored),
+      String(s.liveRecords),
+      String(s.daysTaken),
+      s.vacations.filter((v) => !v.deleted).map((v) => v.codigoPila).join(',') || '-',
+    ];
+  });
+  io.out(`worker ${workerId} (document ${opts.documento}): ${entries.length} events`);
+  const headers = ['REV', 'STREAM', 'RECORDED', 'TYPE', 'WHO', 'REQUEST', 'WHAT', 'LIVE', 'DAYS', 'LIVE CODES'];
+  for (const l of formatTable(headers, rows)) io.out(l);
+}
+
 export function registerReplay(program: Command, io: CliIo): void {
   program
     .command('replay')
     .description("a worker's events in order, each with the state it left behind")
     .requiredOption('--documento <number>', "the worker's document number")
     .option('--as-of <time>', 'only events recorded at or before this ISO time (a bare date: the end of that day in Bogotá)')
+    .option('--bundle <file>', 'read an audit bundle (audit export) instead of the database: works with no database')
     .option('--json', 'print a JSON array instead of a table')
-    .action(async (opts: { documento: string; asOf?: string; json?: boolean }) => {
-      const asOf = opts.asOf === undefined ? undefined : parseAsOf(opts.asOf);
-      await withDb(async (db, config) => {
-        const worker = await new ReferenceRepository(db).workerByDocument(opts.documento);
-        if (!worker) throw new CliError(`no worker with document ${opts.documento}`);
-        const workerId = worker.id;
-        const store = await openEventStore(config, db);
-        let events: StoredEvent[];
-        try {
-          const [own, audit] = await Promise.all([store.readStream(workerStream(workerId)), store.readStream(auditStream(workerId))]);
-          events = [...own, ...audit].sort((a, b) => comparePositions(a.position, b.position));
-        } finally {
-          await store.close();
-        }
-        if (asOf !== undefined) events = events.filter((e) => Date.parse(e.recordedAt) <= asOf);
-
-        let state = emptyWorkerState();
-        const entries = events.map((stored) => {
-          const decoded = decode(stored);
-          if (decoded && stored.stream === workerStream(workerId)) state = evolve(state, decoded.event);
-          return { stored, decoded: decoded?.event, state: stateAfter(state) };
-        });
-
-        if (opts.json) {
-          const out = entries.map(({ stored, state: s }) => ({
-            position: positionToString(stored.position),
-            stream: stored.stream,
-            revision: stored.revision,
-            type: stored.type,
-            version: stored.version,
-            recordedAt: stored.recordedAt,
-            data: stored.data,
-            metadata: stored.metadata,
-            stateAfter: s,
-          }));
-          io.out(JSON.stringify(out, null, 2));
-          return;
-        }
-        if (entries.length === 0) {
-          io.out(`no events for worker ${workerId} (document ${opts.documento})${opts.asOf ? ` as of ${opts.asOf}` : ''}`);
-          return;
-        }
-        const rows = entries.map(({ stored, decoded, state: s }) => {
-          const m = stored.metadata as { userEmail?: string | null; requestId?: string | null };
-          return [
-            String(stored.revision),
-            stored.stream.startsWith('audit-') ? 'audit' : 'worker',
-            stored.recordedAt.replace(/\.\d+Z$/, 'Z'),
-            stored.type,
-            m.userEmail ?? '-',
-            m.requestId ?? '-',
-            keyFields(decoded, stored),
-            String(s.liveRecords),
-            String(s.daysTaken),
-            s.vacations.filter((v) => !v.deleted).map((v) => v.codigoPila).join(',') || '-',
-          ];
-        });
-        io.out(`worker ${workerId} (document ${opts.documento}): ${entries.length} events`);
-        const headers = ['REV', 'STREAM', 'RECORDED', 'TYPE', 'WHO', 'REQUEST', 'WHAT', 'LIVE', 'DAYS', 'LIVE CODES'];
-        for (const l of formatTable(headers, rows)) io.out(l);
-      });
+    .action(async (opts: ReplayOptions & { bundle?: string }) => {
+      await replay(io, opts.bundle === undefined ? liveSource() : bundleSource(opts.bundle), opts);
     });
 }

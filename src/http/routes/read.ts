@@ -3,7 +3,7 @@ import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
-import { responsibleAdministrator } from '../responsible.ts';
+import { responsibleOfQuery, workerRead } from '../responsible.ts';
 
 const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 
@@ -12,21 +12,12 @@ const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
  * Same key, scope and administrator check as the rest.
  */
 export function readRoutes(app: FastifyInstance, deps: AppDeps) {
-  async function admin(fields: Fields, req: FastifyRequest) {
-    const email = fields.get('emailResponsable');
-    if (!email) return 'missing' as const;
-    return responsibleAdministrator(deps.reference, req, email);
-  }
+  const admin = (fields: Fields, req: FastifyRequest) => responsibleOfQuery(deps.reference, fields, req);
 
   app.get('/vacaciones', { config: cfg }, async (req, reply) => {
-    const fields = new Fields(req.query);
-    const doc = fields.get('numeroDocumento');
-    if (!doc) return lookupError(reply, 400, MESSAGES.documentRequired);
-    const user = await admin(fields, req);
-    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
-    const worker = await deps.reference.workerByDocument(doc);
-    if (!worker) return lookupError(reply, 404, MESSAGES.workerNotFound);
-    if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
+    const read = await workerRead(deps.reference, req, reply);
+    if (!read) return reply;
+    const { fields, worker } = read;
     const includeDeleted = fields.get('incluirEliminadas') === '1';
     const vacaciones = await deps.readSide.vacationsOfWorker(worker.id, { includeDeleted });
     return { success: true, statusCode: 200, asociadoId: worker.id, vacaciones };

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
 import { decode } from '../../events/codec.ts';
-import { auditStream, workerStream } from '../../events/streams.ts';
-import { chainHash } from '../../store/chain.ts';
+import { workerStream } from '../../events/streams.ts';
+import { breakInSpanish, verifyWorker } from '../../audit/worker.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
@@ -43,24 +43,6 @@ export async function workerSteps(ctx: PanelContext, workerId: number): Promise<
     if (event) state = evolve(state, event);
     return { n: i + 1, stored, event, code: codeOf(event), state };
   });
-}
-
-export type ChainCheck = { stream: string; events: number } & ({ ok: true } | { ok: false; revision: number; reason: string });
-
-/**
- * Recomputes a stream's hash chain from its first event (src/store/chain.ts) and compares each
- * link with the hash stored beside the event: the first that differs, or is missing, breaks it.
- */
-export function checkChain(stream: string, events: StoredEvent[]): ChainCheck {
-  let previous = '';
-  for (const [i, e] of events.entries()) {
-    if (e.revision !== i) return { stream, events: events.length, ok: false, revision: i, reason: `falta el evento de la revisión ${i}` };
-    const expected = chainHash(previous, e);
-    if (!e.hash) return { stream, events: events.length, ok: false, revision: e.revision, reason: 'el evento no guarda su hash' };
-    if (e.hash !== expected) return { stream, events: events.length, ok: false, revision: e.revision, reason: 'el hash guardado no corresponde al contenido' };
-    previous = e.hash;
-  }
-  return { stream, events: events.length, ok: true };
 }
 
 /** What happened, in a sentence. */
@@ -210,21 +192,23 @@ ${otherRecords.length
     if (!worker) {
       return ctx.render(req, reply, { title: 'Verificación', section: 'auditoria', status: 404, flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` }, body: html`<p><a href="/panel/auditoria">Volver</a></p>` });
     }
-    const streams = [workerStream(worker.id), auditStream(worker.id)];
-    const checks = await Promise.all(streams.map(async (s) => checkChain(s, await deps.store.readStream(s))));
-    const ok = checks.every((c) => c.ok);
+    const { streams, report } = await verifyWorker(deps.store, deps.db, worker.id);
+    const ok = report.breaks.length === 0;
+    const broken = new Map(report.breaks.map((b) => [b.stream, b]));
     req.log.info({ action: 'VERIFICACION_AUDITORIA', documento: worker.documentNumber, ok, responsable: req.panelUser!.email }, 'hash chains verified from the panel');
     return ctx.render(req, reply, {
       title: 'Verificación',
       section: 'auditoria',
       flash: ok
-        ? { kind: 'ok', text: `Íntegro: las cadenas de hash de los ${checks.reduce((n, c) => n + c.events, 0)} eventos del trabajador coinciden con su contenido.` }
+        ? { kind: 'ok', text: `Íntegro: las cadenas de hash de los ${report.events} eventos del trabajador coinciden con su contenido.` }
         : { kind: 'error', text: 'Alterado: la cadena de hash de al menos un flujo no coincide con lo guardado.' },
       body: html`<table>
-  <caption>Cadenas de hash de ${worker.firstNames} ${worker.lastNames} (${worker.documentNumber})</caption>
-  <thead><tr><th scope="col">Flujo</th><th scope="col" class="num">Eventos</th><th scope="col">Resultado</th></tr></thead>
-  <tbody>${checks.map((c) => html`<tr><td><code>${c.stream}</code></td><td class="num">${c.events}</td>
-    <td>${c.ok ? 'íntegra' : html`<strong>rota en la revisión ${c.revision}</strong>: ${c.reason}`}</td></tr>`)}</tbody>
+  <caption>Cadenas de hash de ${worker.firstNames} ${worker.lastNames} (${worker.documentNumber}): sus vacaciones, sus registros de auditoría y sus códigos PILA</caption>
+  <thead><tr><th scope="col">Flujo</th><th scope="col">Resultado</th></tr></thead>
+  <tbody>${streams.map((s) => {
+    const b = broken.get(s);
+    return html`<tr><td><code>${s}</code></td><td>${b ? html`<strong>rota en la revisión ${b.revision}</strong>: ${breakInSpanish(b)}` : 'íntegra'}</td></tr>`;
+  })}</tbody>
 </table>
 <p><a href="/panel/auditoria?documento=${encodeURIComponent(worker.documentNumber)}">Volver a la auditoría</a></p>`,
     });

@@ -184,6 +184,8 @@ describe('Auditoría', () => {
     await p.service.db.query(`UPDATE events SET data = jsonb_set(data, '{businessDays}', '99') WHERE stream = 'worker-1001' AND revision = 1`);
     const broken = await admin.get(`/panel/auditoria/verificar?documento=${W.maria}`);
     expect(message(broken.body)).toMatch(/^Alterado/);
-    expect(text(broken.body)).toMatch(/worker-1001 \d+ rota en la revisión 1/);
+    // The same verification as `audit verify --documento` and GET /api/auditoria/verificar.
+    expect(text(broken.body)).toMatch(/worker-1001 rota en la revisión 1 ?: el evento de la revisión 1 no corresponde a su hash/);
+    expect(text(broken.body)).toMatch(/audit-worker-1001 íntegra/);
   });
 });

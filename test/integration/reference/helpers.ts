@@ -39,7 +39,7 @@ export interface CliTarget {
   dispose(): Promise<void>;
 }
 
-function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
+export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, ['bin/vacaciones.mjs', ...args], { cwd: ROOT, env });
     let out = '';

@@ -33,6 +33,17 @@ describe('API keys', () => {
     expect(stored).not.toContain(k.key.slice(12));
   });
 
+  it('gives auditoria only to a key that names it, never by default', async () => {
+    const plain = await createApiKey(t.db, { name: 'sin-alcances', scopes: [] });
+    expect(plain.scopes).toEqual(['vacaciones', 'contratos:verificar']);
+    expect(hasScope((await verifyApiKey(t.db, plain.key))!, 'auditoria')).toBe(false);
+    const auditor = await createApiKey(t.db, { name: 'auditoria-externa', scopes: ['auditoria'] });
+    expect(auditor.scopes).toEqual(['auditoria']);
+    const principal = (await verifyApiKey(t.db, auditor.key))!;
+    expect(hasScope(principal, 'auditoria')).toBe(true);
+    expect(hasScope(principal, 'vacaciones')).toBe(false);
+  });
+
   it('verifies a live key and nothing else', async () => {
     const k = await createApiKey(t.db, { name: 'portal', scopes: ['contratos:verificar'] });
     const principal = await verifyApiKey(t.db, k.key);
@@ -60,7 +71,7 @@ describe('API keys', () => {
   it('rejects duplicate names, unknown scopes, bad names and unknown keys', async () => {
     await expect(createApiKey(t.db, { name: 'nomina-prod' })).rejects.toThrow('an API key named "nomina-prod" already exists');
     await expect(createApiKey(t.db, { name: 'otro', scopes: ['vacaciones', 'admin'] })).rejects.toThrow(
-      'unknown scope "admin": allowed scopes are vacaciones, contratos:verificar',
+      'unknown scope "admin": allowed scopes are vacaciones, contratos:verificar, auditoria',
     );
     await expect(createApiKey(t.db, { name: 'con espacio' })).rejects.toBeInstanceOf(ApiKeyError);
     await expect(revokeApiKey(t.db, 'nadie')).rejects.toThrow('no API key named "nadie"');

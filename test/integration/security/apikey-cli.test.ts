@@ -41,7 +41,7 @@ describe('vacaciones apikey', () => {
     expect(dup.stderr).toEqual(['vacaciones: an API key named "nomina" already exists']);
     const scope = await cli.run('apikey', 'create', '--name', 'otra', '--scope', 'todo');
     expect(scope.code).toBe(1);
-    expect(scope.stderr).toEqual(['vacaciones: unknown scope "todo": allowed scopes are vacaciones, contratos:verificar']);
+    expect(scope.stderr).toEqual(['vacaciones: unknown scope "todo": allowed scopes are vacaciones, contratos:verificar, auditoria']);
   });
 
   it('list shows names, prefixes and scopes but never a key', async () => {

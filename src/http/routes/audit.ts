@@ -1,0 +1,104 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { asOfTime } from '../../audit/as-of.ts';
+import type { BundleSelection } from '../../audit/bundle.ts';
+import { canExport, exportBundle } from '../../audit/export.ts';
+import { BREAK_KIND_ES, breakInSpanish, verifyWorker } from '../../audit/worker.ts';
+import { methodNotAllowed } from '../auth.ts';
+import type { AppDeps } from '../context.ts';
+import { MESSAGES, lookupError } from '../envelopes.ts';
+import { Fields } from '../fields.ts';
+import { responsibleOfQuery, workerRead } from '../responsible.ts';
+
+const cfg = { envelope: 'lookup', scope: 'auditoria' } as const;
+
+export const AUDIT_MESSAGES = {
+  selectionRequired: 'Indique numeroDocumento o subgerencia, no ambos.',
+  subgerenciaNotFound: 'Subgerencia no encontrada.',
+  badAsOf: 'fechaCorte debe ser una fecha YYYY-MM-DD o una hora ISO 8601.',
+} as const;
+
+/**
+ * The auditor's endpoints: whether a worker's hash chains hold, and the bundle of a worker or a
+ * subgerencia (docs/audit.md) streamed as it is read. Both need a key with the `auditoria`
+ * scope, which keys never get by default, and an administrator as responsible.
+ */
+export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
+  const { store } = deps;
+  const admin = (fields: Fields, req: FastifyRequest) => responsibleOfQuery(deps.reference, fields, req);
+
+  app.get('/auditoria/verificar', { config: cfg }, async (req, reply) => {
+    const read = await workerRead(deps.reference, req, reply);
+    if (!read) return reply;
+    const { worker } = read;
+    const { streams, report } = await verifyWorker(store, deps.db, worker.id);
+    req.log.info(
+      { action: 'VERIFICACION_AUDITORIA', documento: worker.documentNumber, ok: report.breaks.length === 0 },
+      'hash chains verified',
+    );
+    return {
+      success: true,
+      statusCode: 200,
+      asociadoId: worker.id,
+      numeroDocumento: worker.documentNumber,
+      verificado: report.breaks.length === 0,
+      eventos: report.events,
+      flujos: streams,
+      rupturas: report.breaks.map((b) => ({
+        flujo: b.stream,
+        revision: b.revision,
+        tipo: BREAK_KIND_ES[b.kind],
+        esperado: b.expected,
+        encontrado: b.found,
+        detalle: breakInSpanish(b),
+      })),
+    };
+  });
+
+  app.get('/auditoria/exportar', { config: cfg }, async (req: FastifyRequest, reply: FastifyReply) => {
+    const fields = new Fields(req.query);
+    const doc = fields.get('numeroDocumento');
+    const unit = fields.get('subgerencia');
+    if ((doc === undefined) === (unit === undefined)) return lookupError(reply, 400, AUDIT_MESSAGES.selectionRequired);
+    const cut = fields.get('fechaCorte');
+    const asOf = cut === undefined ? undefined : asOfTime(cut);
+    if (cut !== undefined && asOf === undefined) return lookupError(reply, 400, AUDIT_MESSAGES.badAsOf);
+    const user = await admin(fields, req);
+    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+    let selection: BundleSelection;
+    let name: string;
+    if (doc !== undefined) {
+      const worker = await deps.reference.workerByDocument(doc);
+      if (!worker) return lookupError(reply, 404, MESSAGES.workerNotFound);
+      selection = { kind: 'documento', documento: worker.documentNumber };
+      name = `auditoria-${worker.documentNumber}`;
+    } else {
+      const known = await deps.db.query('SELECT 1 FROM ref_subgerencias WHERE id = $1', [unit]);
+      if (known.rows.length === 0) return lookupError(reply, 404, AUDIT_MESSAGES.subgerenciaNotFound);
+      selection = { kind: 'subgerencia', subgerencia: unit! };
+      name = `auditoria-subgerencia-${unit}`;
+    }
+    if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
+
+    // Answered as any internal failure (500, logged) before a byte of the bundle is sent.
+    if (!canExport(store)) throw new Error('audit bundles are read from the events table; this instance keeps its events in KurrentDB');
+    const body = new PassThrough();
+    // Written as it is read: a failure after the first bytes can only cut the download short,
+    // which leaves a bundle without its end record, one that never verifies.
+    exportBundle(store, body, { selection, asOf, now: deps.now?.() }).then(
+      (end) => req.log.info({ action: 'EXPORTACION_AUDITORIA', selection, events: end.events, root: end.root }, 'audit bundle exported'),
+      (err: unknown) => {
+        req.log.error({ err, selection }, 'audit bundle export failed');
+        body.destroy(err as Error);
+      },
+    );
+    return reply
+      .type('application/gzip')
+      .header('content-disposition', `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}.ndjson.gz"`)
+      .send(body);
+  });
+
+  for (const url of ['/auditoria/verificar', '/auditoria/exportar']) {
+    app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url, config: cfg, handler: methodNotAllowed('GET') });
+  }
+}

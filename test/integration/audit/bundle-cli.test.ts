@@ -1,0 +1,171 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pilaStream } from '../../../src/events/streams.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import {
+  approvedEvent,
+  consultedEvent,
+  created,
+  deletedEvent,
+  pilaAssignedEvent,
+  record,
+  toAudit,
+  toWorker,
+} from '../../support/event-builders.ts';
+import { cliTarget, runCli, type CliRun, type CliTarget } from '../reference/helpers.ts';
+
+/** The CLI with no database it could reach: a server address nothing listens on, and no data directory. */
+const offline = (...args: string[]): Promise<CliRun> =>
+  runCli({ ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: 'postgres://nobody@127.0.0.1:9/none', DATA_DIR: '/nonexistent' }, args);
+
+describe('vacaciones audit export, audit verify --bundle and replay --bundle', () => {
+  let cli: CliTarget;
+  let dir: string;
+  let bundle: string;
+  const a = record({ codigoPila: 'VAC_A_1', workerId: 1, startDate: '2024-03-04', endDate: '2024-03-15' });
+  const b = record({ codigoPila: 'VAC_B_2', workerId: 1, startDate: '2024-05-06', endDate: '2024-05-17' });
+
+  beforeAll(async () => {
+    cli = await cliTarget();
+    dir = mkdtempSync(join(tmpdir(), 'vac-bundle-'));
+    bundle = join(dir, 'ana.ndjson.gz');
+    await cli.inspect(async (db) => {
+      await db.query(
+        `INSERT INTO ref_workers (id, document_type, document_number, first_names, last_names) VALUES (1, 'CC', '1001', 'Ana', 'Pérez')`,
+      );
+      const store = new PostgresEventStore(db);
+      for (const r of [a, b])
+        await store.append([{ stream: pilaStream(r.codigoPila), expectedRevision: 'no_stream', events: [pilaAssignedEvent(r)] }]);
+      await toWorker(store, 1, [created(a)]);
+      await toAudit(store, 1, [consultedEvent(1)]);
+      await toWorker(store, 1, [approvedEvent(a)]);
+      await toWorker(store, 1, [created(b)]);
+      await toWorker(store, 1, [deletedEvent(b)]);
+      // Later events, for --as-of: the recording time is not part of the chain.
+      await db.query(`UPDATE events SET recorded_at = '2024-03-01T12:00:00Z' WHERE NOT (stream = 'worker-1' AND revision >= 2)`);
+      await db.query(`UPDATE events SET recorded_at = '2024-05-01T12:00:00Z' WHERE stream = 'worker-1' AND revision >= 2`);
+    });
+  });
+  afterAll(async () => {
+    await cli?.dispose();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exports a bundle that verifies and replays with no database, as the live replay does', async () => {
+    const exported = await cli.run('audit', 'export', '--documento', '1001', '--out', bundle);
+    expect(exported).toMatchObject({ code: 0, stderr: [] });
+    expect(exported.stdout).toEqual([
+      expect.stringMatching(new RegExp(`^exported 7 events in 4 streams \\(1 workers\\) to ${bundle} in [\\d.]+ s: root [0-9a-f]{64}$`)),
+    ]);
+    expect(existsSync(`${bundle}.partial`)).toBe(false);
+
+    const verified = await offline('audit', 'verify', '--bundle', bundle);
+    expect(verified).toMatchObject({ code: 0, stderr: [] });
+    expect(verified.stdout).toEqual([
+      expect.stringMatching(/^bundle .*ana\.ndjson\.gz: document 1001, exported \d{4}-\d\d-\d\dT.* by vacaciones-service \d+\.\d+\.\d+$/),
+      expect.stringMatching(
+        /^verified bundle .*ana\.ndjson\.gz \(1 workers, root [0-9a-f]{64}\): 7 events in 4 streams in .*: every chain holds$/,
+      ),
+    ]);
+    expect(verified.stdout[1]).toContain(exported.stdout[0]!.split('root ')[1]!);
+
+    for (const extra of [[], ['--json'], ['--as-of', '2024-04-01'], ['--as-of', '2024-04-01', '--json']]) {
+      const live = await cli.run('replay', '--documento', '1001', ...extra);
+      const fromBundle = await offline('replay', '--bundle', bundle, '--documento', '1001', ...extra);
+      expect(live).toMatchObject({ code: 0, stderr: [] });
+      expect(fromBundle).toEqual(live);
+    }
+    // The replay shows the events and the state they leave.
+    const table = await offline('replay', '--bundle', bundle, '--documento', '1001');
+    expect(table.stdout[0]).toBe('worker 1 (document 1001): 5 events');
+    const steps = JSON.parse((await offline('replay', '--bundle', bundle, '--documento', '1001', '--json')).stdout.join('\n')) as {
+      type: string;
+      stateAfter: { liveRecords: number };
+    }[];
+    expect(steps.map((s) => [s.type, s.stateAfter.liveRecords])).toEqual([
+      ['VacationCreated', 1],
+      ['VacationDataConsulted', 1],
+      ['VacationApproved', 1],
+      ['VacationCreated', 2],
+      ['VacationDeleted', 1],
+    ]);
+  }, 600_000);
+
+  it('exports a worker as of a time: each stream as it stood then', async () => {
+    const cut = join(dir, 'cut.ndjson.gz');
+    expect(await cli.run('audit', 'export', '--documento', '1001', '--as-of', '2024-04-01', '--out', cut)).toMatchObject({
+      code: 0,
+      stdout: [expect.stringMatching(/^exported 5 events in 4 streams/)],
+    });
+    const live = await cli.run('replay', '--documento', '1001', '--as-of', '2024-04-01', '--json');
+    expect(await offline('replay', '--bundle', cut, '--documento', '1001', '--json')).toEqual(live);
+  }, 300_000);
+
+  it('fails a tampered bundle with the broken link named, and will not replay it', async () => {
+    const recordsOf = () =>
+      gunzipSync(readFileSync(bundle))
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, any>);
+    const records = recordsOf();
+    const approval = records.find((r) => r.record === 'event' && r.type === 'VacationApproved')!;
+    approval.data.approvedByUserId = 1;
+    const tampered = join(dir, 'tampered.ndjson.gz');
+    writeFileSync(tampered, gzipSync(records.map((r) => JSON.stringify(r)).join('\n') + '\n'));
+
+    const r = await offline('audit', 'verify', '--bundle', tampered);
+    expect(r.code).toBe(1);
+    expect(r.stdout[1]).toMatch(
+      /^BROKEN stream worker-1 revision 1: the event does not match its hash \(changed, or not in its place\): expected [0-9a-f]{64}, found [0-9a-f]{64}$/,
+    );
+    expect(r.stdout[2]).toMatch(/: 7 events in 4 streams in .*: 1 broken$/);
+    expect(r.stderr).toEqual([`vacaciones: hash chain broken: ${r.stdout[1]!.slice('BROKEN '.length)}`]);
+
+    expect(await offline('replay', '--bundle', tampered, '--documento', '1001')).toMatchObject({
+      code: 1,
+      stderr: [expect.stringMatching(/^vacaciones: the bundle's hash chain is broken: stream worker-1 revision 1: /)],
+    });
+
+    // Cut short: whatever is left of it verifies as what it is.
+    const cut = join(dir, 'cut-short.ndjson.gz');
+    writeFileSync(
+      cut,
+      gzipSync(
+        recordsOf()
+          .slice(0, -1)
+          .map((x) => JSON.stringify(x))
+          .join('\n') + '\n',
+      ),
+    );
+    const short = await offline('audit', 'verify', '--bundle', cut);
+    expect(short.code).toBe(1);
+    expect(short.stdout.at(-1)).toBe('PROBLEM the bundle ends without its end record: it was cut short');
+    expect(short.stderr).toEqual(['vacaciones: the bundle does not hold: the bundle ends without its end record: it was cut short']);
+  }, 300_000);
+
+  it('refuses what it cannot do in one line, and leaves no file behind', async () => {
+    const out = join(dir, 'none.ndjson.gz');
+    expect(await cli.run('audit', 'export', '--out', out)).toMatchObject({
+      code: 1,
+      stderr: ['vacaciones: choose one of --documento, --subgerencia and --all'],
+    });
+    expect(await cli.run('audit', 'export', '--documento', '999', '--out', out)).toMatchObject({
+      code: 1,
+      stderr: ['vacaciones: no worker with document 999'],
+    });
+    expect(existsSync(out) || existsSync(`${out}.partial`)).toBe(false);
+    expect(await offline('audit', 'verify', '--bundle', out)).toMatchObject({ code: 1, stderr: [`vacaciones: no such file: ${out}`] });
+    expect(await offline('audit', 'verify', '--bundle', bundle, '--all')).toMatchObject({
+      code: 1,
+      stderr: ['vacaciones: --bundle checks the bundle alone: it takes no --documento, --stream, --all or --anchor'],
+    });
+    expect(await offline('replay', '--bundle', bundle, '--documento', '999')).toMatchObject({
+      code: 1,
+      stderr: ['vacaciones: no worker with document 999'],
+    });
+  }, 300_000);
+});
