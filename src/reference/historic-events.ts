@@ -113,9 +113,10 @@ function mergeByStream(writes: StreamWrite[]): StreamWrite[] {
 export function historicImportOptions(
   store: EventStore,
   calendar: HolidayLookup,
+  today?: () => string,
 ): { historic: HistoricHandler; beforeWrites?: (tx: Queryable) => Promise<void> } {
   return {
-    historic: historicImporter(store, calendar),
+    historic: historicImporter(store, calendar, undefined, today),
     beforeWrites: (tx) => store.claimAppend(tx),
   };
 }
@@ -128,7 +129,16 @@ const YIELD_EVERY = 200;
  * workers' contracts, record ids) and returns how to build and write its events. The import reads
  * the next chunk before it writes this one and builds it while the database writes this one.
  */
-export function historicImporter(store: EventStore, calendar: HolidayLookup, now: () => Date = () => new Date()): HistoricHandler {
+/**
+ * `today` is the service's business date (VACACIONES_TODAY or Bogotá's), recorded with the events
+ * as the commands' are: the register read model dates a record's entry by it.
+ */
+export function historicImporter(
+  store: EventStore,
+  calendar: HolidayLookup,
+  now: () => Date = () => new Date(),
+  today?: () => string,
+): HistoricHandler {
   return async (tx: Queryable, rows: HistoricVacation[]) => {
     if (rows.length === 0) return { imported: 0, skipped: 0 };
     const streams = rows.map((r) => pilaStream(r.pilaCode));
@@ -155,6 +165,7 @@ export function historicImporter(store: EventStore, calendar: HolidayLookup, now
           correlationId: null,
           idempotencyKey: null,
           occurredAt: t.toISOString(),
+          ...(today ? { businessDate: today() } : {}),
           source: 'import',
         });
         const all: StreamWrite[] = [];

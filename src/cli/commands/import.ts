@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { REFERENCE_TABLES, ImportValidationError, importReferenceSource, type ImportProgress } from '../../reference/import.ts';
 import { SourceSyntaxError, fileSource } from '../../reference/sources.ts';
 import { historicImportOptions } from '../../reference/historic-events.ts';
+import { todayInBogota } from '../../domain/index.ts';
 import { holidayCalendar } from '../../config/holidays.ts';
 import { openEventStore } from '../../store/open.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
@@ -33,7 +34,7 @@ export function registerImport(program: Command, io: CliIo): void {
         let report;
         try {
           report = await importReferenceSource(db, source, {
-            ...historicImportOptions(store, holidayCalendar(config)),
+            ...historicImportOptions(store, holidayCalendar(config), () => config.today ?? todayInBogota(new Date())),
             onProgress: (p) => bar.update(p.phase, p.done, p.total, UNITS[p.phase]),
           });
         } catch (err) {

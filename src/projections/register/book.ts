@@ -13,8 +13,8 @@ export interface BookOptions {
   asOf: string;
   /**
    * `asOf` is the service's today (or later): the records as they stand now, every version written
-   * so far included (a historic import dates its versions by the real clock, which may run ahead of
-   * a pinned today).
+   * so far included (events written before imports recorded a business date are dated by the real
+   * clock, which may run ahead of a pinned today).
    */
   current?: boolean;
   /** Periods and vacations that share a day with [from, to] (either end open when null). */

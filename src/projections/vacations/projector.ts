@@ -190,9 +190,15 @@ export const vacationsProjector: Projector = {
         continues                  text,
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
       );
-      -- Tables made before interruptions existed (CST art. 188) gain their columns, empty.
-      ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS interrupted_on date, ADD COLUMN IF NOT EXISTS interruption_reason text,
-        ADD COLUMN IF NOT EXISTS continues text;
+      -- Tables made before interruptions existed (CST art. 188) gain their columns, empty. Asked
+      -- first, so that a start finding them there takes no lock on a table others are reading.
+      DO $$ BEGIN
+        IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+                        WHERE table_schema = current_schema() AND table_name = '${t}' AND column_name = 'continues') THEN
+          ALTER TABLE ${t} ADD COLUMN IF NOT EXISTS interrupted_on date, ADD COLUMN IF NOT EXISTS interruption_reason text,
+            ADD COLUMN IF NOT EXISTS continues text;
+        END IF;
+      END $$;
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id);
       CREATE INDEX IF NOT EXISTS ${t}_record ON ${t} (record_id);
     `;

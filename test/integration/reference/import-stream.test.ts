@@ -17,7 +17,9 @@ import { scaleObject, writeScaleFile } from '../../support/scale-dataset.ts';
 import { loadFixture, tableCounts, type Json } from './helpers.ts';
 
 const calendar = holidayCalendar({ holidaysFile: undefined });
-const historic = (db: Db) => historicImportOptions(new PostgresEventStore(db), calendar);
+/** The service's business date the imports run on (VACACIONES_TODAY in the acceptance tests). */
+const TODAY = '2026-11-21';
+const historic = (db: Db) => historicImportOptions(new PostgresEventStore(db), calendar, () => TODAY);
 
 let dir: string;
 beforeAll(() => {
@@ -132,6 +134,9 @@ describe('streamed imports', () => {
     const first = await importReferenceSource(t.db, fileSource(path), historic(t.db));
     expect(first.tables.payrollSheets).toEqual({ inserted: 576, updated: 0, unchanged: 0 });
     expect(first.historic).toEqual({ imported: 2, skipped: 0 });
+    // Dated by the service's business date, as the commands' events are (the register reads it).
+    const dates = await t.db.query<{ d: string | null }>(`SELECT DISTINCT metadata->>'businessDate' AS d FROM events WHERE type = 'VacationImported'`);
+    expect(dates.rows).toEqual([{ d: TODAY }]);
     const events = await eventCount(t.db);
     expect(events).toBeGreaterThan(2);
     const again = await importReferenceSource(t.db, fileSource(path), historic(t.db));
