@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ApiKeyError, createApiKey, listApiKeys, revokeApiKey } from '../../security/api-keys.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
 
@@ -23,10 +23,11 @@ export function registerApiKey(program: Command, io: CliIo): void {
     .command('create')
     .description('create a key; it is printed once, on the last line, and never stored')
     .requiredOption('--name <name>', 'unique name of the calling system (never reusable)')
-    .option(
-      '--scope <scope>',
-      'vacaciones, contratos:verificar or auditoria; repeatable (default: vacaciones and contratos:verificar; auditoria, which exports whole histories, only when named)',
-      (v: string, acc: string[]) => [...acc, v], [] as string[])
+    .addOption(
+      new Option('--scope <scope>', 'vacaciones, contratos:verificar or auditoria; repeatable; auditoria (whole histories exported) only when named')
+        .argParser((v: string, acc: string[]) => [...acc, v])
+        .default([] as string[], 'vacaciones and contratos:verificar'),
+    )
     .action(async (opts: { name: string; scope: string[] }) => {
       await withDb((db) =>
         operatorErrors(async () => {

@@ -65,7 +65,7 @@ async function reportAnchor(
 }
 
 /** Verifies a bundle file and prints what it found; its first failure, or undefined. */
-async function reportBundle(io: CliIo, file: string): Promise<string | undefined> {
+async function reportBundle(io: CliIo, file: string, keptRoot?: string): Promise<string | undefined> {
   const bar = phaseBar(io);
   const input = await openBundleFile(file);
   // The progress is that of the file read: the events in it are counted only at its end.
@@ -92,6 +92,8 @@ async function reportBundle(io: CliIo, file: string): Promise<string | undefined
     io.out(`bundle ${file}: ${what}${m.asOf ? ` as of ${m.asOf}` : ''}, exported ${m.exportedAt} by ${m.service.name} ${m.service.version}`);
   }
   const broken = reportVerification(io, `bundle ${file} (${report.workers} workers, root ${report.root})`, report);
+  // The bundle rewritten whole (chains, heads and end record recomputed) holds by itself; not against a root kept apart.
+  if (keptRoot !== undefined && keptRoot !== report.root) report.problems.push(`the heads have the root ${report.root}, not the root kept, ${keptRoot}`);
   for (const p of report.problems) io.out(`PROBLEM ${p}`);
   return broken ?? (report.problems.length > 0 ? `the bundle does not hold: ${report.problems[0]}` : undefined);
 }
@@ -109,10 +111,14 @@ export function registerAudit(program: Command, io: CliIo): void {
     .option('--all', 'every stream (the default), and the newest anchor recorded')
     .option('--anchor <line>', 'only this anchor: the line `audit anchor` printed, or <root>@<position>')
     .option('--bundle <file>', 'an audit bundle (audit export) instead of the database: its chains, heads, counts and root; needs no database')
-    .action(async (opts: ScopeOptions & { anchor?: string; bundle?: string }) => {
+    .option('--root <line>', 'with --bundle: the root kept from when it was made (the line audit export printed), which it must still have')
+    .action(async (opts: ScopeOptions & { anchor?: string; bundle?: string; root?: string }) => {
+      const keptRoot = opts.root === undefined ? undefined : /\b[0-9a-f]{64}\b/.exec(opts.root)?.[0];
+      if (opts.root !== undefined && opts.bundle === undefined) throw new CliError('--root is the root of a bundle: it goes with --bundle');
+      if (opts.root !== undefined && !keptRoot) throw new CliError(`--root ${opts.root} names no root (64 hex digits)`);
       if (opts.bundle !== undefined) {
         if (chosenScopes(opts) > 0 || opts.anchor !== undefined) throw new CliError('--bundle checks the bundle alone: it takes no --documento, --stream, --all or --anchor');
-        const failure = await reportBundle(io, opts.bundle);
+        const failure = await reportBundle(io, opts.bundle, keptRoot);
         if (failure) throw new CliError(failure);
         return;
       }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merkleRoot } from '../../../src/audit/merkle.ts';
 import { pilaStream } from '../../../src/events/streams.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import {
@@ -25,6 +26,8 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
   let cli: CliTarget;
   let dir: string;
   let bundle: string;
+  /** The line the export printed, kept apart as an auditor would. */
+  let exportedLine: string;
   const a = record({ codigoPila: 'VAC_A_1', workerId: 1, startDate: '2024-03-04', endDate: '2024-03-15' });
   const b = record({ codigoPila: 'VAC_B_2', workerId: 1, startDate: '2024-05-06', endDate: '2024-05-17' });
 
@@ -61,6 +64,7 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
       expect.stringMatching(new RegExp(`^exported 7 events in 4 streams \\(1 workers\\) to ${bundle} in [\\d.]+ s: root [0-9a-f]{64}$`)),
     ]);
     expect(existsSync(`${bundle}.partial`)).toBe(false);
+    exportedLine = exported.stdout[0]!;
 
     const verified = await offline('audit', 'verify', '--bundle', bundle);
     expect(verified).toMatchObject({ code: 0, stderr: [] });
@@ -129,6 +133,25 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
       code: 1,
       stderr: [expect.stringMatching(/^vacaciones: the bundle's hash chain is broken: stream worker-1 revision 1: /)],
     });
+
+    // Rewritten whole: the newest event gone, its stream's head and the end record recomputed. The
+    // bundle alone holds; against the root kept from the export, it does not.
+    const rewritten = recordsOf();
+    const last = rewritten.findLastIndex((r) => r.record === 'event' && r.stream === 'worker-1');
+    const [removed] = rewritten.splice(last, 1);
+    Object.assign(rewritten[last]!, { revision: removed!.revision - 1, hash: rewritten[last - 1]!.hash });
+    const heads = rewritten.filter((r) => r.record === 'head');
+    Object.assign(rewritten.at(-1)!, {
+      events: 6,
+      root: merkleRoot(heads.map((h) => ({ stream: h.stream, revision: h.revision, hash: h.hash }))),
+    });
+    const whole = join(dir, 'rewritten.ndjson.gz');
+    writeFileSync(whole, gzipSync(rewritten.map((x) => JSON.stringify(x)).join('\n') + '\n'));
+    expect(await offline('audit', 'verify', '--bundle', whole)).toMatchObject({ code: 0, stderr: [] });
+    const against = await offline('audit', 'verify', '--bundle', whole, '--root', exportedLine);
+    expect(against.code).toBe(1);
+    expect(against.stdout.at(-1)).toMatch(/^PROBLEM the heads have the root [0-9a-f]{64}, not the root kept, [0-9a-f]{64}$/);
+    expect(await offline('audit', 'verify', '--bundle', bundle, '--root', exportedLine)).toMatchObject({ code: 0, stderr: [] });
 
     // Cut short: whatever is left of it verifies as what it is.
     const cut = join(dir, 'cut-short.ndjson.gz');
