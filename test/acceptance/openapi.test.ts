@@ -168,6 +168,33 @@ describe('a journey through the generated client', () => {
     expectDocumented('get', '/api/auditoria/verificar', noScope);
     expect(noScope.response.status).toBe(403);
 
+    // An approved vacation in course is interrupted; one that has not begun cannot be.
+    const inCourse = await api.POST('/api/vacaciones/add', { body: { ...base, vacFechaInicio: '2026-11-17', vacDiasVacaciones: '6' }, ...form });
+    const running = inCourse.data!.data.codigo_pila;
+    expectDocumented('post', '/api/vacaciones/approve', await api.POST('/api/vacaciones/approve', { body: { codigoPila: running, emailUserResponsable: ADMIN }, ...form }));
+    const interrupted = await api.POST('/api/vacaciones/interrupt', {
+      body: { codigoPila: running, fechaInterrupcion: '2026-11-19', motivo: 'incapacidad', emailUserResponsable: ADMIN },
+      ...form,
+    });
+    expectDocumented('post', '/api/vacaciones/interrupt', interrupted);
+    expect(interrupted.data?.data).toMatchObject({ diasDisfrutados: 2, diasDevueltos: 4 });
+    const notBegun = await api.POST('/api/vacaciones/interrupt', {
+      body: { codigoPila: second, fechaInterrupcion: '2026-04-08', motivo: 'otro', emailUserResponsable: ADMIN },
+      ...form,
+    });
+    expectDocumented('post', '/api/vacaciones/interrupt', notBegun);
+    expect(notBegun.error?.statusCode).toBe(422);
+
+    const register = await api.GET('/api/vacaciones/libro', { params: { query: { numeroDocumento: W.juan, emailResponsable: ADMIN } } });
+    expectDocumented('get', '/api/vacaciones/libro', register);
+    // The document gives the CSV's text beside the JSON: this answer is the JSON.
+    const body = register.data;
+    const lines = body && typeof body === 'object' ? (body.data.trabajadores[0]?.vacaciones ?? []) : [];
+    expect(lines.find((v) => v.vacCodigoPila === running)).toMatchObject({ estado: 'interrumpida', vacDiasVacaciones: 2 });
+    const unknownUnit = await api.GET('/api/vacaciones/libro', { params: { query: { subgerenciaId: 'SG-NADA', emailResponsable: ADMIN } } });
+    expectDocumented('get', '/api/vacaciones/libro', unknownUnit);
+    expect(unknownUnit.error?.statusCode).toBe(404);
+
     const keyless = createClient<paths>({ baseUrl: srv.url });
     const unauthorized = await keyless.POST('/api/vacaciones/calculate', { body: { ...base, vacFechaInicio: '2026-03-16', vacDiasVacaciones: '6' }, ...form });
     expectDocumented('post', '/api/vacaciones/calculate', unauthorized);

@@ -84,6 +84,23 @@ describe('Trabajador', () => {
     expect(t).not.toMatch(/ZodError|at .*\.ts:\d|node_modules|Stack/);
   });
 
+  it('shows an interrupted vacation as interrumpida, ending on the last day enjoyed, with the date and reason', async () => {
+    const booked = await book(admin, W.luisa, '2026-11-17', 6);
+    const code = codeIn((await admin.get(booked.location!)).body)!;
+    await admin.post(`/panel/vacaciones/${code}/aprobar`, {});
+    const r = await p.service.app.inject({
+      method: 'POST',
+      url: '/api/vacaciones/interrupt',
+      headers: { 'x-api-key': `Bearer ${apiKey}` },
+      payload: { codigoPila: code, fechaInterrupcion: '2026-11-20', motivo: 'licencia', emailUserResponsable: ADMIN },
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    const page = text((await admin.get(`/panel/trabajador/${W.luisa}`)).body);
+    expect(page).toMatch(/17 nov 2026 – 19 nov 2026 Interrumpida/);
+    expect(page).toContain('Interrumpida desde el 20 nov 2026 (licencia); los días no disfrutados volvieron al saldo');
+    expect(page).toContain('3 hábiles, 3 calendario');
+  });
+
   it('previews, then books in the name of the signed-in person, who approves it', async () => {
     const preview = await book(admin, W.maria, '2026-12-01', 6, 'calcular');
     expect(preview.status).toBe(200);
