@@ -227,3 +227,43 @@ describe('audit bundles', () => {
     expect(r.problems).toEqual([]);
   });
 });
+
+describe('an export whose reader goes away', () => {
+  it('stops with an error and leaves no transaction open, its connection given back', async () => {
+    const t = await freshDb();
+    try {
+      const store = new PostgresEventStore(t.db);
+      // Enough that the export has to wait for its reader: megabytes of data that gzip cannot shrink much.
+      for (let s = 0; s < 10; s++) {
+        await store.append([
+          {
+            stream: `unit-SG1-2026-${String(s + 1).padStart(2, '0')}`,
+            expectedRevision: 'no_stream',
+            events: Array.from({ length: 500 }, (_, i) => ({
+              id: randomUUID(),
+              type: 'Tick',
+              data: { i, note: randomUUID().repeat(20) },
+              metadata: {},
+            })),
+          },
+        ]);
+      }
+      const out = new PassThrough();
+      // The reader takes the first chunk and hangs up, as a download given up.
+      out.once('data', () => out.destroy());
+      await expect(exportBundle(store, out, { selection: { kind: 'all' } })).rejects.toThrow();
+      if (t.db.kind === 'postgres') {
+        const open = await t.db.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`,
+        );
+        expect(open.rows[0]!.n).toBe('0');
+      }
+      // The database is free for the next export.
+      const again = new PassThrough();
+      again.resume();
+      expect(await exportBundle(store, again, { selection: { kind: 'all' } })).toMatchObject({ streams: 10, events: 5000 });
+    } finally {
+      await t.drop();
+    }
+  });
+});
