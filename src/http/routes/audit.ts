@@ -4,6 +4,7 @@ import { asOfTime } from '../../audit/as-of.ts';
 import type { BundleSelection } from '../../audit/bundle.ts';
 import { canExport, exportBundle } from '../../audit/export.ts';
 import { BREAK_KIND_ES, breakInSpanish, verifyWorker } from '../../audit/worker.ts';
+import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
@@ -73,8 +74,7 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
       selection = { kind: 'documento', documento: worker.documentNumber };
       name = `auditoria-${worker.documentNumber}`;
     } else {
-      const known = await deps.db.query('SELECT 1 FROM ref_subgerencias WHERE id = $1', [unit]);
-      if (known.rows.length === 0) return lookupError(reply, 404, AUDIT_MESSAGES.subgerenciaNotFound);
+      if (!(await new ReferenceRepository(deps.db).subgerenciaExists(unit!))) return lookupError(reply, 404, AUDIT_MESSAGES.subgerenciaNotFound);
       selection = { kind: 'subgerencia', subgerencia: unit! };
       name = `auditoria-subgerencia-${unit}`;
     }
