@@ -4,8 +4,9 @@ import { Days360, toDecimal2 } from '../../domain/index.ts';
 import { MESSAGES } from '../../http/envelopes.ts';
 import { Fields } from '../../http/fields.ts';
 import { BALANCE_PROBLEM_MESSAGES, notOwnerMessage, ruleMessages } from '../../http/rule-messages.ts';
-import { parseCreateInput } from '../../http/vacation-input.ts';
+import { parseCreateInput, parseInterruptInput } from '../../http/vacation-input.ts';
 import { vacationBalance, type BalanceProblem } from '../../projections/availability/balance.ts';
+import type { InterruptionReason } from '../../events/types.ts';
 import type { VacationView } from '../../projections/index.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
@@ -60,7 +61,7 @@ export function panelActor(req: FastifyRequest, user: User): Actor {
 }
 
 /** A command's refusal in the words the person reads. */
-export function refusalText(f: CommandFailure, op: 'create' | 'delete' | 'approve'): string[] {
+export function refusalText(f: CommandFailure, op: 'create' | 'delete' | 'approve' | 'interrupt'): string[] {
   switch (f.kind) {
     case 'worker_not_found':
       return [MESSAGES.workerNotFound];
@@ -145,7 +146,20 @@ function amortizationTable(rows: { periodo: string; diasHabiles: number; diasCal
 </table>`;
 }
 
-function timeline(list: VacationView[], user: User, doc: string, csrf: string): Html {
+/** Reasons an interruption may give (CST art. 188), as the interface names them, with their labels. */
+const INTERRUPTION_LABELS: Record<InterruptionReason, string> = {
+  incapacidad: 'Incapacidad',
+  licencia: 'Licencia',
+  calamidad: 'Calamidad doméstica',
+  'necesidad del servicio': 'Necesidad del servicio',
+  otro: 'Otro',
+};
+
+/** An approved, enjoyed vacation in course on `today`: the one kind that may be interrupted. */
+const interruptible = (v: VacationView, today: string) =>
+  v.status === 'live' && v.approved && !v.compensated && !v.interruptedOn && v.startDate <= today && today <= v.endDate;
+
+function timeline(list: VacationView[], user: User, doc: string, csrf: string, today: string): Html {
   if (list.length === 0) return html`<p>El trabajador no tiene vacaciones registradas.</p>`;
   const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
   return html`<ol class="timeline" aria-label="Vacaciones del trabajador, de la más reciente a la más antigua">
@@ -173,6 +187,9 @@ ${ordered.map((v) => {
         <input type="hidden" name="_csrf" value="${csrf}">
         <button type="submit" aria-label="Aprobar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Aprobar</button>
       </form>`
+      : ''}
+    ${interruptible(v, today)
+      ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/interrumpir" aria-label="Interrumpir las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Interrumpir…</a>`
       : ''}
     ${live && !v.approved && canDelete(user)
       ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/eliminar" aria-label="Eliminar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Eliminar…</a>`
@@ -270,7 +287,7 @@ ${form.errors?.length
 ${form.preview ? previewBlock(form.preview) : ''}
 ${vacationForm(worker.documentNumber, csrf, form)}
 <h2>Vacaciones</h2>
-${timeline(list, user, worker.documentNumber, csrf)}`;
+${timeline(list, user, worker.documentNumber, csrf, today)}`;
   }
 
   app.post('/trabajador/:documento/vacaciones', async (req, reply) => {
@@ -322,6 +339,57 @@ ${timeline(list, user, worker.documentNumber, csrf)}`;
       deps.readSide.noteWrite(r.value.position);
       req.log.info({ action: 'APROBACION', codigoPila: code, responsable: user.email, source: 'panel' }, 'vacation approved from the panel');
       ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
+    }
+    return reply.redirect(backTo(record), 303);
+  });
+
+  // CST art. 188: the first day not enjoyed and the reason; the command judges the rest.
+  app.get('/vacaciones/:codigo/interrumpir', async (req, reply) => {
+    const record = await recordOf((req.params as { codigo: string }).codigo);
+    if (!record || record.status !== 'live') {
+      return ctx.render(req, reply, { title: 'Interrumpir vacaciones', section: 'trabajador', status: 404, flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' }, body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>` });
+    }
+    return ctx.render(req, reply, {
+      title: 'Interrumpir vacaciones',
+      section: 'trabajador',
+      body: html`<p>Interrumpir las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}.</p>
+<p>El registro conserva los días hábiles disfrutados antes de la fecha indicada; los demás vuelven al saldo del trabajador, que puede tomarlos después en un registro nuevo.</p>
+<form method="post" action="/panel/vacaciones/${record.codigoPila}/interrumpir" novalidate>
+  <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
+  <div class="field"><label for="fechaInterrupcion">Primer día no disfrutado</label>
+    <input id="fechaInterrupcion" name="fechaInterrupcion" type="date" required value="${deps.today()}" aria-describedby="fecha-hint">
+    <span class="hint" id="fecha-hint">Un día hábil posterior al inicio y no posterior al fin.</span></div>
+  <div class="field"><label for="motivo">Motivo</label>
+    <select id="motivo" name="motivo" required>${Object.entries(INTERRUPTION_LABELS).map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
+  <div class="actions">
+    <button type="submit">Interrumpir</button>
+    <a class="button secondary" href="${backTo(record)}">No, volver</a>
+  </div>
+</form>`,
+    });
+  });
+
+  app.post('/vacaciones/:codigo/interrumpir', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const parsed = parseInterruptInput(new Fields({ fechaInterrupcion: body.fechaInterrupcion, motivo: body.motivo, codigoPila: code, emailUserResponsable: user.email }));
+    if (!parsed.ok) {
+      ctx.flash(req, { kind: 'error', text: Object.values(parsed.errors).join(' ') });
+      return reply.redirect(backTo(record), 303);
+    }
+    const { date, reason } = parsed.value;
+    const r = await deps.commands.interrupt(code, { date, reason }, panelActor(req, user));
+    if (!r.ok) {
+      deps.metrics?.commandOutcome('interrupt', r.kind);
+      ctx.flash(req, { kind: 'error', text: refusalText(r, 'interrupt').join(' ') });
+    } else {
+      deps.metrics?.commandOutcome('interrupt', 'ok');
+      deps.readSide.noteWrite(r.value.position);
+      const done = r.value.value.record;
+      req.log.info({ action: 'INTERRUPCION', codigoPila: code, fechaInterrupcion: date, motivo: reason, responsable: user.email, source: 'panel' }, 'vacation interrupted from the panel');
+      ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${done.daysReturned} días hábiles volvieron al saldo.` });
     }
     return reply.redirect(backTo(record), 303);
   });

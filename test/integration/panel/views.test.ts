@@ -84,21 +84,34 @@ describe('Trabajador', () => {
     expect(t).not.toMatch(/ZodError|at .*\.ts:\d|node_modules|Stack/);
   });
 
-  it('shows an interrupted vacation as interrumpida, ending on the last day enjoyed, with the date and reason', async () => {
+  it('interrupts an approved vacation in course from its form, then shows it interrumpida, ending on the last day enjoyed', async () => {
     const booked = await book(admin, W.luisa, '2026-11-17', 6);
     const code = codeIn((await admin.get(booked.location!)).body)!;
+    // Not approved yet: nothing to interrupt.
+    expect((await admin.get(`/panel/trabajador/${W.luisa}`)).body).not.toContain(`/panel/vacaciones/${code}/interrumpir`);
     await admin.post(`/panel/vacaciones/${code}/aprobar`, {});
-    const r = await p.service.app.inject({
-      method: 'POST',
-      url: '/api/vacaciones/interrupt',
-      headers: { 'x-api-key': `Bearer ${apiKey}` },
-      payload: { codigoPila: code, fechaInterrupcion: '2026-11-20', motivo: 'licencia', emailUserResponsable: ADMIN },
-    });
-    expect(r.statusCode, r.body).toBe(200);
-    const page = text((await admin.get(`/panel/trabajador/${W.luisa}`)).body);
+    expect((await admin.get(`/panel/trabajador/${W.luisa}`)).body).toContain(`/panel/vacaciones/${code}/interrumpir`);
+    const form = await admin.get(`/panel/vacaciones/${code}/interrumpir`);
+    expect(form.status).toBe(200);
+    expect(text(form.body)).toContain('Primer día no disfrutado');
+
+    const sunday = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-22', motivo: 'licencia' });
+    expect(sunday.status).toBe(303);
+    expect(message((await admin.get(sunday.location!)).body)).toBe('La fecha de interrupción 2026-11-22 no es un día hábil para el trabajador');
+    const bad = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-20', motivo: 'vacaciones' });
+    expect(message((await admin.get(bad.location!)).body)).toBe('motivo debe ser incapacidad, licencia, calamidad, necesidad del servicio u otro');
+
+    const done = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-20', motivo: 'licencia' });
+    expect(done.status).toBe(303);
+    const after = await admin.get(done.location!);
+    expect(message(after.body)).toBe(`Vacaciones ${code} interrumpidas el 20 nov 2026: 3 días hábiles volvieron al saldo.`);
+    const page = text(after.body);
     expect(page).toMatch(/17 nov 2026 – 19 nov 2026 Interrumpida/);
     expect(page).toContain('Interrumpida desde el 20 nov 2026 (licencia); los días no disfrutados volvieron al saldo');
     expect(page).toContain('3 hábiles, 3 calendario');
+    expect(after.body).not.toContain(`/panel/vacaciones/${code}/interrumpir`);
+    const events = (await p.service.store.readStream(workerStream(1003))).map((e) => ({ type: decode(e)!.event.type, meta: e.metadata as Record<string, unknown> }));
+    expect(events.filter((e) => e.type === 'VacationInterrupted').map((e) => e.meta)).toEqual([expect.objectContaining({ userEmail: ADMIN, source: 'panel' })]);
   });
 
   it('previews, then books in the name of the signed-in person, who approves it', async () => {
