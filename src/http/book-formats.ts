@@ -44,7 +44,8 @@ export function bookVacationBody(r: RegisterEntry) {
   };
 }
 
-export function bookWorkerBody(w: BookWorker) {
+/** Who the worker is and since when: the head of their entry, and of each of their table lines. */
+function whoOf(w: BookWorker) {
   const { worker } = w.file;
   return {
     asociadoId: worker.id,
@@ -53,6 +54,12 @@ export function bookWorkerBody(w: BookWorker) {
     nombres: worker.firstNames,
     apellidos: worker.lastNames,
     fechaIngreso: w.hireDate,
+  };
+}
+
+export function bookWorkerBody(w: BookWorker) {
+  return {
+    ...whoOf(w),
     periodos: w.periods.map(periodBody),
     vacaciones: w.vacations.map(bookVacationBody),
     totales: {
@@ -124,15 +131,7 @@ type Line = Partial<Record<(typeof BOOK_COLUMNS)[number], Cell>>;
  * per period and one `vacaciones` line per vacation, each repeating who the worker is.
  */
 export function bookLines(w: BookWorker): Cell[][] {
-  const { worker } = w.file;
-  const who: Line = {
-    asociadoId: worker.id,
-    tipoDocumento: worker.documentType,
-    numeroDocumento: worker.documentNumber,
-    nombres: worker.firstNames,
-    apellidos: worker.lastNames,
-    fechaIngreso: w.hireDate,
-  };
+  const who: Line = whoOf(w);
   const lines: Line[] = [
     {
       registro: 'trabajador',

@@ -41,6 +41,9 @@ async function inCourse(start = '2026-11-17', days = 15, doc: string = W.juan) {
 }
 const interrupt = (form: Record<string, string>, headers: Record<string, string> = {}) =>
   c.post('/api/vacaciones/interrupt', { emailUserResponsable: ADMIN, ...form }, { headers });
+/** The reasons of an interruption refused with 422. */
+const refused = async (form: Record<string, string>) =>
+  expectVacationError(await interrupt(form), 422, 'No se pueden interrumpir las vacaciones');
 const consultDays = async () =>
   (await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: W.juan, emailResponsable: ADMIN })).body
     .vacacionesDisponibles as number;
@@ -129,42 +132,24 @@ describe('POST /api/vacaciones/interrupt (CST art. 188)', () => {
 
   it('refuses a vacation not approved, paid in money, not begun or ended, and dates outside it, with 422 and the reasons', async () => {
     const pending = await addVacation(c, vacationForm(W.maria, '2026-11-18', 6));
-    expect(
-      expectVacationError(
-        await interrupt({ codigoPila: pending.codigo_pila, fechaInterrupcion: '2026-11-20', motivo: 'licencia' }),
-        422,
-        'No se pueden interrumpir las vacaciones',
-      ),
-    ).toEqual([`Las vacaciones ${pending.codigo_pila} no están aprobadas: solo se pueden interrumpir vacaciones aprobadas`]);
+    expect(await refused({ codigoPila: pending.codigo_pila, fechaInterrupcion: '2026-11-20', motivo: 'licencia' })).toEqual([
+      `Las vacaciones ${pending.codigo_pila} no están aprobadas: solo se pueden interrumpir vacaciones aprobadas`,
+    ]);
     const money = await addVacation(c, vacationForm(W.maria, '2026-11-19', 3, { vacCompensado: '1' }));
     await approve(money.codigo_pila);
-    expect(
-      expectVacationError(
-        await interrupt({ codigoPila: money.codigo_pila, fechaInterrupcion: '2026-11-20', motivo: 'otro' }),
-        422,
-        'No se pueden interrumpir las vacaciones',
-      ),
-    ).toEqual([`Las vacaciones ${money.codigo_pila} fueron compensadas en dinero: no hay disfrute que interrumpir`]);
+    expect(await refused({ codigoPila: money.codigo_pila, fechaInterrupcion: '2026-11-20', motivo: 'otro' })).toEqual([
+      `Las vacaciones ${money.codigo_pila} fueron compensadas en dinero: no hay disfrute que interrumpir`,
+    ]);
     const later = await addVacation(c, vacationForm(W.maria, '2026-12-14', 6));
     await approve(later.codigo_pila);
-    expect(
-      expectVacationError(
-        await interrupt({ codigoPila: later.codigo_pila, fechaInterrupcion: '2026-12-16', motivo: 'calamidad' }),
-        422,
-        'No se pueden interrumpir las vacaciones',
-      ),
-    ).toEqual([
+    expect(await refused({ codigoPila: later.codigo_pila, fechaInterrupcion: '2026-12-16', motivo: 'calamidad' })).toEqual([
       `Las vacaciones ${later.codigo_pila} aún no han comenzado (inician el 2026-12-14 y hoy es ${TODAY}): solo se interrumpen vacaciones en curso`,
     ]);
     const done = await addVacation(c, vacationForm(W.maria, '2026-11-03', 6));
     await approve(done.codigo_pila);
-    expect(
-      expectVacationError(
-        await interrupt({ codigoPila: done.codigo_pila, fechaInterrupcion: '2026-11-05', motivo: 'otro' }),
-        422,
-        'No se pueden interrumpir las vacaciones',
-      ),
-    ).toEqual([`Las vacaciones ${done.codigo_pila} terminaron el 2026-11-10 (hoy es ${TODAY}): solo se interrumpen vacaciones en curso`]);
+    expect(await refused({ codigoPila: done.codigo_pila, fechaInterrupcion: '2026-11-05', motivo: 'otro' })).toEqual([
+      `Las vacaciones ${done.codigo_pila} terminaron el 2026-11-10 (hoy es ${TODAY}): solo se interrumpen vacaciones en curso`,
+    ]);
     const open = await inCourse('2026-11-19', 6, W.luisa);
     const outside = await interrupt({ codigoPila: open.codigo_pila, fechaInterrupcion: '2026-11-22', motivo: 'otro' });
     expect(expectVacationError(outside, 422, 'No se pueden interrumpir las vacaciones')).toEqual([
