@@ -22,7 +22,16 @@ export default tseslint.config(
   },
   {
     files: ['**/*.cjs', '**/*.mjs', 'bin/**'],
-    languageOptions: { globals: { URLSearchParams: 'readonly', process: 'readonly', console: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    languageOptions: {
+      globals: {
+        URLSearchParams: 'readonly',
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        __dirname: 'readonly',
+      },
+    },
   },
   prettier,
 );

@@ -60,7 +60,10 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     if (chosen('ceiling')) {
       const hello = await startChild(
         process.execPath,
-        ['-e', "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))"],
+        [
+          '-e',
+          "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))",
+        ],
         {},
         /listening (http:\/\/\S+)/,
       );
@@ -72,7 +75,12 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     execSync('npm run --silent build', { stdio: 'inherit' });
     const server = await startChild(
       process.execPath,
-      ['--max-old-space-size=160', ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean), resolve('dist/cli/run.js'), 'serve'],
+      [
+        '--max-old-space-size=160',
+        ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        resolve('dist/cli/run.js'),
+        'serve',
+      ],
       { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-02-01', RATE_LIMIT_PER_MINUTE: '0' },
       /"address":"(http:\/\/[^"]+)"/,
     );

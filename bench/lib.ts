@@ -58,7 +58,11 @@ export async function panelSession(dbUrl: string, baseUrl: string): Promise<stri
   } finally {
     await db.close();
   }
-  const cookieOf = (r: Response) => r.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+  const cookieOf = (r: Response) =>
+    r.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .join('; ');
   const form = await fetch(`${baseUrl}/panel/ingresar`);
   const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
   const signed = await fetch(`${baseUrl}/panel/ingresar`, {

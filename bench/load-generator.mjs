@@ -7,7 +7,12 @@ const s = JSON.parse(process.argv[2]);
 // The generated datasets' document numbers: `9` (bench/http.ts) or `8` (bench/scale.ts) and the id.
 const documentOf = (id) => `${s.documentPrefix ?? '9'}${String(id).padStart(9, '0')}`;
 const form = (doc, start, days) =>
-  new URLSearchParams({ documentoAsociado: doc, vacFechaInicio: start, vacDiasVacaciones: String(days), emailUserResponsable: 'admin@empresa.co' }).toString();
+  new URLSearchParams({
+    documentoAsociado: doc,
+    vacFechaInicio: start,
+    vacDiasVacaciones: String(days),
+    emailUserResponsable: 'admin@empresa.co',
+  }).toString();
 const headers = { 'x-api-key': `Bearer ${s.key}`, 'content-type': 'application/x-www-form-urlencoded' };
 const starts = ['2026-03-02', '2026-03-16', '2026-04-06', '2026-04-20'];
 
@@ -20,7 +25,11 @@ function request(n) {
     case 'calculate':
       return { method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(worker), '2026-03-02', 10) };
     case 'consult':
-      return { method: 'GET', path: `/api/vacaciones/consultdatavacations?numeroDocumento=${documentOf(worker)}&emailResponsable=admin@empresa.co`, headers: { 'x-api-key': headers['x-api-key'] } };
+      return {
+        method: 'GET',
+        path: `/api/vacaciones/consultdatavacations?numeroDocumento=${documentOf(worker)}&emailResponsable=admin@empresa.co`,
+        headers: { 'x-api-key': headers['x-api-key'] },
+      };
     case 'add': {
       // Each worker once per round; later rounds move on so that nothing overlaps.
       const start = starts[Math.floor(n / s.workers) % starts.length];
@@ -55,4 +64,14 @@ const ok = Object.entries(result.statusCodeStats ?? {}).reduce(
   0,
 );
 const statuses = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, v]) => [code, v.count]));
-console.log(JSON.stringify({ requestsPerSec: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, ok, non2xx: result.non2xx, errors: result.errors + result.timeouts, statuses }));
+console.log(
+  JSON.stringify({
+    requestsPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    ok,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statuses,
+  }),
+);

@@ -446,22 +446,33 @@ async function panelSection(ctx: Context): Promise<void> {
   const { server } = await startServer(ctx.url);
   try {
     const cookie = await panelSession(ctx.url, server.url);
-    const base = { url: server.url, connections: PANEL_CONNECTIONS, kind: 'page' as const, cookie, first: 1, workers: WORKERS, documentPrefix: '8', pick: 'random' as const };
+    const base = {
+      url: server.url,
+      connections: PANEL_CONNECTIONS,
+      kind: 'page' as const,
+      cookie,
+      first: 1,
+      workers: WORKERS,
+      documentPrefix: '8',
+      pick: 'random' as const,
+    };
     const units = Array.from({ length: 100 }, (_, i) => `SG-${String(i + 1).padStart(3, '0')}`);
     const months = Array.from({ length: 27 }, (_, i) => `${2024 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, '0')}`);
     const pages = [
       { name: 'worker page', path: '/panel/trabajador/{doc}' },
       { name: 'occupancy page', path: '/panel/ocupacion?subgerencia={unit}&mes={month}', units, months },
-      { name: 'search by name or document', path: '/panel/trabajador?q={q}', queries: ['nombre 1', 'Generado', 'nombre 4999', '8000012345', 'zz'] },
+      {
+        name: 'search by name or document',
+        path: '/panel/trabajador?q={q}',
+        queries: ['nombre 1', 'Generado', 'nombre 4999', '8000012345', 'zz'],
+      },
       { name: 'audit page', path: '/panel/auditoria?documento={doc}' },
       { name: 'operations page', path: '/panel/operacion' },
     ];
     for (const p of pages) {
       await runScenario({ ...base, ...p, name: 'warm-up', durationSec: 0, amount: 500 });
       const f = await runScenario({ ...base, ...p, durationSec: PANEL_SECONDS });
-      ctx.lines.push(
-        `panel: ${p.name}: ${figures(f)}, ${PANEL_CONNECTIONS} connections (load average ${load()})`,
-      );
+      ctx.lines.push(`panel: ${p.name}: ${figures(f)}, ${PANEL_CONNECTIONS} connections (load average ${load()})`);
     }
     ctx.lines.push(`service peak RSS while serving the panel: ${server.peakRssMb()} MB`);
   } finally {
@@ -479,7 +490,14 @@ async function lawSection(ctx: Context): Promise<void> {
   const { server } = await startServer(ctx.url);
   try {
     const base = {
-      url: server.url, connections: CONNECTIONS, key, kind: 'page' as const, first: 1, workers: WORKERS, documentPrefix: '8', pick: 'random' as const,
+      url: server.url,
+      connections: CONNECTIONS,
+      key,
+      kind: 'page' as const,
+      first: 1,
+      workers: WORKERS,
+      documentPrefix: '8',
+      pick: 'random' as const,
       path: '/api/vacaciones/periodos?numeroDocumento={doc}&emailResponsable=admin@empresa.co',
     };
     await runScenario({ ...base, name: 'warm-up', durationSec: 0, amount: FEW });
@@ -492,7 +510,9 @@ async function lawSection(ctx: Context): Promise<void> {
       });
       let bytes = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
-      ctx.lines.push(`law: register of all ${WORKERS} workers as ${formato}: ${mb(bytes)} MB in ${secs(t0)} s (status ${res.status}, load average ${load()})`);
+      ctx.lines.push(
+        `law: register of all ${WORKERS} workers as ${formato}: ${mb(bytes)} MB in ${secs(t0)} s (status ${res.status}, load average ${load()})`,
+      );
     }
     ctx.lines.push(`law: peak RSS of the server ${server.peakRssMb()} MB (heap limit ${HEAP_MB} MB)`);
   } finally {

@@ -13,7 +13,12 @@ export class Metrics implements HttpMetrics {
 
   constructor(projectionLag?: () => Promise<{ name: string; lag: number }[]>) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'vacaciones_' });
-    this.requests = new client.Counter({ name: 'vacaciones_http_requests_total', help: 'HTTP requests by route, method and status', labelNames: ['route', 'method', 'status'], registers: [this.registry] });
+    this.requests = new client.Counter({
+      name: 'vacaciones_http_requests_total',
+      help: 'HTTP requests by route, method and status',
+      labelNames: ['route', 'method', 'status'],
+      registers: [this.registry],
+    });
     this.latency = new client.Histogram({
       name: 'vacaciones_http_request_duration_seconds',
       help: 'HTTP request latency by route',
@@ -21,7 +26,12 @@ export class Metrics implements HttpMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
       registers: [this.registry],
     });
-    this.commands = new client.Counter({ name: 'vacaciones_commands_total', help: 'Commands by outcome (ok, rules, approved, record_not_found, busy, ...)', labelNames: ['command', 'outcome'], registers: [this.registry] });
+    this.commands = new client.Counter({
+      name: 'vacaciones_commands_total',
+      help: 'Commands by outcome (ok, rules, approved, record_not_found, busy, ...)',
+      labelNames: ['command', 'outcome'],
+      registers: [this.registry],
+    });
     this.appendLatency = new client.Histogram({
       name: 'vacaciones_event_store_append_seconds',
       help: 'Event store append latency',
@@ -29,7 +39,12 @@ export class Metrics implements HttpMetrics {
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
       registers: [this.registry],
     });
-    this.conflicts = new client.Counter({ name: 'vacaciones_stream_conflicts_total', help: 'Appends that lost a race on a stream and were decided again', labelNames: ['stream_kind'], registers: [this.registry] });
+    this.conflicts = new client.Counter({
+      name: 'vacaciones_stream_conflicts_total',
+      help: 'Appends that lost a race on a stream and were decided again',
+      labelNames: ['stream_kind'],
+      registers: [this.registry],
+    });
     if (projectionLag) {
       new client.Gauge({
         name: 'vacaciones_projection_lag_events',

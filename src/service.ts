@@ -14,7 +14,15 @@ import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { AvailabilityCache } from './projections/availability/cache.ts';
-import { ProjectionService, auditOfCode, auditOfWorker, liveRegisterOf, projectionOverview, vacationByCode, vacationsOfWorker } from './projections/index.ts';
+import {
+  ProjectionService,
+  auditOfCode,
+  auditOfWorker,
+  liveRegisterOf,
+  projectionOverview,
+  vacationByCode,
+  vacationsOfWorker,
+} from './projections/index.ts';
 import { periodsReport } from './projections/register/periods.ts';
 import { settlementPreview } from './projections/register/settlement.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
@@ -49,7 +57,6 @@ export interface ServiceOptions {
   /** The real clock, for event times and PILA codes (default the system's); tests pass their own. */
   now?: () => Date;
 }
-
 
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
 export async function createService(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Service> {
@@ -130,7 +137,8 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     auditOfWorker: (workerId, o) => rw.fresh(() => auditOfWorker(db, workerId, o)),
     auditOfCode: (code) => rw.fresh(() => auditOfCode(db, code)),
     periodsOf: (file, asOf) => rw.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
-    settlementOf: (file, leavingDate) => rw.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
+    settlementOf: (file, leavingDate) =>
+      rw.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
     fresh: (read, o) => (o?.occupancy ? rwWithOccupancy : rw).fresh(read),
   };
 

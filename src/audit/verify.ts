@@ -37,10 +37,7 @@ export async function verifyChains(
   onProgress?: (p: VerifyProgress) => void,
 ): Promise<VerifyReport> {
   const t0 = performance.now();
-  const r =
-    db && store.logDatabase()
-      ? await verifyInDatabase(db, scope, onProgress)
-      : await verifyFromStore(store, scope, onProgress);
+  const r = db && store.logDatabase() ? await verifyInDatabase(db, scope, onProgress) : await verifyFromStore(store, scope, onProgress);
   return { ...r, ms: performance.now() - t0 };
 }
 

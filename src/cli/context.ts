@@ -19,10 +19,7 @@ export const processIo: CliIo = {
 };
 
 /** Opens the configured database (migrated), runs `fn`, and always closes it. */
-export async function withDb<T>(
-  fn: (db: Db, config: Config) => Promise<T>,
-  opts: { config?: Config; migrate?: boolean } = {},
-): Promise<T> {
+export async function withDb<T>(fn: (db: Db, config: Config) => Promise<T>, opts: { config?: Config; migrate?: boolean } = {}): Promise<T> {
   const config = opts.config ?? loadConfig();
   const db = await openDb(config);
   try {

@@ -24,5 +24,7 @@ export async function recordAudit(
   now: Date = new Date(),
 ): Promise<Position> {
   const metadata = metadataOf(actor, now, businessDate);
-  return audits.append([{ stream: auditStream(event.data.workerId), expectedRevision: 'any', events: [encode(event, metadata, randomUUID())] }]);
+  return audits.append([
+    { stream: auditStream(event.data.workerId), expectedRevision: 'any', events: [encode(event, metadata, randomUUID())] },
+  ]);
 }

@@ -1,4 +1,13 @@
-import { amortize, businessDaysBetween, calendarDays, isBusinessDay, pilaCode, vacationValue, addDays, type HolidayLookup } from '../domain/index.ts';
+import {
+  amortize,
+  businessDaysBetween,
+  calendarDays,
+  isBusinessDay,
+  pilaCode,
+  vacationValue,
+  addDays,
+  type HolidayLookup,
+} from '../domain/index.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import type { DomainEvent, InterruptionReason, VacationInterrupted, VacationRecord } from '../events/types.ts';
 import type { ExpectedRevision } from '../store/types.ts';
@@ -103,8 +112,16 @@ export function decideCreate(input: EvaluationInput, state: WorkerState, given: 
     ok: true,
     value: { record, figures: ev.figures },
     writes: [
-      { stream: workerStream(record.workerId), expectedRevision: expectedOf(state.revision), events: [{ type: 'VacationCreated', data: record }] },
-      { stream: pilaStream(record.codigoPila), expectedRevision: 'no_stream', events: [{ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }] },
+      {
+        stream: workerStream(record.workerId),
+        expectedRevision: expectedOf(state.revision),
+        events: [{ type: 'VacationCreated', data: record }],
+      },
+      {
+        stream: pilaStream(record.codigoPila),
+        expectedRevision: 'no_stream',
+        events: [{ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }],
+      },
       ...bookings(record, input.occupancy, guarded),
     ],
   };
@@ -140,18 +157,40 @@ export function decideEdit(code: string, input: EvaluationInput, state: WorkerSt
   const guarded = ev.params.maxPeopleOnVacation !== null;
   const started: DomainEvent = {
     type: 'VacationEditStarted',
-    data: { codigoPila: code, workerId: previous.workerId, newRecordId: record.recordId, newCodigoPila: record.codigoPila, startedAt: given.nowIso },
+    data: {
+      codigoPila: code,
+      workerId: previous.workerId,
+      newRecordId: record.recordId,
+      newCodigoPila: record.codigoPila,
+      startedAt: given.nowIso,
+    },
   };
   const deleted: DomainEvent = {
     type: 'VacationDeleted',
-    data: { codigoPila: code, workerId: previous.workerId, reason: 'edit', replacedBy: record.codigoPila, snapshot: snapshot(previous), deletedByUserId: userId, deletedAt: given.nowIso },
+    data: {
+      codigoPila: code,
+      workerId: previous.workerId,
+      reason: 'edit',
+      replacedBy: record.codigoPila,
+      snapshot: snapshot(previous),
+      deletedByUserId: userId,
+      deletedAt: given.nowIso,
+    },
   };
   return {
     ok: true,
     value: { record, figures: ev.figures, previous },
     writes: mergeWrites([
-      { stream: workerStream(record.workerId), expectedRevision: expectedOf(state.revision), events: [started, deleted, { type: 'VacationCreated', data: record }] },
-      { stream: pilaStream(record.codigoPila), expectedRevision: 'no_stream', events: [{ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }] },
+      {
+        stream: workerStream(record.workerId),
+        expectedRevision: expectedOf(state.revision),
+        events: [started, deleted, { type: 'VacationCreated', data: record }],
+      },
+      {
+        stream: pilaStream(record.codigoPila),
+        expectedRevision: 'no_stream',
+        events: [{ type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } }],
+      },
       ...releases(previous),
       ...bookings(record, input.occupancy, guarded),
     ]),
@@ -186,7 +225,15 @@ export function decideDelete(code: string, state: WorkerState, given: Pick<Given
   return onPendingRecord(code, state, given, (previous) => ({
     event: {
       type: 'VacationDeleted',
-      data: { codigoPila: code, workerId: previous.workerId, reason: 'delete', replacedBy: null, snapshot: snapshot(previous), deletedByUserId: userId, deletedAt: given.nowIso },
+      data: {
+        codigoPila: code,
+        workerId: previous.workerId,
+        reason: 'delete',
+        replacedBy: null,
+        snapshot: snapshot(previous),
+        deletedByUserId: userId,
+        deletedAt: given.nowIso,
+      },
     },
     also: releases(previous),
   }));
@@ -194,7 +241,10 @@ export function decideDelete(code: string, state: WorkerState, given: Pick<Given
 
 export function decideApprove(code: string, state: WorkerState, given: Pick<Given, 'nowIso'>, userId: number): Decision<Changed> {
   return onPendingRecord(code, state, given, (previous) => ({
-    event: { type: 'VacationApproved', data: { codigoPila: code, workerId: previous.workerId, approvedByUserId: userId, approvedAt: given.nowIso } },
+    event: {
+      type: 'VacationApproved',
+      data: { codigoPila: code, workerId: previous.workerId, approvedByUserId: userId, approvedAt: given.nowIso },
+    },
   }));
 }
 
@@ -272,7 +322,11 @@ export function decideInterrupt(
     ok: true,
     value: { record, previous },
     writes: mergeWrites([
-      { stream: workerStream(previous.workerId), expectedRevision: expectedOf(state.revision), events: [{ type: 'VacationInterrupted', data: record }] },
+      {
+        stream: workerStream(previous.workerId),
+        expectedRevision: expectedOf(state.revision),
+        events: [{ type: 'VacationInterrupted', data: record }],
+      },
       ...releases(previous),
       ...shorter,
     ]),

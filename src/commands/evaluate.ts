@@ -34,8 +34,7 @@ export interface EvaluationInput {
 }
 
 export type Evaluation =
-  | { ok: true; figures: VacationFigures; params: VacationParams }
-  | { ok: false; violations: RuleViolation[]; figures?: VacationFigures };
+  { ok: true; figures: VacationFigures; params: VacationParams } | { ok: false; violations: RuleViolation[]; figures?: VacationFigures };
 
 /** Where the period falls and which contract governs it, before the figures are computed. */
 export interface Placement {
@@ -88,7 +87,9 @@ function continuation(request: VacationRequest, state: WorkerState, others: read
   if (!interrupted.interruptedOn) return { rule: 'continuesNotInterrupted', codigoPila: code };
   const booked = others.filter((v) => v.continues === code).reduce((n, v) => n + v.businessDays, 0);
   const left = interrupted.daysReturned - booked;
-  return request.days > left ? { rule: 'continuesOverReturned', requested: request.days, left: Math.max(0, left), codigoPila: code } : undefined;
+  return request.days > left
+    ? { rule: 'continuesOverReturned', requested: request.days, left: Math.max(0, left), codigoPila: code }
+    : undefined;
 }
 
 /**

@@ -21,7 +21,15 @@ import {
 import { evaluate, place, type Placement } from './evaluate.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { ReferenceLookups } from '../reference/repository.ts';
-import { metadataOf, type Actor, type CommandFailure, type Outcome, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
+import {
+  metadataOf,
+  type Actor,
+  type CommandFailure,
+  type Outcome,
+  type VacationFigures,
+  type VacationRequest,
+  type WorkerFile,
+} from './types.ts';
 import { StreamCache } from '../store/throughput/stream-cache.ts';
 import { foldWorker, type WorkerState } from './worker-state.ts';
 
@@ -59,8 +67,7 @@ export interface EditAttempt {
 
 /** An edit's outcome. A failure past the record lookup says how far it got; one that threw carries the error. */
 export type EditOutcome =
-  | { ok: true; value: Written<Edited> }
-  | ({ ok: false; attempt?: EditAttempt } & (CommandFailure | { kind: 'error'; error: unknown }));
+  { ok: true; value: Written<Edited> } | ({ ok: false; attempt?: EditAttempt } & (CommandFailure | { kind: 'error'; error: unknown }));
 
 /**
  * How an attempt reads the streams it decides on: `held` takes them as the stream cache holds
@@ -126,7 +133,8 @@ export class VacationCommands {
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
-    if (owner !== file.worker.id) return { ok: false, kind: 'not_owner', code, documentNumber, attempt: { workerId: owner, newRecordId: null } };
+    if (owner !== file.worker.id)
+      return { ok: false, kind: 'not_owner', code, documentNumber, attempt: { workerId: owner, newRecordId: null } };
     const attempt: EditAttempt = { workerId: owner, newRecordId: null };
     try {
       const recordId = await this.deps.nextRecordId();
@@ -134,7 +142,13 @@ export class VacationCommands {
       const outcome = await this.handle(actor, async (given) => {
         const { state, occupancy, placement } = await this.load(file, request, 'fresh');
         if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
-        return decideEdit(code, { request, file, state, calendar: this.deps.calendar, occupancy, placement }, state, { ...given, recordId }, actor.userId);
+        return decideEdit(
+          code,
+          { request, file, state, calendar: this.deps.calendar, occupancy, placement },
+          state,
+          { ...given, recordId },
+          actor.userId,
+        );
       });
       return outcome.ok ? outcome : { ...outcome, attempt };
     } catch (error) {
@@ -158,7 +172,11 @@ export class VacationCommands {
     );
   }
 
-  private async onRecord<T>(code: string, actor: Actor, decide: (state: WorkerState, given: Given) => Decision<T>): Promise<Outcome<Written<T>>> {
+  private async onRecord<T>(
+    code: string,
+    actor: Actor,
+    decide: (state: WorkerState, given: Given) => Decision<T>,
+  ): Promise<Outcome<Written<T>>> {
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
     return this.handle(actor, async (given) => decide(await this.workerState(owner), given));
@@ -168,7 +186,10 @@ export class VacationCommands {
    * Load → decide (`loadAndDecide`, given the time, ids and random bytes of this attempt), append,
    * and retry after a conflict.
    */
-  private async handle<T>(actor: Actor, loadAndDecide: (given: Given, attempt: number) => Promise<Decision<T>>): Promise<Outcome<Written<T>>> {
+  private async handle<T>(
+    actor: Actor,
+    loadAndDecide: (given: Given, attempt: number) => Promise<Decision<T>>,
+  ): Promise<Outcome<Written<T>>> {
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
       const now = this.now();
       const given: Given = { recordId: 0, nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: this.randomHex8() };

@@ -71,5 +71,4 @@ export function foldWorker(events: { event: DomainEvent; revision: number }[]): 
   return state;
 }
 
-export const liveVacations = (state: WorkerState): VacationState[] =>
-  [...state.vacations.values()].filter((v) => !v.deleted);
+export const liveVacations = (state: WorkerState): VacationState[] => [...state.vacations.values()].filter((v) => !v.deleted);

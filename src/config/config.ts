@@ -1,4 +1,3 @@
-
 /** A configuration problem that stops start-up; its message is one line naming the variable. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -113,4 +112,3 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: trustProxyVar(env),
   };
 }
-

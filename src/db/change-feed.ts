@@ -36,7 +36,11 @@ export class PostgresChangeFeed implements ChangeFeed {
     private readonly logger?: FeedLogger,
   ) {}
 
-  static async start(connectionString: string, onChange: (topic: ChangeTopic | 'all') => void, logger?: FeedLogger): Promise<PostgresChangeFeed> {
+  static async start(
+    connectionString: string,
+    onChange: (topic: ChangeTopic | 'all') => void,
+    logger?: FeedLogger,
+  ): Promise<PostgresChangeFeed> {
     const feed = new PostgresChangeFeed(connectionString, onChange, logger);
     await feed.connect();
     return feed;

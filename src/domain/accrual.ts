@@ -50,11 +50,7 @@ export function countsAsWorked<Id>(sheet: WorkedSheet<Id>, ranges: MainContractR
 }
 
 /** Days worked up to `referenceDate`: the days of every sheet that countsAsWorked. */
-export function daysWorked<Id>(
-  sheets: readonly WorkedSheet<Id>[],
-  contracts: readonly ContractRange<Id>[],
-  referenceDate: string,
-): number {
+export function daysWorked<Id>(sheets: readonly WorkedSheet<Id>[], contracts: readonly ContractRange<Id>[], referenceDate: string): number {
   assertValidDate(referenceDate, 'reference date');
   const ranges = mainContractRanges(contracts);
   let total = 0;

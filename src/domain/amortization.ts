@@ -44,7 +44,10 @@ export function amortize({ start, end, worksSaturday, total, calendar }: Amortiz
     if (isBusinessDay(date, worksSaturday, calendar)) entry.diasHabiles++;
   }
 
-  const shares = splitByLargestRemainder(total, entries.map((e) => e.diasHabiles));
+  const shares = splitByLargestRemainder(
+    total,
+    entries.map((e) => e.diasHabiles),
+  );
   entries.forEach((entry, i) => (entry.valor = shares[i] ?? 0));
   return entries;
 }
@@ -71,9 +74,7 @@ export function splitByLargestRemainder(total: number, weights: readonly number[
     return { index, share: scaled / bigSum, remainder: scaled % bigSum };
   });
   let leftover = bigTotal - parts.reduce((sum, p) => sum + p.share, 0n);
-  const byRemainder = [...parts].sort((a, b) =>
-    a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1,
-  );
+  const byRemainder = [...parts].sort((a, b) => (a.remainder === b.remainder ? a.index - b.index : a.remainder > b.remainder ? -1 : 1));
   for (const part of byRemainder) {
     if (leftover === 0n) break;
     part.share += 1n;

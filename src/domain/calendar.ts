@@ -32,12 +32,7 @@ export function nextBusinessDay(date: string, worksSaturday: boolean, calendar: 
  * The last day of a vacation of `businessDays` business days starting on `start`. A start that is
  * not a business day is moved to the next one; callers that must reject it use `isBusinessDay`.
  */
-export function endDate(
-  start: string,
-  businessDays: number,
-  worksSaturday: boolean,
-  calendar: HolidayLookup,
-): string {
+export function endDate(start: string, businessDays: number, worksSaturday: boolean, calendar: HolidayLookup): string {
   if (!Number.isSafeInteger(businessDays) || businessDays < 1) {
     throw new RangeError(`business days ${businessDays} is not a whole number of at least 1`);
   }
@@ -56,12 +51,7 @@ export function calendarDays(start: string, end: string): number {
 }
 
 /** Inclusive count; 0 when `to` is before `from`. */
-export function businessDaysBetween(
-  from: string,
-  to: string,
-  worksSaturday: boolean,
-  calendar: HolidayLookup,
-): number {
+export function businessDaysBetween(from: string, to: string, worksSaturday: boolean, calendar: HolidayLookup): number {
   const last = toDayNumber(to);
   let count = 0;
   for (let n = toDayNumber(from); n <= last; n++) {

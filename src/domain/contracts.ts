@@ -16,10 +16,7 @@ export interface ContractDates {
 export type ContractValidity = Pick<ContractDates, 'startDate' | 'endDate' | 'settled'>;
 export type RankedContract = ContractDates;
 
-export type ContractStatus<C> =
-  | { kind: 'none' }
-  | { kind: 'inactive' }
-  | { kind: 'active'; contract: C };
+export type ContractStatus<C> = { kind: 'none' } | { kind: 'inactive' } | { kind: 'active'; contract: C };
 
 /** A contract without both dates cannot be placed in time, so it is never valid. */
 export function isValidOn(contract: ContractValidity, date: string): boolean {
@@ -47,10 +44,7 @@ export function governingContract<C extends RankedContract>(contracts: readonly 
   return valid.sort(byPrecedence)[0] ?? null;
 }
 
-export function contractStatus<C extends RankedContract>(
-  contracts: readonly C[],
-  today: string,
-): ContractStatus<C> {
+export function contractStatus<C extends RankedContract>(contracts: readonly C[], today: string): ContractStatus<C> {
   if (contracts.length === 0) return { kind: 'none' };
   const contract = governingContract(contracts, today);
   return contract === null ? { kind: 'inactive' } : { kind: 'active', contract };

@@ -96,8 +96,7 @@ export function parseHolidayOverride(text: string): HolidayOverride {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
     throw new Error(
-      `holiday override must look like {"extra": ["YYYY-MM-DD"], "removed": ["YYYY-MM-DD"]}` +
-        `${where}: ${issue?.message ?? 'invalid'}`,
+      `holiday override must look like {"extra": ["YYYY-MM-DD"], "removed": ["YYYY-MM-DD"]}` + `${where}: ${issue?.message ?? 'invalid'}`,
     );
   }
   const result: { extra?: string[]; removed?: string[] } = {};
@@ -106,9 +105,7 @@ export function parseHolidayOverride(text: string): HolidayOverride {
     if (dates === undefined) continue;
     const bad = dates.find((d) => !isValidDate(d));
     if (bad !== undefined) {
-      throw new Error(
-        `holiday override "${key}" has ${JSON.stringify(bad)}, which is not a real YYYY-MM-DD date`,
-      );
+      throw new Error(`holiday override "${key}" has ${JSON.stringify(bad)}, which is not a real YYYY-MM-DD date`);
     }
     result[key] = dates;
   }

@@ -78,13 +78,19 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
     frameworkErrors: (err, _req, rawReply) => {
       const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const reply = rawReply as FastifyReply;
-      return reply.code(status).send({ success: false, statusCode: status, message: status === 414 ? MESSAGES.uriTooLong : MESSAGES.badUrl });
+      return reply
+        .code(status)
+        .send({ success: false, statusCode: status, message: status === 414 ? MESSAGES.uriTooLong : MESSAGES.badUrl });
     },
     // Requests Node's HTTP parser refuses (oversized headers or URL, garbage) never reach fastify.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return;
       const status = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify({ success: false, statusCode: status, message: status === 431 ? MESSAGES.headersTooLarge : MESSAGES.badRequest });
+      const body = JSON.stringify({
+        success: false,
+        statusCode: status,
+        message: status === 431 ? MESSAGES.headersTooLarge : MESSAGES.badRequest,
+      });
       socket.end(
         `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
           `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
@@ -145,7 +151,11 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
     if (c.status >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
     else req.log.info({ reqId: req.id, code: (err as { code?: string }).code }, 'request rejected');
     if (c.status === 503) reply.header('retry-after', '2');
-    const detalle = errorDetail(c.status, { requestId: req.id, bodyLimitBytes: deps.config.bodyLimitBytes, rateLimitPerMinute: deps.config.rateLimitPerMinute });
+    const detalle = errorDetail(c.status, {
+      requestId: req.id,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      rateLimitPerMinute: deps.config.rateLimitPerMinute,
+    });
     return errorFor(kind, reply, c.status, c.message, detalle);
   });
 

@@ -20,7 +20,8 @@ export function apiKeyGuard(deps: AppDeps) {
     req.apiKey = principal;
     if (cfg.scope && !hasScope(principal, cfg.scope)) {
       if (cfg.envelope === 'contract') return contractForbidden(reply);
-      if (cfg.envelope === 'vacation') return vacationError(reply, 403, MESSAGES.forbidden, { apiKey: 'La API key no tiene permiso para este recurso' });
+      if (cfg.envelope === 'vacation')
+        return vacationError(reply, 403, MESSAGES.forbidden, { apiKey: 'La API key no tiene permiso para este recurso' });
       return lookupError(reply, 403, MESSAGES.forbidden);
     }
   };

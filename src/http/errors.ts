@@ -1,12 +1,30 @@
 import { MESSAGES } from './envelopes.ts';
 
-const DB_DOWN_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006']);
+const DB_DOWN_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 
 /** Whether an error means a dependency (database, event store) is unreachable rather than a bug. */
 export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string; cause?: unknown };
   if (e?.code && DB_DOWN_CODES.has(e.code)) return true;
-  if (/Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|UNAVAILABLE|DeadlineExceeded/i.test(e?.message ?? '')) return true;
+  if (
+    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|UNAVAILABLE|DeadlineExceeded/i.test(
+      e?.message ?? '',
+    )
+  )
+    return true;
   return e?.cause ? isUnavailable(e.cause) : false;
 }
 

@@ -1,4 +1,3 @@
-
 /**
  * Request parameters by name, matched case-insensitively (callers send `vaclaboraSabado`,
  * `numerodocumento`). A name given twice is kept as a conflict rather than silently resolved.
@@ -24,8 +23,7 @@ export class Fields {
         if (typeof raw === 'string') {
           if (raw.includes('\u0000')) this.invalid.add(k);
           else this.values.set(k, raw.trim());
-        }
-        else if (typeof raw === 'number' || typeof raw === 'boolean') this.values.set(k, String(raw));
+        } else if (typeof raw === 'number' || typeof raw === 'boolean') this.values.set(k, String(raw));
         else this.invalid.add(k);
       }
     }

@@ -80,7 +80,6 @@ const ERROR_TEXT: Record<number, string> = {
   503: 'Base de datos o almacén de eventos no disponibles, o conflicto persistente',
 };
 
-
 /** Every vacation write answers these, beside its own success. */
 const VACATION_ERRORS = [400, 401, 403, 404, 405, 413, 415, 422, 429, 500, 503];
 /** The read endpoints' failures, in the lookup envelope. */
@@ -95,7 +94,9 @@ const IDEMPOTENT_ERRORS = [...VACATION_ERRORS, 409];
 export function openApiDocument(): Json {
   const c = new Components();
   const json = (name: string, schema: z.ZodType) => ({ 'application/json': { schema: c.ref(name, schema) } });
-  const ok = (status: number, description: string, name: string, schema: z.ZodType) => ({ [String(status)]: { description, content: json(name, schema) } });
+  const ok = (status: number, description: string, name: string, schema: z.ZodType) => ({
+    [String(status)]: { description, content: json(name, schema) },
+  });
   const errors = (codes: number[], name = 'VacationError', schema: z.ZodType = R.vacationError) =>
     Object.fromEntries(codes.map((code) => [String(code), { description: ERROR_TEXT[code] ?? 'Error', content: json(name, schema) }]));
   const lookupErrors = (codes: number[]) => errors(codes, 'LookupError', R.lookupError);
@@ -120,7 +121,12 @@ export function openApiDocument(): Json {
   const byCode: [string, z.ZodObject] = ['CodeForm', codeBody];
 
   const paths: Record<string, Json> = {
-    '/api/vacaciones/calculate': post('Calcular vacaciones sin guardarlas', create, ok(200, 'Cálculo', 'Calculation', R.calculateOk), VACATION_ERRORS),
+    '/api/vacaciones/calculate': post(
+      'Calcular vacaciones sin guardarlas',
+      create,
+      ok(200, 'Cálculo', 'Calculation', R.calculateOk),
+      VACATION_ERRORS,
+    ),
     '/api/vacaciones/add': post('Registrar vacaciones', create, ok(201, 'Registro creado', 'Created', R.addOk), IDEMPOTENT_ERRORS),
     '/api/vacaciones/edit': post(
       'Editar vacaciones (nuevo registro y código PILA)',
@@ -128,7 +134,12 @@ export function openApiDocument(): Json {
       ok(200, 'Registro reemplazado', 'Edited', R.editOk),
       IDEMPOTENT_ERRORS,
     ),
-    '/api/vacaciones/delete': post('Eliminar vacaciones no aprobadas', byCode, ok(200, 'Registro eliminado', 'Deleted', R.deleteOk), IDEMPOTENT_ERRORS),
+    '/api/vacaciones/delete': post(
+      'Eliminar vacaciones no aprobadas',
+      byCode,
+      ok(200, 'Registro eliminado', 'Deleted', R.deleteOk),
+      IDEMPOTENT_ERRORS,
+    ),
     '/api/vacaciones/approve': post('Aprobar vacaciones', byCode, ok(200, 'Registro aprobado', 'Approved', R.approveOk), IDEMPOTENT_ERRORS),
     '/api/vacaciones/interrupt': post(
       'Interrumpir vacaciones aprobadas y disfrutadas en curso (CST art. 188); los días no disfrutados vuelven al saldo',
@@ -158,10 +169,14 @@ export function openApiDocument(): Json {
       ...ok(200, 'Historial', 'AuditTrail', R.auditOk),
       ...lookupErrors(READ_ERRORS),
     }),
-    '/api/vacaciones/periodos': get('Períodos de causación de vacaciones de un trabajador (CST arts. 186, 187, 190, 488)', queryParams(periodsQuery), {
-      ...ok(200, 'Períodos', 'AccrualPeriods', R.periodsOk),
-      ...errors(READ_ERRORS),
-    }),
+    '/api/vacaciones/periodos': get(
+      'Períodos de causación de vacaciones de un trabajador (CST arts. 186, 187, 190, 488)',
+      queryParams(periodsQuery),
+      {
+        ...ok(200, 'Períodos', 'AccrualPeriods', R.periodsOk),
+        ...errors(READ_ERRORS),
+      },
+    ),
     '/api/vacaciones/liquidacion': get(
       'Vista previa de la liquidación de vacaciones al terminar el contrato (CST art. 189 §2); no guarda nada',
       queryParams(settlementQuery),

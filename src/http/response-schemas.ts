@@ -42,7 +42,13 @@ export const calculateOk = success(200, calculation);
 export const addOk = success(201, z.strictObject({ codigo_pila: code, id: z.number().int(), vacaciones: vacationRecord }));
 export const editOk = success(
   200,
-  z.strictObject({ id: z.number().int(), codigoPilaAnterior: code, codigoPilaNuevo: code, fechaEdicion: timestamp, vacaciones: vacationRecord }),
+  z.strictObject({
+    id: z.number().int(),
+    codigoPilaAnterior: code,
+    codigoPilaNuevo: code,
+    fechaEdicion: timestamp,
+    vacaciones: vacationRecord,
+  }),
 );
 export const deleteOk = success(200, z.strictObject({ idEliminado: z.number().int(), codigoPila: code, fechaEliminacion: timestamp }));
 export const interruptOk = success(
@@ -52,7 +58,10 @@ export const interruptOk = success(
     codigoPila: code,
     fechaInterrupcion: date.meta({ description: 'Primer día no disfrutado' }),
     motivo: z.enum(['incapacidad', 'licencia', 'calamidad', 'necesidad del servicio', 'otro']),
-    diasDisfrutados: z.number().int().meta({ description: 'Días hábiles disfrutados antes de la interrupción: los que conserva el registro' }),
+    diasDisfrutados: z
+      .number()
+      .int()
+      .meta({ description: 'Días hábiles disfrutados antes de la interrupción: los que conserva el registro' }),
     diasDevueltos: z.number().int().meta({ description: 'Días hábiles no disfrutados, devueltos al saldo del trabajador' }),
     fechaRegistro: timestamp,
     vacaciones: vacationRecord.meta({ description: 'El registro recalculado: fin, días calendario y valor de lo disfrutado' }),
@@ -90,7 +99,12 @@ export const contractOk = z.union([
   inactive.meta({ description: '"sin contrato" o "sin contrato registrado"' }),
 ]);
 
-const amortization = z.strictObject({ periodo: z.string(), diasHabiles: z.number().int(), diasCalendario: z.number().int(), valor: z.number().int() });
+const amortization = z.strictObject({
+  periodo: z.string(),
+  diasHabiles: z.number().int(),
+  diasCalendario: z.number().int(),
+  valor: z.number().int(),
+});
 
 const vacationView = z.strictObject({
   recordId: z.number().int(),
@@ -153,7 +167,12 @@ const auditEntry = z.strictObject({
   details: z.record(z.string(), z.unknown()),
 });
 
-export const listOk = z.strictObject({ success: z.literal(true), statusCode: z.literal(200), asociadoId: z.number().int(), vacaciones: z.array(vacationView) });
+export const listOk = z.strictObject({
+  success: z.literal(true),
+  statusCode: z.literal(200),
+  asociadoId: z.number().int(),
+  vacaciones: z.array(vacationView),
+});
 export const recordOk = z.strictObject({ success: z.literal(true), statusCode: z.literal(200), vacacion: vacationView });
 export const auditOk = z.strictObject({
   success: z.literal(true),
@@ -208,7 +227,9 @@ export const accrualPeriod = z.strictObject({
   exigibleDesde: date.nullable().meta({ description: 'Un año después de causado (CST art. 187)' }),
   prescribeEl: date.nullable().meta({ description: 'Tres años después de exigible (CST art. 488)' }),
   prescrito: z.boolean(),
-  vacaciones: z.array(z.strictObject({ codigoPila: code, dias: days2 })).meta({ description: 'Días de cada registro aplicados a este período' }),
+  vacaciones: z
+    .array(z.strictObject({ codigoPila: code, dias: days2 }))
+    .meta({ description: 'Días de cada registro aplicados a este período' }),
 });
 
 const totals = z.strictObject({ diasCausados: days2, diasDisfrutados: days2, diasCompensados: days2, diasPendientes: days2 });
@@ -231,8 +252,12 @@ export const settlementOk = success(
     asociadoId: z.number().int(),
     numeroDocumento: z.string(),
     fechaRetiro: date,
-    contrato: z.strictObject({ contratoId: z.number().int(), salarioBase: z.number().int() }).meta({ description: 'El contrato que rige la fecha de retiro' }),
-    diasPendientes: days2.meta({ description: 'Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos' }),
+    contrato: z
+      .strictObject({ contratoId: z.number().int(), salarioBase: z.number().int() })
+      .meta({ description: 'El contrato que rige la fecha de retiro' }),
+    diasPendientes: days2.meta({
+      description: 'Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos',
+    }),
     valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
     periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos)' }),
     advertencias: warnings,
@@ -245,7 +270,9 @@ const bookVacation = z.strictObject({
   contratoId: z.number().int().nullable(),
   subgerenciaId: z.string().nullable(),
   vacFechaInicio: date,
-  vacFechaFinal: date.meta({ description: 'Último día disfrutado; en unas vacaciones interrumpidas, el último día hábil antes de la interrupción' }),
+  vacFechaFinal: date.meta({
+    description: 'Último día disfrutado; en unas vacaciones interrumpidas, el último día hábil antes de la interrupción',
+  }),
   vacDiasVacaciones: z.number().int().meta({ description: 'Días hábiles (los disfrutados, si se interrumpieron)' }),
   vacDiasCalendario: z.number().int(),
   vacSalario: z.number().int(),
@@ -293,7 +320,8 @@ export const chainBreak = z.strictObject({
   flujo: z.string().meta({ description: 'El flujo de eventos cuya cadena se rompe' }),
   revision: z.number().int().meta({ description: 'La primera revisión donde no se sostiene' }),
   tipo: z.enum(['alterado', 'faltante', 'truncado']).meta({
-    description: 'alterado: el evento no corresponde a su hash; faltante: faltan eventos antes de él; truncado: faltan los últimos eventos del flujo',
+    description:
+      'alterado: el evento no corresponde a su hash; faltante: faltan eventos antes de él; truncado: faltan los últimos eventos del flujo',
   }),
   esperado: hex.meta({ description: 'El hash recalculado (vacío si truncado)' }),
   encontrado: hex.meta({ description: 'El hash guardado (si truncado, el del último evento que queda)' }),
@@ -307,6 +335,8 @@ export const auditVerifyOk = z.strictObject({
   numeroDocumento: z.string(),
   verificado: z.boolean().meta({ description: 'true si todas las cadenas de hash del trabajador se sostienen' }),
   eventos: z.number().int().meta({ description: 'Eventos verificados' }),
-  flujos: z.array(z.string()).meta({ description: 'Sus vacaciones, sus registros de auditoría y el flujo de cada código PILA que sus vacaciones nombran' }),
+  flujos: z
+    .array(z.string())
+    .meta({ description: 'Sus vacaciones, sus registros de auditoría y el flujo de cada código PILA que sus vacaciones nombran' }),
   rupturas: z.array(chainBreak).meta({ description: 'La primera ruptura de cada flujo roto' }),
 });

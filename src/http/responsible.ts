@@ -8,7 +8,11 @@ import { Fields } from './fields.ts';
  * data, or null. The e-mail is kept on the request whatever the answer, for the request log and
  * the audit of a refusal.
  */
-export async function responsibleAdministrator(reference: Pick<ReferenceLookups, 'userByEmail'>, req: FastifyRequest, email: string): Promise<User | null> {
+export async function responsibleAdministrator(
+  reference: Pick<ReferenceLookups, 'userByEmail'>,
+  req: FastifyRequest,
+  email: string,
+): Promise<User | null> {
   req.responsibleEmail = email;
   const user = await reference.userByEmail(email);
   req.responsibleUser = user?.isAdmin ? user : null;

@@ -19,10 +19,17 @@ const days = z
   .refine((s) => Number(s) >= 1 && Number(s) <= 360)
   .meta({ description: 'Días hábiles de vacaciones, entero de 1 a 360', example: '15' });
 const flag = (description: string) => z.enum(['1', '0']).optional().meta({ description });
-const email = z.string().max(254).meta({ format: 'email', description: 'Correo del usuario administrador responsable', example: 'admin@empresa.co' });
+const email = z
+  .string()
+  .max(254)
+  .meta({ format: 'email', description: 'Correo del usuario administrador responsable', example: 'admin@empresa.co' });
 const strictEmail = email.regex(/^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/);
 const document = z.string().min(1).max(40).meta({ description: 'Número de documento del trabajador', example: '1020307007' });
-const code = z.string().min(1).max(200).meta({ description: 'Código de control PILA del registro', example: 'VAC_1795000000000_0a1b2c3d_4e5f6a7b' });
+const code = z
+  .string()
+  .min(1)
+  .max(200)
+  .meta({ description: 'Código de control PILA del registro', example: 'VAC_1795000000000_0a1b2c3d_4e5f6a7b' });
 
 const vacationFlags = {
   vacPagado: flag('"1" vacaciones anticipadas, "0" no (por defecto)'),
@@ -56,7 +63,10 @@ export const codeBody = z.object({ codigoPila: code, emailUserResponsable: stric
 
 export const interruptBody = z.object({
   codigoPila: code,
-  fechaInterrupcion: date.meta({ description: 'Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD', example: '2026-11-23' }),
+  fechaInterrupcion: date.meta({
+    description: 'Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD',
+    example: '2026-11-23',
+  }),
   motivo: z.enum(INTERRUPTION_REASONS).meta({ description: 'incapacidad, licencia, calamidad, necesidad del servicio u otro' }),
   emailUserResponsable: strictEmail,
 });
@@ -82,7 +92,11 @@ export const auditQuery = z.object({
   numeroDocumento: document.optional(),
   codigoPila: code.optional(),
   emailResponsable: email,
-  limite: z.string().regex(/^\d{1,4}$/).optional().meta({ description: 'Máximo de entradas (1 a 1000)' }),
+  limite: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .optional()
+    .meta({ description: 'Máximo de entradas (1 a 1000)' }),
 });
 
 export const recordQuery = z.object({ emailResponsable: email });
@@ -91,8 +105,16 @@ export const auditVerifyQuery = z.object({ numeroDocumento: document, emailRespo
 
 export const auditExportQuery = z.object({
   numeroDocumento: document.optional().meta({ description: 'El trabajador cuyos flujos se exportan (o subgerencia, no ambos)' }),
-  subgerencia: z.string().min(1).max(100).optional().meta({ description: 'Los flujos de todos los trabajadores con contrato en la subgerencia y su ocupación' }),
-  fechaCorte: z.string().optional().meta({ description: 'Cada flujo como estaba en esa hora ISO 8601, o al final de ese día YYYY-MM-DD en Bogotá' }),
+  subgerencia: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .meta({ description: 'Los flujos de todos los trabajadores con contrato en la subgerencia y su ocupación' }),
+  fechaCorte: z
+    .string()
+    .optional()
+    .meta({ description: 'Cada flujo como estaba en esa hora ISO 8601, o al final de ese día YYYY-MM-DD en Bogotá' }),
   emailResponsable: email,
 });
 
@@ -111,7 +133,12 @@ export const bookQuery = z.object({
   emailResponsable: email,
   formato: z.enum(['json', 'csv', 'xlsx']).optional().meta({ description: 'json (por defecto), csv o xlsx' }),
   numeroDocumento: document.optional().meta({ description: 'Solo este trabajador' }),
-  subgerenciaId: z.string().min(1).max(40).optional().meta({ description: 'Solo los trabajadores con un contrato de esta subgerencia', example: 'SG-OPS' }),
+  subgerenciaId: z
+    .string()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({ description: 'Solo los trabajadores con un contrato de esta subgerencia', example: 'SG-OPS' }),
   fechaDesde: date.optional().meta({ description: 'Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD' }),
   fechaHasta: date.optional().meta({ description: 'Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD' }),
   fechaCorte: date.optional().meta({ description: 'El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD' }),

@@ -31,7 +31,8 @@ const FORMAT: Record<string, string> = {
   fechaInterrupcion: 'fechaInterrupcion debe ser una fecha válida con formato YYYY-MM-DD',
   motivo: 'motivo debe ser incapacidad, licencia, calamidad, necesidad del servicio u otro',
 };
-const invalid = (name: string) => FORMAT[name] ?? (name.toLowerCase().startsWith('vac') ? `${name} debe ser "1" o "0"` : `El campo ${name} no es válido`);
+const invalid = (name: string) =>
+  FORMAT[name] ?? (name.toLowerCase().startsWith('vac') ? `${name} debe ser "1" o "0"` : `El campo ${name} no es válido`);
 
 type Parsed<S extends z.ZodObject> = { ok: true; value: z.infer<S> } | { ok: false; problems: Map<string, string> };
 
@@ -63,7 +64,14 @@ export function validate<S extends z.ZodObject>(schema: S, fields: Fields): Pars
 }
 
 function requestOf(
-  v: { vacFechaInicio: string; vacDiasVacaciones: string; vacPagado?: string; vacCompensado?: string; vacSeguridadEnNomina?: string; codigoPilaInterrumpido?: string },
+  v: {
+    vacFechaInicio: string;
+    vacDiasVacaciones: string;
+    vacPagado?: string;
+    vacCompensado?: string;
+    vacSeguridadEnNomina?: string;
+    codigoPilaInterrumpido?: string;
+  },
   saturday: string | undefined,
 ): VacationRequest {
   return {
@@ -90,7 +98,10 @@ export function parseCreateInput(fields: Fields): { ok: true; value: VacationInp
     return { ok: false, status: 400, message: MESSAGES.missingData, errors: [...r.problems.values()] };
   }
   const v = r.value;
-  return { ok: true, value: { documentNumber: v.documentoAsociado, email: v.emailUserResponsable, request: requestOf(v, v.vacLaboraSabado) } };
+  return {
+    ok: true,
+    value: { documentNumber: v.documentoAsociado, email: v.emailUserResponsable, request: requestOf(v, v.vacLaboraSabado) },
+  };
 }
 
 /** edit: errors keyed by field. */
@@ -100,7 +111,12 @@ export function parseEditInput(fields: Fields): { ok: true; value: VacationInput
   const v = r.value;
   return {
     ok: true,
-    value: { code: v.codigoPila, documentNumber: v.documentoAsociado, email: v.emailUserResponsable, request: requestOf(v, v.vaclaboraSabado) },
+    value: {
+      code: v.codigoPila,
+      documentNumber: v.documentoAsociado,
+      email: v.emailUserResponsable,
+      request: requestOf(v, v.vaclaboraSabado),
+    },
   };
 }
 

@@ -30,7 +30,9 @@ export const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').dige
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
 function scryptAsync(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password.normalize('NFC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url: the parameters travel with the hash. */
@@ -44,7 +46,12 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [kind, n, r, p, salt, hash] = stored.split('$');
   if (kind !== 'scrypt' || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64url');
-  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem });
+  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: SCRYPT.maxmem,
+  });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
@@ -88,7 +95,10 @@ export async function createInvite(db: Queryable, email: string, now = new Date(
 
 /** The e-mail a live (unused, unexpired) token was issued for. */
 export async function invitedEmail(db: Queryable, token: string): Promise<string | null> {
-  const r = await db.query<{ email: string }>('SELECT email FROM panel_invites WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()', [sha256(token)]);
+  const r = await db.query<{ email: string }>(
+    'SELECT email FROM panel_invites WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()',
+    [sha256(token)],
+  );
   return r.rows[0]?.email ?? null;
 }
 
@@ -144,7 +154,10 @@ export async function signIn(db: Queryable, emailTyped: string, password: string
   );
   if (claimed.rows.length === 0) return refusal(db, email);
 
-  const account = await db.query<{ password_hash: string }>('SELECT password_hash FROM panel_accounts WHERE email = $1 AND revoked_at IS NULL', [email]);
+  const account = await db.query<{ password_hash: string }>(
+    'SELECT password_hash FROM panel_accounts WHERE email = $1 AND revoked_at IS NULL',
+    [email],
+  );
   const stored = account.rows[0]?.password_hash;
   const matches = await verifyPassword(password, stored ?? (await decoyHash()));
   if (!stored || !matches || !(await administrator(db, email))) return { ok: false, reason: 'invalid' };
@@ -221,7 +234,9 @@ export async function revokeAccount(db: Db, emailTyped: string): Promise<{ sessi
 
 /** The key that signs session cookies: made once, kept in the database for every instance. */
 export async function sessionSecret(db: Queryable): Promise<string> {
-  await db.query('INSERT INTO panel_settings (id, session_secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [randomBytes(32).toString('base64url')]);
+  await db.query('INSERT INTO panel_settings (id, session_secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [
+    randomBytes(32).toString('base64url'),
+  ]);
   const r = await db.query<{ session_secret: string }>('SELECT session_secret FROM panel_settings WHERE id = 1');
   return r.rows[0]!.session_secret;
 }

@@ -18,7 +18,10 @@ const versions = new Map<string, string>();
 export function assetPath(name: string): string {
   let v = versions.get(name);
   if (v === undefined) {
-    v = createHash('sha256').update(readFileSync(join(ASSETS_DIR, name))).digest('hex').slice(0, 12);
+    v = createHash('sha256')
+      .update(readFileSync(join(ASSETS_DIR, name)))
+      .digest('hex')
+      .slice(0, 12);
     versions.set(name, v);
   }
   return `/panel/recursos/${name}?v=${v}`;

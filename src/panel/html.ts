@@ -30,7 +30,20 @@ export const trusted = (s: string) => new Html(s);
 
 const PESOS = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', maximumFractionDigits: 0 });
 const DAYS = new Intl.NumberFormat('es-CO', { maximumFractionDigits: 2 });
-const MONTH_NAMES = ['enero', 'febrero', 'marzo', 'abril', 'mayo', 'junio', 'julio', 'agosto', 'septiembre', 'octubre', 'noviembre', 'diciembre'];
+const MONTH_NAMES = [
+  'enero',
+  'febrero',
+  'marzo',
+  'abril',
+  'mayo',
+  'junio',
+  'julio',
+  'agosto',
+  'septiembre',
+  'octubre',
+  'noviembre',
+  'diciembre',
+];
 
 export const pesos = (n: number) => PESOS.format(n);
 export const days = (n: number) => DAYS.format(n);

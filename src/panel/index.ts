@@ -41,7 +41,11 @@ export type PanelDeps = AppDeps;
 export interface PanelContext {
   deps: PanelDeps;
   /** Renders a page for the signed-in person, with the CSRF token its forms carry. */
-  render(req: FastifyRequest, reply: FastifyReply, o: Omit<PageOptions, 'user' | 'csrf'> & { section: Section; status?: number }): FastifyReply;
+  render(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    o: Omit<PageOptions, 'user' | 'csrf'> & { section: Section; status?: number },
+  ): FastifyReply;
   /** A message for the next page this session sees (after a redirect). */
   flash(req: FastifyRequest, flash: Flash): void;
   csrf(reply: FastifyReply): string;
@@ -129,10 +133,21 @@ export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Prom
           http = 500;
         }
         if (http < 500) req.log.info({ reqId: req.id, code }, 'panel request rejected');
-        return send(reply, page({ title: 'No se pudo completar', body: html`<p><a href="/panel">Volver al panel</a></p>`, flash: { kind: 'error', text } }), http);
+        return send(
+          reply,
+          page({ title: 'No se pudo completar', body: html`<p><a href="/panel">Volver al panel</a></p>`, flash: { kind: 'error', text } }),
+          http,
+        );
       });
       panel.setNotFoundHandler((_req, reply) =>
-        send(reply, page({ title: 'Página no encontrada', body: html`<p>Esa dirección no existe en el panel. <a href="/panel">Ir al inicio</a>.</p>` }), 404),
+        send(
+          reply,
+          page({
+            title: 'Página no encontrada',
+            body: html`<p>Esa dirección no existe en el panel. <a href="/panel">Ir al inicio</a>.</p>`,
+          }),
+          404,
+        ),
       );
 
       authRoutes(panel, deps, store);

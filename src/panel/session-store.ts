@@ -24,9 +24,10 @@ export class PgSessionStore {
 
   get(sessionId: string, callback: (err: Error | null, value?: never) => void): void {
     // The plugin restores its session object from the stored fields.
-    this.db
-      .query<{ data: never }>('SELECT data FROM panel_sessions WHERE id_hash = $1 AND expires_at > now()', [sha256(sessionId)])
-      .then((r) => callback(null, r.rows[0]?.data), (err: Error) => callback(err));
+    this.db.query<{ data: never }>('SELECT data FROM panel_sessions WHERE id_hash = $1 AND expires_at > now()', [sha256(sessionId)]).then(
+      (r) => callback(null, r.rows[0]?.data),
+      (err: Error) => callback(err),
+    );
   }
 
   set(sessionId: string, whole: object, callback: Callback): void {
@@ -44,16 +45,22 @@ export class PgSessionStore {
          ON CONFLICT (id_hash) DO UPDATE SET email = EXCLUDED.email, data = EXCLUDED.data, expires_at = EXCLUDED.expires_at`,
         [key, email, JSON.stringify(session), SESSION_IDLE_MS / 1000],
       )
-      .then(() => {
-        this.remember(key, data, now);
-        callback(null);
-      }, (err: Error) => callback(err));
+      .then(
+        () => {
+          this.remember(key, data, now);
+          callback(null);
+        },
+        (err: Error) => callback(err),
+      );
   }
 
   destroy(sessionId: string, callback: Callback): void {
     const key = sha256(sessionId);
     this.written.delete(key);
-    this.db.query('DELETE FROM panel_sessions WHERE id_hash = $1', [key]).then(() => callback(null), (err: Error) => callback(err));
+    this.db.query('DELETE FROM panel_sessions WHERE id_hash = $1', [key]).then(
+      () => callback(null),
+      (err: Error) => callback(err),
+    );
   }
 
   /** Drops sessions past their expiry (also those never signed in, made for a form's token). */

@@ -4,7 +4,14 @@ export { ensureProjectionTables } from './runtime/tables.ts';
 export { readCheckpoint, readCheckpoints } from './runtime/checkpoints.ts';
 export { ProjectionRunner, type RunnerState, type RunnerOptions } from './runtime/runner.ts';
 export { ProjectionService, type ProjectionServiceOptions, type ProjectorStatus } from './runtime/service.ts';
-export { rebuild, RebuildBusyError, REBUILD_SUFFIX, type RebuildOptions, type RebuildProgress, type RebuildResult } from './runtime/rebuild.ts';
+export {
+  rebuild,
+  RebuildBusyError,
+  REBUILD_SUFFIX,
+  type RebuildOptions,
+  type RebuildProgress,
+  type RebuildResult,
+} from './runtime/rebuild.ts';
 export { projectionOverview, type ProjectionOverview } from './runtime/status.ts';
 export { vacationsProjector, VACATIONS_TABLE } from './vacations/projector.ts';
 export * from './vacations/queries.ts';

@@ -53,14 +53,7 @@ export interface ImportOptions {
   onProgress?: (p: ImportProgress) => void;
 }
 
-export const REFERENCE_TABLES = [
-  'subgerencias',
-  'companyContracts',
-  'workers',
-  'contracts',
-  'payrollSheets',
-  'users',
-] as const;
+export const REFERENCE_TABLES = ['subgerencias', 'companyContracts', 'workers', 'contracts', 'payrollSheets', 'users'] as const;
 export type ReferenceTable = (typeof REFERENCE_TABLES)[number];
 
 export interface TableCounts {
@@ -83,7 +76,10 @@ const TARGETS: Record<ReferenceTable, UpsertTarget> = {
   subgerencias: {
     table: 'ref_subgerencias',
     key: ['id'],
-    columns: [{ name: 'id', type: 'text' }, { name: 'nombre', type: 'text' }],
+    columns: [
+      { name: 'id', type: 'text' },
+      { name: 'nombre', type: 'text' },
+    ],
   },
   companyContracts: {
     table: 'ref_company_contracts',
@@ -179,7 +175,10 @@ const VACATION_COLUMNS: UpsertColumn[] = [
 
 const STAGE: Record<SectionName, StageTable> = {
   ...(Object.fromEntries(
-    Object.entries(SECTION_TABLE).map(([section, table]) => [section, { name: `import_${TARGETS[table].table.replace(/^ref_/, '')}`, columns: TARGETS[table].columns }]),
+    Object.entries(SECTION_TABLE).map(([section, table]) => [
+      section,
+      { name: `import_${TARGETS[table].table.replace(/^ref_/, '')}`, columns: TARGETS[table].columns },
+    ]),
   ) as Record<Exclude<SectionName, 'vacaciones'>, StageTable>),
   vacaciones: { name: 'import_vacations', columns: VACATION_COLUMNS },
 };
@@ -190,14 +189,32 @@ const ROW_VALUES: { [K in SectionName]: (r: z.infer<(typeof rowSchemas)[K]>) => 
   contratosEmpresa: (c) => {
     const v = c.vacaciones;
     return [
-      c.id, c.nombre, v !== null,
-      v?.diasVacacionesAnuales ?? null, v?.diasVacacionesAnualesAltoRiesgo ?? null, v?.diasMinimosDisfrutados ?? null,
-      v?.vacacionesAnticipadas ?? null, v?.diasVacacionesAnticipadas ?? null, v?.numeroPersonasVacaciones ?? null,
+      c.id,
+      c.nombre,
+      v !== null,
+      v?.diasVacacionesAnuales ?? null,
+      v?.diasVacacionesAnualesAltoRiesgo ?? null,
+      v?.diasMinimosDisfrutados ?? null,
+      v?.vacacionesAnticipadas ?? null,
+      v?.diasVacacionesAnticipadas ?? null,
+      v?.numeroPersonasVacaciones ?? null,
       v?.limiteCompensacion === 'mitad' ? 'half' : null,
     ];
   },
   asociados: (w) => [w.id, w.tipoDocumento, w.numeroDocumento, w.nombres, w.apellidos],
-  contratos: (c) => [c.id, c.asociadoId, c.contratoEmpresaId, c.subgerenciaId, c.fechaInicio, c.fechaFin, c.liquidado, c.esAdicional, c.salarioBase, c.nivelRiesgo, c.cargoTecnicoODeConfianza ?? false],
+  contratos: (c) => [
+    c.id,
+    c.asociadoId,
+    c.contratoEmpresaId,
+    c.subgerenciaId,
+    c.fechaInicio,
+    c.fechaFin,
+    c.liquidado,
+    c.esAdicional,
+    c.salarioBase,
+    c.nivelRiesgo,
+    c.cargoTecnicoODeConfianza ?? false,
+  ],
   nomina: (n) => [n.contratoId, n.periodoInicio, n.periodoFin, n.asociadoId, n.diasLaborados, n.compensacionBasica],
   usuarios: (u) => [u.id, u.email, u.nombre, u.administrador, JSON.stringify(u.permisos)],
   vacaciones: (v) => [v.codigoPila, v.asociadoId, v.fechaInicio, v.diasVacaciones, v.laboraSabado, v.compensado, v.pagado, v.aprobado],
@@ -332,8 +349,7 @@ export async function importReferenceSource(db: Db, source: Source, opts: Import
       } else if (vacations > 0) {
         historic = { imported: 0, skipped: vacations };
         warnings.push(
-          `${vacations} historic vacation rows were validated but not imported: ` +
-            'no importer for historic vacations is configured',
+          `${vacations} historic vacation rows were validated but not imported: ` + 'no importer for historic vacations is configured',
         );
       }
       await conn.query('COMMIT');

@@ -194,9 +194,7 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
   }
 
   async workerByDocument(documentNumber: string): Promise<Worker | null> {
-    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE document_number = $1`, [
-      documentNumber.trim(),
-    ]);
+    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE document_number = $1`, [documentNumber.trim()]);
     return r.rows[0] ? toWorker(r.rows[0]) : null;
   }
 
@@ -207,10 +205,9 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
 
   async userByEmail(email: string): Promise<User | null> {
     // lower(email) is what the unique index covers, so this is an index lookup.
-    const r = await this.db.query<Row>(
-      'SELECT id, email, name, is_admin, permissions FROM ref_users WHERE lower(email) = lower($1)',
-      [email.trim()],
-    );
+    const r = await this.db.query<Row>('SELECT id, email, name, is_admin, permissions FROM ref_users WHERE lower(email) = lower($1)', [
+      email.trim(),
+    ]);
     return r.rows[0] ? toUser(r.rows[0]) : null;
   }
 
@@ -238,10 +235,9 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
   async companyContracts(ids: number[]): Promise<Map<number, CompanyContract>> {
     const out = new Map<number, CompanyContract>();
     if (ids.length === 0) return out;
-    const r = await this.db.query<Row>(
-      `SELECT ${COMPANY_COLUMNS} FROM ref_company_contracts WHERE id = ANY($1::bigint[])`,
-      [[...new Set(ids)]],
-    );
+    const r = await this.db.query<Row>(`SELECT ${COMPANY_COLUMNS} FROM ref_company_contracts WHERE id = ANY($1::bigint[])`, [
+      [...new Set(ids)],
+    ]);
     for (const row of r.rows) {
       const c = toCompanyContract(row);
       out.set(c.id, c);
@@ -273,8 +269,12 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
     if (workers.length === 0) return [];
     const ids = workers.map((w) => w.id);
     const contracts = await this.db.query<Row>(
-      `SELECT ${CONTRACT_COLUMNS.split(', ').map((c) => `c.${c}`).join(', ')},
-                ${COMPANY_COLUMNS.split(', ').map((c) => `cc.${c} AS cc_${c}`).join(', ')}
+      `SELECT ${CONTRACT_COLUMNS.split(', ')
+        .map((c) => `c.${c}`)
+        .join(', ')},
+                ${COMPANY_COLUMNS.split(', ')
+                  .map((c) => `cc.${c} AS cc_${c}`)
+                  .join(', ')}
          FROM ref_contracts c LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
          WHERE c.worker_id = ANY($1::bigint[]) ORDER BY c.worker_id, c.start_date NULLS FIRST, c.id`,
       [ids],
@@ -293,7 +293,9 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
       file.contracts.push(toContract(row));
       if (row.cc_id === null || row.cc_id === undefined) continue;
       const prefixed = Object.fromEntries(
-        Object.entries(row).filter(([k]) => k.startsWith('cc_')).map(([k, v]) => [k.slice(3), v]),
+        Object.entries(row)
+          .filter(([k]) => k.startsWith('cc_'))
+          .map(([k, v]) => [k.slice(3), v]),
       );
       const cc = toCompanyContract(prefixed);
       file.companyContracts.set(cc.id, cc);
@@ -314,7 +316,9 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
 
   /** The reference data's version and when an import last changed it (ISO; null before any). */
   async lastImport(): Promise<{ version: number; changedAt: string | null }> {
-    const r = await this.db.query<{ version: string; changed_at: string | Date | null }>('SELECT version::text, changed_at FROM ref_version WHERE id = 1');
+    const r = await this.db.query<{ version: string; changed_at: string | Date | null }>(
+      'SELECT version::text, changed_at FROM ref_version WHERE id = 1',
+    );
     const row = r.rows[0];
     return { version: Number(row?.version ?? 0), changedAt: row?.changed_at ? new Date(row.changed_at).toISOString() : null };
   }

@@ -11,8 +11,7 @@ import { SECTION_NAMES, shown, type SectionName } from './schema.ts';
  * the input's shape that no row can carry.
  */
 export type SourceItem =
-  | { kind: 'row'; section: SectionName; index: number; line?: number; value: unknown }
-  | { kind: 'problem'; text: string };
+  { kind: 'row'; section: SectionName; index: number; line?: number; value: unknown } | { kind: 'problem'; text: string };
 
 export type Source = AsyncIterable<SourceItem>;
 

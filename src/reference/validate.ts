@@ -17,8 +17,7 @@ export function rowAt(section: SectionName, index: number, line?: number | null)
 }
 
 export type CheckedRow<K extends SectionName = SectionName> =
-  | { ok: true; row: z.infer<(typeof rowSchemas)[K]> }
-  | { ok: false; problems: string[]; declaredId?: string | number };
+  { ok: true; row: z.infer<(typeof rowSchemas)[K]> } | { ok: false; problems: string[]; declaredId?: string | number };
 
 /** Sections whose ids other rows refer to: a row that fails its schema still declares its id. */
 const REFERENCED = new Set<SectionName>(['subgerencias', 'contratosEmpresa', 'asociados', 'contratos']);
@@ -70,7 +69,12 @@ export async function crossCheck(q: Queryable, t: StageNames): Promise<string[]>
   await duplicates('asociados', 'id', 's.id', (r) => `id ${r.id}`);
   await duplicates('asociados', 'numeroDocumento', 's.document_number', (r) => `numeroDocumento ${r.document_number}`);
   await duplicates('contratos', 'id', 's.id', (r) => `id ${r.id}`);
-  await duplicates('nomina', 'periodoInicio', 's.contract_id, s.period_start', (r) => `sheet for contrato ${r.contract_id} starting ${r.period_start}`);
+  await duplicates(
+    'nomina',
+    'periodoInicio',
+    's.contract_id, s.period_start',
+    (r) => `sheet for contrato ${r.contract_id} starting ${r.period_start}`,
+  );
   await duplicates('usuarios', 'id', 's.id', (r) => `id ${r.id}`);
   await duplicates('usuarios', 'email', 'lower(s.email)', (r) => `e-mail ${r.email} (compared ignoring case)`);
   await duplicates('vacaciones', 'codigoPila', 's.codigo_pila', (r) => `codigoPila ${r.codigo_pila}`);
@@ -80,7 +84,16 @@ export async function crossCheck(q: Queryable, t: StageNames): Promise<string[]>
     `(SELECT id FROM ${t[section]} UNION SELECT id::${type} FROM ${DECLARED_TABLE} WHERE section = '${section}')`;
   const workers = declared('asociados', 'bigint');
 
-  type ContractRow = Located & { worker_id: string; subgerencia_id: string; company_contract_id: string | null; start_date: string | null; end_date: string | null; no_worker: boolean; no_unit: boolean; no_company: boolean };
+  type ContractRow = Located & {
+    worker_id: string;
+    subgerencia_id: string;
+    company_contract_id: string | null;
+    start_date: string | null;
+    end_date: string | null;
+    no_worker: boolean;
+    no_unit: boolean;
+    no_company: boolean;
+  };
   const contracts = await q.query<ContractRow>(
     `SELECT * FROM (
        SELECT c.idx, c.line, c.worker_id::text, c.subgerencia_id, c.company_contract_id::text, c.start_date, c.end_date,
@@ -109,7 +122,14 @@ export async function crossCheck(q: Queryable, t: StageNames): Promise<string[]>
 
   // The owner of a sheet's contract: the file's first row of it when the file declares it,
   // else the database's.
-  type SheetRow = Located & { contract_id: string; worker_id: string; period_start: string; period_end: string; owner: string | null; missing: boolean };
+  type SheetRow = Located & {
+    contract_id: string;
+    worker_id: string;
+    period_start: string;
+    period_end: string;
+    owner: string | null;
+    missing: boolean;
+  };
   const sheets = await q.query<SheetRow>(
     `SELECT * FROM (
        SELECT n.idx, n.line, n.contract_id::text, n.worker_id::text, n.period_start, n.period_end,

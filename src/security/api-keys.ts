@@ -69,10 +69,7 @@ function normaliseScopes(scopes: readonly string[] | undefined): ApiKeyScope[] {
   return API_KEY_SCOPES.filter((s) => scopes.includes(s));
 }
 
-export async function createApiKey(
-  db: Queryable,
-  opts: { name: string; scopes?: readonly string[] },
-): Promise<CreatedApiKey> {
+export async function createApiKey(db: Queryable, opts: { name: string; scopes?: readonly string[] }): Promise<CreatedApiKey> {
   const name = opts.name.trim();
   if (!NAME_PATTERN.test(name)) {
     throw new ApiKeyError(
@@ -130,10 +127,7 @@ export async function listApiKeys(db: Queryable): Promise<ApiKeyInfo[]> {
 }
 
 /** Revokes the key at once; revoking an already revoked key keeps its first revocation time. */
-export async function revokeApiKey(
-  db: Queryable,
-  name: string,
-): Promise<{ name: string; revokedAt: string; alreadyRevoked: boolean }> {
+export async function revokeApiKey(db: Queryable, name: string): Promise<{ name: string; revokedAt: string; alreadyRevoked: boolean }> {
   const r = await db.query<{ revoked_at: unknown; already: boolean }>(
     `WITH before AS (SELECT id, revoked_at FROM api_keys WHERE name = $1 FOR UPDATE)
      UPDATE api_keys k SET revoked_at = COALESCE(k.revoked_at, now()) FROM before WHERE k.id = before.id

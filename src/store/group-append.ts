@@ -71,8 +71,15 @@ export class GroupAppender {
         await this.q.query<GroupRow>(
           `SELECT * FROM vac_append_batch($1::int[], $2::text[], $3::bigint[], $4::int[], $5::uuid[], $6::text[], $7::int[], ${jsonbArray(8)}, ${jsonbArray(9)})`,
           [
-            args.map((a) => a.streams.length), all('streams'), all('expected'), all('counts'), all('ids'), all('types'), all('versions'),
-            JSON.stringify(all('data')), JSON.stringify(all('meta')),
+            args.map((a) => a.streams.length),
+            all('streams'),
+            all('expected'),
+            all('counts'),
+            all('ids'),
+            all('types'),
+            all('versions'),
+            JSON.stringify(all('data')),
+            JSON.stringify(all('meta')),
           ],
         )
       ).rows;
@@ -92,13 +99,22 @@ export class GroupAppender {
         const own = byAppend.get(i + 1) ?? [];
         const first = own[0];
         let outcome: GroupOutcome;
-        if (first?.out_status === 'conflict') outcome = { status: 'conflict', stream: first.out_stream!, actual: Number(first.out_revision) };
+        if (first?.out_status === 'conflict')
+          outcome = { status: 'conflict', stream: first.out_stream!, actual: Number(first.out_revision) };
         else if (first?.out_status === 'duplicate') {
-          outcome = { status: 'duplicate', error: new DuplicateEventIdError(`${first.out_revision} of ${first.out_position} event ids are already stored`) };
+          outcome = {
+            status: 'duplicate',
+            error: new DuplicateEventIdError(`${first.out_revision} of ${first.out_position} event ids are already stored`),
+          };
         } else {
           outcome = {
             status: first?.out_status === 'replayed' ? 'replayed' : 'ok',
-            rows: own.map((r) => ({ out_stream: r.out_stream!, out_revision: r.out_revision!, out_position: r.out_position, out_tx: r.out_tx })),
+            rows: own.map((r) => ({
+              out_stream: r.out_stream!,
+              out_revision: r.out_revision!,
+              out_position: r.out_position,
+              out_tx: r.out_tx,
+            })),
           };
         }
         await this.settle(p.item.writes, outcome).then(p.resolve, p.reject);
@@ -112,7 +128,8 @@ export class GroupAppender {
  * one JSON.stringify and one parse on the server, where an array parameter would have every
  * payload escaped in JavaScript (most of an import's time in the client) and unescaped again.
  */
-export const jsonbArray = (n: number): string => `ARRAY(SELECT e FROM jsonb_array_elements($${n}::jsonb) WITH ORDINALITY AS t(e, i) ORDER BY i)`;
+export const jsonbArray = (n: number): string =>
+  `ARRAY(SELECT e FROM jsonb_array_elements($${n}::jsonb) WITH ORDINALITY AS t(e, i) ORDER BY i)`;
 
 /**
  * jsonbArray's argument and parameter for values that are often all the same (the metadata of an
@@ -120,7 +137,8 @@ export const jsonbArray = (n: number): string => `ARRAY(SELECT e FROM jsonb_arra
  */
 export function repeatedJsonbArray(values: readonly object[], n: number): { sql: string; param: string } {
   const texts = values.map((v) => JSON.stringify(v));
-  if (texts.length > 1 && texts.every((t) => t === texts[0])) return { sql: `array_fill($${n}::jsonb, ARRAY[${texts.length}])`, param: texts[0]! };
+  if (texts.length > 1 && texts.every((t) => t === texts[0]))
+    return { sql: `array_fill($${n}::jsonb, ARRAY[${texts.length}])`, param: texts[0]! };
   return { sql: jsonbArray(n), param: `[${texts.join(',')}]` };
 }
 

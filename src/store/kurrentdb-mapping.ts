@@ -91,7 +91,11 @@ export function encodeMetadata(event: NewEvent, hash?: string): Record<string, s
  * With `chain`, the event lands at `chain.revision` after an event whose hash is `chain.previous`
  * ('' for the first of a stream), and carries its own hash, computed on what will be read back.
  */
-export function toEventData(stream: string, event: NewEvent, chain?: { revision: number; previous: string }): { eventData: EventData; hash?: string } {
+export function toEventData(
+  stream: string,
+  event: NewEvent,
+  chain?: { revision: number; previous: string },
+): { eventData: EventData; hash?: string } {
   let data: unknown;
   let metadata: Record<string, string>;
   let hash: string | undefined;
@@ -99,7 +103,14 @@ export function toEventData(stream: string, event: NewEvent, chain?: { revision:
     data = JSON.parse(JSON.stringify(event.data) ?? 'null');
     metadata = encodeMetadata(event);
     if (chain && isPlainObject(data)) {
-      const stored = { stream, revision: chain.revision, type: event.type, version: event.version ?? 1, data, metadata: JSON.parse(metadata[METADATA_KEY]!) as unknown };
+      const stored = {
+        stream,
+        revision: chain.revision,
+        type: event.type,
+        version: event.version ?? 1,
+        data,
+        metadata: JSON.parse(metadata[METADATA_KEY]!) as unknown,
+      };
       hash = chainHash(chain.previous, stored);
       metadata[HASH_KEY] = hash;
     }

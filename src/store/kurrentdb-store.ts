@@ -185,7 +185,9 @@ export class KurrentEventStore implements EventStore {
   private async probeAppendPath(): Promise<void> {
     try {
       await this.onLeader((c) =>
-        c.multiStreamAppend([{ streamName: PROBE_STREAM, expectedState: STREAM_EXISTS, events: [jsonEvent({ type: 'CapabilityProbe', data: {} })] }]),
+        c.multiStreamAppend([
+          { streamName: PROBE_STREAM, expectedState: STREAM_EXISTS, events: [jsonEvent({ type: 'CapabilityProbe', data: {} })] },
+        ]),
       );
     } catch (err) {
       const e = converted(err);
@@ -251,7 +253,11 @@ export class KurrentEventStore implements EventStore {
           return eventData;
         });
         lastHashes.push(previous);
-        const expectedState = start.tightened ? (start.revision < 0 ? NO_STREAM : BigInt(start.revision)) : toStreamState(w.expectedRevision);
+        const expectedState = start.tightened
+          ? start.revision < 0
+            ? NO_STREAM
+            : BigInt(start.revision)
+          : toStreamState(w.expectedRevision);
         return { streamName: w.stream, expectedState, events };
       });
       try {
@@ -401,7 +407,10 @@ export class KurrentEventStore implements EventStore {
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
-    const events = await this.readStreamEvents(stream, { direction: FORWARDS, fromRevision: opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START });
+    const events = await this.readStreamEvents(stream, {
+      direction: FORWARDS,
+      fromRevision: opts.fromRevision ? BigInt(opts.fromRevision) : FROM_START,
+    });
     const last = events.at(-1);
     // Commands read a stream and then append after its last event: its hash is the next link.
     if (last) this.heads.remember(stream, last.revision, last.hash);
@@ -411,14 +420,16 @@ export class KurrentEventStore implements EventStore {
   /** KurrentDB reads one stream per call: the streams are read side by side. */
   async readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
     return new Map(
-      await Promise.all(
-        requests.map(async (r) => [r.stream, await this.readStream(r.stream, { fromRevision: r.fromRevision })] as const),
-      ),
+      await Promise.all(requests.map(async (r) => [r.stream, await this.readStream(r.stream, { fromRevision: r.fromRevision })] as const)),
     );
   }
 
   /** One bounded page of $all: forwards from `from` (inclusive), or backwards from before `from` (END: the end). */
-  private readAllPage(direction: typeof FORWARDS | typeof BACKWARDS, from: Position | typeof END, maxCount: number): Promise<AllStreamResolvedEvent[]> {
+  private readAllPage(
+    direction: typeof FORWARDS | typeof BACKWARDS,
+    from: Position | typeof END,
+    maxCount: number,
+  ): Promise<AllStreamResolvedEvent[]> {
     const atStart = from !== END && from.commit === 0n && from.prepare === 0n;
     const options: ClientReadAllOptions = {
       direction,
@@ -479,8 +490,8 @@ export class KurrentEventStore implements EventStore {
     const key = positionToString(after);
     const reused = this.counts.get(key);
     if (reused) return reused.count;
-    const count = this.readAllPage(FORWARDS, after, COUNT_CAP + 1).then(
-      (page) => Math.min(COUNT_CAP, page.filter((r) => toStored(r.event) && isAfter(toPosition(r.event!.position), after)).length),
+    const count = this.readAllPage(FORWARDS, after, COUNT_CAP + 1).then((page) =>
+      Math.min(COUNT_CAP, page.filter((r) => toStored(r.event) && isAfter(toPosition(r.event!.position), after)).length),
     );
     this.counts.set(key, { at: now, count });
     count.catch(() => this.counts.delete(key));

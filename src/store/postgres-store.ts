@@ -1,7 +1,15 @@
 import { copyText } from '../db/copy.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { APPEND_LOCK } from '../db/advisory-locks.ts';
-import { GroupAppender, appendArguments, jsonbArray, repeatedJsonbArray, type AppendArguments, type GroupAppenderOptions, type GroupOutcome } from './group-append.ts';
+import {
+  GroupAppender,
+  appendArguments,
+  jsonbArray,
+  repeatedJsonbArray,
+  type AppendArguments,
+  type GroupAppenderOptions,
+  type GroupOutcome,
+} from './group-append.ts';
 import {
   DuplicateEventIdError,
   WrongExpectedRevisionError,
@@ -80,7 +88,6 @@ interface AppendRow {
   out_replayed: boolean;
 }
 
-
 export class PostgresEventStore implements EventStore {
   readonly name = 'postgres';
   private readonly groups: GroupAppender;
@@ -89,7 +96,12 @@ export class PostgresEventStore implements EventStore {
     private readonly db: Db,
     opts: GroupAppenderOptions = {},
   ) {
-    this.groups = new GroupAppender(db, (writes, args) => this.callAppend(this.db, writes, args), (writes, outcome) => this.settle(writes, outcome), opts);
+    this.groups = new GroupAppender(
+      db,
+      (writes, args) => this.callAppend(this.db, writes, args),
+      (writes, outcome) => this.settle(writes, outcome),
+      opts,
+    );
   }
 
   logDatabase(): Db {
@@ -269,14 +281,19 @@ export class PostgresEventStore implements EventStore {
       case 'duplicate':
         throw outcome.error;
       case 'replayed':
-        return idempotentResult(outcome.rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx! })), writes);
+        return idempotentResult(
+          outcome.rows.map((r) => ({ stream: r.out_stream, revision: r.out_revision, position: r.out_position!, tx_id: r.out_tx! })),
+          writes,
+        );
       default:
         return this.appended(outcome.rows);
     }
   }
 
   /** The result of an append from its rows (one per write); the head when it wrote no event. */
-  private async appended(rows: { out_stream: string; out_revision: string; out_position: string | null; out_tx: string | null }[]): Promise<AppendResult> {
+  private async appended(
+    rows: { out_stream: string; out_revision: string; out_position: string | null; out_tx: string | null }[],
+  ): Promise<AppendResult> {
     let last: Position | undefined;
     for (const r of rows) {
       if (r.out_position === null) continue;
@@ -290,10 +307,10 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
-    const r = await this.db.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream = $1 AND revision >= $2 ORDER BY events.revision`,
-      [stream, opts.fromRevision ?? 0],
-    );
+    const r = await this.db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = $1 AND revision >= $2 ORDER BY events.revision`, [
+      stream,
+      opts.fromRevision ?? 0,
+    ]);
     return r.rows.map(toStored);
   }
 

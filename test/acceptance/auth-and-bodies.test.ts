@@ -74,7 +74,7 @@ describe('API key', () => {
     expectVacationError(r, 403, 'Acceso denegado');
   });
 
-  it('a key with only vacaciones gets the contract check\'s own 403', async () => {
+  it("a key with only vacaciones gets the contract check's own 403", async () => {
     const r = await call(srv.url, '/api/contratos/verificarContratoActivo', {
       key: srv.keys['solo-vacaciones']!,
       query: { numeroDocumento: W.maria, emailResponsable: ADMIN },
@@ -130,13 +130,16 @@ describe('a malformed responsible e-mail', () => {
 
 describe('methods and routes', () => {
   const posts = VACATION_WRITES.flatMap((op) => ['/api', ''].map((p) => `${p}/vacaciones/${op}`));
-  it.each(posts.flatMap((path) => ['GET', 'PUT', 'DELETE'].map((m) => [m, path])))('%s %s is 405 "Use POST" without errors', async (method, path) => {
-    const r = await c.call(path, { method });
-    expect({ status: r.status, body: r.body }).toEqual({
-      status: 405,
-      body: { success: false, statusCode: 405, message: 'Método no permitido. Use POST' },
-    });
-  });
+  it.each(posts.flatMap((path) => ['GET', 'PUT', 'DELETE'].map((m) => [m, path])))(
+    '%s %s is 405 "Use POST" without errors',
+    async (method, path) => {
+      const r = await c.call(path, { method });
+      expect({ status: r.status, body: r.body }).toEqual({
+        status: 405,
+        body: { success: false, statusCode: 405, message: 'Método no permitido. Use POST' },
+      });
+    },
+  );
 
   it.each([
     '/api/vacaciones/consultdatavacations',
@@ -190,7 +193,10 @@ describe('request bodies', () => {
   });
 
   it('an unsupported content type is 415 in the envelope', async () => {
-    expectEnvelope(await c.call(CALC, { method: 'POST', raw: { body: new URLSearchParams(form).toString(), contentType: 'text/plain' } }), 415);
+    expectEnvelope(
+      await c.call(CALC, { method: 'POST', raw: { body: new URLSearchParams(form).toString(), contentType: 'text/plain' } }),
+      415,
+    );
   });
 
   it('a URL-encoded body over 64 KiB is 413 in the envelope', async () => {
@@ -206,7 +212,10 @@ describe('request bodies', () => {
   });
 
   it('malformed JSON is 400 in the envelope', async () => {
-    expectEnvelope(await c.call(CALC, { method: 'POST', raw: { body: '{"documentoAsociado": "1020307007",', contentType: 'application/json' } }), 400);
+    expectEnvelope(
+      await c.call(CALC, { method: 'POST', raw: { body: '{"documentoAsociado": "1020307007",', contentType: 'application/json' } }),
+      400,
+    );
   });
 
   // Refused before any handler runs, yet answered like the handlers' own errors: with errors.detalle.
@@ -305,7 +314,12 @@ describe('request log', () => {
     const r = await c.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-03-16', 6));
     expect(r.status).toBe(200);
     await expect
-      .poll(() => lines().filter((l) => l.msg === 'request' && l.route === '/api/vacaciones/calculate' && l.status === 200 && l.apiKey === 'acceptance').length)
+      .poll(
+        () =>
+          lines().filter(
+            (l) => l.msg === 'request' && l.route === '/api/vacaciones/calculate' && l.status === 200 && l.apiKey === 'acceptance',
+          ).length,
+      )
       .toBeGreaterThan(0);
     const unauthorized = lines().find((l) => l.msg === 'request' && l.status === 401);
     expect(unauthorized).toBeDefined();

@@ -118,7 +118,10 @@ describe('POST /api/vacaciones/edit', () => {
   });
 
   it('a malformed e-mail is 400 "Datos requeridos faltantes" keyed emailUserResponsable', async () => {
-    const r = await c.post('/api/vacaciones/edit', editForm(shared.codigo_pila, W.juan, '2026-03-02', 6, { emailUserResponsable: 'admin.empresa.co' }));
+    const r = await c.post(
+      '/api/vacaciones/edit',
+      editForm(shared.codigo_pila, W.juan, '2026-03-02', 6, { emailUserResponsable: 'admin.empresa.co' }),
+    );
     expectKeyedErrors(expectVacationError(r, 400, M.missing), ['emailUserResponsable']);
   });
 
@@ -128,7 +131,10 @@ describe('POST /api/vacaciones/edit', () => {
   });
 
   it('an unknown user is 404 "Usuario responsable no encontrado"', async () => {
-    const r = await c.post('/api/vacaciones/edit', editForm(shared.codigo_pila, W.juan, '2026-03-02', 6, { emailUserResponsable: 'nadie@empresa.co' }));
+    const r = await c.post(
+      '/api/vacaciones/edit',
+      editForm(shared.codigo_pila, W.juan, '2026-03-02', 6, { emailUserResponsable: 'nadie@empresa.co' }),
+    );
     expectKeyedErrors(expectVacationError(r, 404, M.userNotFound), ['emailUserResponsable']);
   });
 
@@ -248,7 +254,12 @@ describe('the deletion log', () => {
     await expect.poll(() => deletionLines(pending.codigo_pila).length).toBe(3);
     expect(deletionLines(pending.codigo_pila)).toEqual([
       expect.objectContaining({ action: 'ERROR_ELIMINACION', status: 404, reason: M.userNotFound, responsable: 'n***@empresa.co' }),
-      expect.objectContaining({ action: 'ERROR_ELIMINACION', status: 403, reason: expect.stringContaining('vacaciones:eliminar'), responsable: AUDITOR }),
+      expect.objectContaining({
+        action: 'ERROR_ELIMINACION',
+        status: 403,
+        reason: expect.stringContaining('vacaciones:eliminar'),
+        responsable: AUDITOR,
+      }),
       expect.objectContaining({ action: 'ELIMINACION_EXITOSA', idEliminado: pending.id, responsable: ADMIN }),
     ]);
     expect(deletionLines(approved.codigo_pila)).toEqual([
@@ -280,7 +291,11 @@ describe('POST /api/vacaciones/approve', () => {
     if (!historicImported) ctx.skip('the import did not bring the historic vacations in');
     const r = await c.post('/api/vacaciones/approve', { codigoPila: HISTORIC_PENDING, emailUserResponsable: ADMIN });
     expect(r.status, r.text).toBe(200);
-    expect(r.body.data).toEqual({ id: expect.any(Number), codigoPila: HISTORIC_PENDING, fechaAprobacion: expect.stringMatching(TIMESTAMP_RE) });
+    expect(r.body.data).toEqual({
+      id: expect.any(Number),
+      codigoPila: HISTORIC_PENDING,
+      fechaAprobacion: expect.stringMatching(TIMESTAMP_RE),
+    });
   });
 
   it('an unknown code is 404 keyed codigoPila; a missing code is 400 keyed codigoPila', async () => {

@@ -102,7 +102,11 @@ describe('GET /api/vacaciones/consultdatavacations', () => {
   it('a company contract without vacation rules is 200 "sin información de parametrización"', async () => {
     const r = await consult(W.jorge);
     expect(r.status, r.text).toBe(200);
-    expect(r.body).toEqual({ success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' });
+    expect(r.body).toEqual({
+      success: true,
+      activo: false,
+      estado: 'sin información de parametrización de vacaciones en contrato empresa',
+    });
   });
 
   it.each([
@@ -126,7 +130,10 @@ describe('GET /api/vacaciones/consultdatavacations', () => {
 });
 
 /** Writes the fixture plus `sheets` to a file of its own and imports it; the file is gone afterwards. */
-async function importWithSheets(run: (args: string[]) => Promise<{ code: number | null; stderr: string }>, sheets: Record<string, unknown>[]) {
+async function importWithSheets(
+  run: (args: string[]) => Promise<{ code: number | null; stderr: string }>,
+  sheets: Record<string, unknown>[],
+) {
   const data = loadFixture() as { nomina: Record<string, unknown>[] };
   data.nomina.push(...sheets);
   const dir = mkdtempSync(join(tmpdir(), 'vac-nomina-'));
@@ -141,7 +148,14 @@ async function importWithSheets(run: (args: string[]) => Promise<{ code: number 
 }
 
 /** The first half of November 2026 for worker 1001, paid at another amount than the salary's half. */
-const NOVEMBER_FIRST_HALF = { asociadoId: 1001, contratoId: 10001, periodoInicio: '2026-11-01', periodoFin: '2026-11-15', diasLaborados: 15, compensacionBasica: 1500000 };
+const NOVEMBER_FIRST_HALF = {
+  asociadoId: 1001,
+  contratoId: 10001,
+  periodoInicio: '2026-11-01',
+  periodoFin: '2026-11-15',
+  diasLaborados: 15,
+  compensacionBasica: 1500000,
+};
 
 describe('consult after an import changes the payroll', () => {
   it('counts a new payroll sheet in the days worked and the available days, not in the IBC of a month still running', async (ctx) => {

@@ -87,7 +87,13 @@ describe('read-your-writes through every write', () => {
     expect(trail3).toEqual(expect.arrayContaining([byThisCaller('CREACION'), byThisCaller('DELETE')]));
     // The history copy of the deletion: action DELETE, the Spanish label beside it, who and when.
     expect(trail3.find((e) => e.action === 'DELETE')).toMatchObject({
-      details: { etiqueta: 'ELIMINACION', reason: 'delete', deletedByUserId: 1, deletedAt: expect.any(String), recordId: third.body.data.id },
+      details: {
+        etiqueta: 'ELIMINACION',
+        reason: 'delete',
+        deletedByUserId: 1,
+        deletedAt: expect.any(String),
+        recordId: third.body.data.id,
+      },
     });
 
     const one = await c.get(`/api/vacaciones/registro/${code3}`, { emailResponsable: ADMIN });
@@ -128,7 +134,7 @@ describe('read-your-writes through every write', () => {
     expect(a.body.auditoria.length).toBeGreaterThan(0);
   });
 
-  it('the fixture\'s historic records are listed', async (ctx) => {
+  it("the fixture's historic records are listed", async (ctx) => {
     if (!historicImported) ctx.skip('the import did not bring the historic vacations in');
     expect(codes(await list(W.maria))).toContain(HISTORIC_APPROVED);
     const one = await c.get(`/api/vacaciones/registro/${HISTORIC_APPROVED}`, { emailResponsable: ADMIN });
@@ -157,7 +163,12 @@ describe('the edit trail', () => {
 
     const trail = await auditOfCode(old);
     expect(trail.map((e) => e.action)).toEqual(['CREACION', 'EDICION_INICIO', 'EDICION_BAJA']);
-    expect(trail[1]).toMatchObject({ action: 'EDICION_INICIO', userEmail: ADMIN, apiKeyName: 'acceptance', details: { codigoPila: old, newRecordId: id, newCodigoPila: codigoPilaNuevo } });
+    expect(trail[1]).toMatchObject({
+      action: 'EDICION_INICIO',
+      userEmail: ADMIN,
+      apiKeyName: 'acceptance',
+      details: { codigoPila: old, newRecordId: id, newCodigoPila: codigoPilaNuevo },
+    });
     expect(await auditOfCode(codigoPilaNuevo)).toEqual([expect.objectContaining({ action: 'EDICION', codigoPila: codigoPilaNuevo })]);
     await expect
       .poll(() => lines().filter((l) => l.action === 'EDICION_EXITOSA' && l.codigoPilaAnterior === old && l.idNuevo === id).length)
@@ -199,7 +210,11 @@ describe('the edit trail', () => {
     const newRecordId = (failures[0]!.details as { newRecordId: number }).newRecordId;
     await expect.poll(() => lines().filter((l) => l.action === 'ERROR_EDICION' && l.codigoPilaAnterior === code).length).toBe(2);
     expect(lines().filter((l) => l.action === 'ERROR_EDICION' && l.codigoPilaAnterior === code)).toEqual([
-      expect.objectContaining({ idNuevo: newRecordId, reason: 'rules', detail: ['Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados'] }),
+      expect.objectContaining({
+        idNuevo: newRecordId,
+        reason: 'rules',
+        detail: ['Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados'],
+      }),
       expect.objectContaining({ idNuevo: null, reason: 'not_owner' }),
     ]);
   });
@@ -243,8 +258,16 @@ describe('read endpoint errors', () => {
 
   it('an unknown worker or administrator is 404', async () => {
     expectLookupError(await c.get('/api/vacaciones', { numeroDocumento: '9999999999', emailResponsable: ADMIN }), 404, M.workerNotFound);
-    expectLookupError(await c.get('/api/vacaciones', { numeroDocumento: W.maria, emailResponsable: 'nadie@empresa.co' }), 404, M.adminNotFound);
-    expectLookupError(await c.get('/api/vacaciones/auditoria', { numeroDocumento: '9999999999', emailResponsable: ADMIN }), 404, M.workerNotFound);
+    expectLookupError(
+      await c.get('/api/vacaciones', { numeroDocumento: W.maria, emailResponsable: 'nadie@empresa.co' }),
+      404,
+      M.adminNotFound,
+    );
+    expectLookupError(
+      await c.get('/api/vacaciones/auditoria', { numeroDocumento: '9999999999', emailResponsable: ADMIN }),
+      404,
+      M.workerNotFound,
+    );
   });
 
   it('an unknown code is 404 in the lookup envelope', async () => {

@@ -69,9 +69,11 @@ describe('POST /api/vacaciones/calculate', () => {
     expect(r.body.data).toMatchObject({ vacAsociado: 1010, vacSalario: 2650000, diasCausados: 41.25, DiasDisponibles: 41.25 });
   });
 
-  it('does not let the additional contract\'s payroll make days available to 1020307070: 45 days are refused', async () => {
+  it("does not let the additional contract's payroll make days available to 1020307070: 45 days are refused", async () => {
     const r = await c.post('/api/vacaciones/calculate', vacationForm(W.camilo, '2026-11-23', 45));
-    expect(expectErrorList(expectVacationError(r, 422, M.rules))).toContain('Los días solicitados (45) superan los días disponibles (41.25)');
+    expect(expectErrorList(expectVacationError(r, 422, M.rules))).toContain(
+      'Los días solicitados (45) superan los días disponibles (41.25)',
+    );
   });
 
   it('counts Saturdays as business days when vacLaboraSabado=1: end 2026-01-22, 18 calendar days', async () => {
@@ -201,11 +203,15 @@ describe.each(['calculate', 'add'])('POST /api/vacaciones/%s: business rules (42
   const rulesOf = async (form: Record<string, string>) => expectErrorList(expectVacationError(await c.post(path, form), 422, M.rules));
 
   it('fewer days than the minimum enjoyed', async () => {
-    expect(await rulesOf(vacationForm(W.maria, '2026-05-04', 4))).toContain('Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados');
+    expect(await rulesOf(vacationForm(W.maria, '2026-05-04', 4))).toContain(
+      'Los días solicitados (4) no cumplen el mínimo de 6 días disfrutados',
+    );
   });
 
   it('a start on a holiday', async () => {
-    expect(await rulesOf(vacationForm(W.maria, '2026-01-12', 6))).toContain('La fecha de inicio 2026-01-12 no es un día hábil para el trabajador');
+    expect(await rulesOf(vacationForm(W.maria, '2026-01-12', 6))).toContain(
+      'La fecha de inicio 2026-01-12 no es un día hábil para el trabajador',
+    );
   });
 
   it('lists every failing rule: 4 days starting on a holiday', async () => {
@@ -220,15 +226,22 @@ describe.each(['calculate', 'add'])('POST /api/vacaciones/%s: business rules (42
 
   it('more days than available', async () => {
     const errors = await rulesOf(vacationForm(W.maria, '2026-05-04', 40));
-    expect(errors.some((e) => /\(40\)/.test(e) && /disponibles/.test(e)), errors.join(' | ')).toBe(true);
+    expect(
+      errors.some((e) => /\(40\)/.test(e) && /disponibles/.test(e)),
+      errors.join(' | '),
+    ).toBe(true);
   });
 
   it('a contract without risk level', async () => {
-    expect(await rulesOf(vacationForm(W.santiago, '2026-05-04', 6))).toContain('No se encuentra configurado el nivel de riesgo del contrato.');
+    expect(await rulesOf(vacationForm(W.santiago, '2026-05-04', 6))).toContain(
+      'No se encuentra configurado el nivel de riesgo del contrato.',
+    );
   });
 
   it('a start date with no contract in force', async () => {
-    expect(await rulesOf(vacationForm(W.maria, '2028-03-01', 6))).toContain('El trabajador no tiene un contrato vigente en la fecha de inicio');
+    expect(await rulesOf(vacationForm(W.maria, '2028-03-01', 6))).toContain(
+      'El trabajador no tiene un contrato vigente en la fecha de inicio',
+    );
   });
 });
 
@@ -238,7 +251,10 @@ describe('overlaps and places per subgerencia', () => {
     for (const op of ['calculate', 'add']) {
       const r = await c.post(`/api/vacaciones/${op}`, vacationForm(W.camilo, '2026-04-08', 6));
       const errors = expectErrorList(expectVacationError(r, 422, M.rules));
-      expect(errors.some((e) => e.includes('se cruzan')), `${op}: ${errors.join(' | ')}`).toBe(true);
+      expect(
+        errors.some((e) => e.includes('se cruzan')),
+        `${op}: ${errors.join(' | ')}`,
+      ).toBe(true);
     }
   });
 
@@ -248,7 +264,10 @@ describe('overlaps and places per subgerencia', () => {
     const r = await c.post('/api/vacaciones/calculate', vacationForm(W.camilo, '2027-02-01', 6));
     const errors = expectErrorList(expectVacationError(r, 422, M.rules));
     expect(errors).toContain('El trabajador no tiene un contrato vigente en la fecha de inicio');
-    expect(errors.some((e) => e.includes('se cruzan')), errors.join(' | ')).toBe(true);
+    expect(
+      errors.some((e) => e.includes('se cruzan')),
+      errors.join(' | '),
+    ).toBe(true);
   });
 
   it('with two other SG-OPS workers away, a third one is refused: "Se alcanzó el máximo de 2 personas"', async () => {
@@ -257,7 +276,10 @@ describe('overlaps and places per subgerencia', () => {
     for (const op of ['calculate', 'add']) {
       const r = await c.post(`/api/vacaciones/${op}`, vacationForm(W.maria, '2026-09-09', 6, { vacCompensado: '0' }));
       const errors = expectErrorList(expectVacationError(r, 422, M.rules));
-      expect(errors.some((e) => e.includes('Se alcanzó el máximo de 2 personas')), `${op}: ${errors.join(' | ')}`).toBe(true);
+      expect(
+        errors.some((e) => e.includes('Se alcanzó el máximo de 2 personas')),
+        `${op}: ${errors.join(' | ')}`,
+      ).toBe(true);
     }
     const list = await c.get('/api/vacaciones', { numeroDocumento: W.maria, emailResponsable: ADMIN });
     expect(list.body.vacaciones.map((v: { startDate?: string }) => JSON.stringify(v)).join()).not.toContain('2026-09-09');

@@ -60,7 +60,10 @@ describe('the people-at-once limit under 50 simultaneous bookings', () => {
         body: { success: false, statusCode: 422, message: M.cannotProcess },
       });
       expect(Array.isArray(a.body.errors), a.text).toBe(true);
-      expect((a.body.errors as string[]).some((e) => e.includes('Se alcanzó el máximo de 2 personas')), a.text).toBe(true);
+      expect(
+        (a.body.errors as string[]).some((e) => e.includes('Se alcanzó el máximo de 2 personas')),
+        a.text,
+      ).toBe(true);
     }
     // The read side agrees with the answers: the two winners have one live record each, nobody else any.
     const winners = new Set(created.map((a) => a.body.data.vacaciones.vacAsociado as number));
@@ -81,8 +84,14 @@ describe('one worker, 30 overlapping requests at once', () => {
     const refused = answers.filter((a) => a.status !== 201);
     expect(refused).toHaveLength(29);
     for (const a of refused) {
-      expect({ status: a.status, body: a.body }).toMatchObject({ status: 422, body: { success: false, statusCode: 422, message: M.cannotProcess } });
-      expect((a.body.errors as string[]).some((e) => e.includes('se cruzan')), a.text).toBe(true);
+      expect({ status: a.status, body: a.body }).toMatchObject({
+        status: 422,
+        body: { success: false, statusCode: 422, message: M.cannotProcess },
+      });
+      expect(
+        (a.body.errors as string[]).some((e) => e.includes('se cruzan')),
+        a.text,
+      ).toBe(true);
     }
     expect(await liveCodes(d)).toEqual([created[0]!.body.data.codigo_pila]);
   });

@@ -115,7 +115,9 @@ describe.skipIf(!hasServer())(`a server killed mid-burst and started again${hasS
       // And no code was issued without its booking.
       expect(new Set(assigned.rows.map((r) => r.code))).toEqual(new Set(created.rows.map((r) => r.code)));
       // The third stream of the same append: the places taken in the subgerencia's month.
-      const slots = await pg.query<{ stream: string; code: string }>(`SELECT stream, data->>'codigoPila' AS code FROM events WHERE type = 'SlotsBooked'`);
+      const slots = await pg.query<{ stream: string; code: string }>(
+        `SELECT stream, data->>'codigoPila' AS code FROM events WHERE type = 'SlotsBooked'`,
+      );
       expect(slots.rows.map((r) => r.stream).filter((s) => s !== 'unit-SG-1-2026-12')).toEqual([]);
       expect(slots.rows.map((r) => r.code).sort()).toEqual(created.rows.map((r) => r.code).sort());
       // Every acknowledged code is among the facts; requests cut by the kill may or may not be.
@@ -132,7 +134,9 @@ describe.skipIf(!hasServer())(`a server killed mid-burst and started again${hasS
     expect(lags, 'projections caught up after the restart').toEqual(Object.fromEntries(Object.keys(lags).map((n) => [n, 0])));
     const live = await withPg(t.url!, snapshotReadModels);
     const codes = await withPg(t.url!, async (pg) =>
-      (await pg.query<{ code: string }>(`SELECT data->>'codigoPila' AS code FROM events WHERE type = 'VacationCreated'`)).rows.map((r) => r.code),
+      (await pg.query<{ code: string }>(`SELECT data->>'codigoPila' AS code FROM events WHERE type = 'VacationCreated'`)).rows.map(
+        (r) => r.code,
+      ),
     );
     expect(live.rm_vacations).toHaveLength(codes.length);
 

@@ -42,7 +42,9 @@ async function sqlCounter(url: string): Promise<EventCounter> {
       return (await c.query<{ p: string }>('SELECT coalesce(max(position), 0)::text AS p FROM events')).rows[0]!.p;
     },
     async since(mark) {
-      const r = await c.query<{ type: string; stream: string }>('SELECT type, stream FROM events WHERE position > $1 ORDER BY position', [mark]);
+      const r = await c.query<{ type: string; stream: string }>('SELECT type, stream FROM events WHERE position > $1 ORDER BY position', [
+        mark,
+      ]);
       return { count: r.rows.length, detail: r.rows.map((e) => `${e.type}@${e.stream}`) };
     },
     close: () => c.end(),
@@ -76,7 +78,11 @@ function metricsCounter(base: string): EventCounter {
 beforeAll(async () => {
   srv = await startTestServer({
     env: { BODY_LIMIT_BYTES: String(BODY_LIMIT), RATE_LIMIT_PER_MINUTE: '0' },
-    keys: [{ name: 'acceptance' }, { name: 'solo-contratos', scopes: ['contratos:verificar'] }, { name: 'solo-vacaciones', scopes: ['vacaciones'] }],
+    keys: [
+      { name: 'acceptance' },
+      { name: 'solo-contratos', scopes: ['contratos:verificar'] },
+      { name: 'solo-vacaciones', scopes: ['vacaciones'] },
+    ],
   });
   events = srv.postgres ? await sqlCounter(srv.env.DATABASE_URL!) : metricsCounter(srv.url);
 });
@@ -162,10 +168,16 @@ function expectWellFormed(e: Endpoint, r: FuzzRequest, a: Answer): void {
   if (e.envelope === 'vacation') {
     expect(body.statusCode, what).toBe(a.status);
     if ('errors' in body) expect(body.errors, what).toBeTypeOf('object');
-    expect(Object.keys(body).filter((k) => !['success', 'statusCode', 'message', 'errors'].includes(k)), what).toEqual([]);
+    expect(
+      Object.keys(body).filter((k) => !['success', 'statusCode', 'message', 'errors'].includes(k)),
+      what,
+    ).toEqual([]);
   } else {
     if ('statusCode' in body) expect(body.statusCode, what).toBe(a.status);
-    expect(Object.keys(body).filter((k) => !['success', 'statusCode', 'message'].includes(k)), what).toEqual([]);
+    expect(
+      Object.keys(body).filter((k) => !['success', 'statusCode', 'message'].includes(k)),
+      what,
+    ).toEqual([]);
   }
 }
 
@@ -190,22 +202,25 @@ function expectAppends(e: Endpoint, r: FuzzRequest, a: Answer, appended: Appende
 }
 
 describe('fuzzed requests', () => {
-  it.each(ENDPOINTS.map((e, i) => [e.name, e, i] as const))('%s: every answer is a success or a 4xx in the envelope, and refusals append nothing', async (_, e, i) => {
-    await fc.assert(
-      fc.asyncProperty(fuzzRequest(e), async (r) => {
-        const mark = await events.mark();
-        const answer = await send(e, r);
-        if (answer === null) {
-          expect((await events.since(mark)).count, 'an oversized request cut short appended events').toBe(0);
-          return;
-        }
-        expectWellFormed(e, r, answer);
-        expectAppends(e, r, answer, await events.since(mark));
-      }),
-      // A seed of its own per endpoint: the same stream everywhere would repeat the same idempotency keys.
-      { numRuns: RUNS, seed: SEED + i },
-    );
-  });
+  it.each(ENDPOINTS.map((e, i) => [e.name, e, i] as const))(
+    '%s: every answer is a success or a 4xx in the envelope, and refusals append nothing',
+    async (_, e, i) => {
+      await fc.assert(
+        fc.asyncProperty(fuzzRequest(e), async (r) => {
+          const mark = await events.mark();
+          const answer = await send(e, r);
+          if (answer === null) {
+            expect((await events.since(mark)).count, 'an oversized request cut short appended events').toBe(0);
+            return;
+          }
+          expectWellFormed(e, r, answer);
+          expectAppends(e, r, answer, await events.since(mark));
+        }),
+        // A seed of its own per endpoint: the same stream everywhere would repeat the same idempotency keys.
+        { numRuns: RUNS, seed: SEED + i },
+      );
+    },
+  );
 });
 
 describe(`bodies over BODY_LIMIT_BYTES (${BODY_LIMIT})`, () => {
@@ -226,7 +241,15 @@ describe(`bodies over BODY_LIMIT_BYTES (${BODY_LIMIT})`, () => {
     const mark = await events.mark();
     const body = encodings[enc as keyof typeof encodings]({ ...formOf(op), relleno: big });
     const a = await call(srv.url, `/api/vacaciones/${op}`, { key: srv.keys.acceptance!, ...body });
-    expect({ status: a.status, body: a.body }).toEqual({ status: 413, body: { success: false, statusCode: 413, message: TOO_LARGE, errors: { detalle: `El cuerpo supera el máximo de ${BODY_LIMIT} bytes` } } });
+    expect({ status: a.status, body: a.body }).toEqual({
+      status: 413,
+      body: {
+        success: false,
+        statusCode: 413,
+        message: TOO_LARGE,
+        errors: { detalle: `El cuerpo supera el máximo de ${BODY_LIMIT} bytes` },
+      },
+    });
     expect((await events.since(mark)).count).toBe(0);
   });
 
@@ -234,12 +257,23 @@ describe(`bodies over BODY_LIMIT_BYTES (${BODY_LIMIT})`, () => {
     const form: Record<string, string> = { ...formOf('add') };
     for (let i = 0; i < 60; i++) form[`campo${i}`] = 'y'.repeat(90);
     const a = await call(srv.url, '/api/vacaciones/add', { key: srv.keys.acceptance!, ...encodings[enc as keyof typeof encodings](form) });
-    expect({ status: a.status, body: a.body }).toEqual({ status: 413, body: { success: false, statusCode: 413, message: TOO_LARGE, errors: { detalle: `El cuerpo supera el máximo de ${BODY_LIMIT} bytes` } } });
+    expect({ status: a.status, body: a.body }).toEqual({
+      status: 413,
+      body: {
+        success: false,
+        statusCode: 413,
+        message: TOO_LARGE,
+        errors: { detalle: `El cuerpo supera el máximo de ${BODY_LIMIT} bytes` },
+      },
+    });
   });
 
   it.each(Object.keys(encodings))('a %s body just under the limit is read', async (enc) => {
     const form = { ...vacationForm(W.maria, '2026-01-05', 15), relleno: 'z'.repeat(BODY_LIMIT - 1200) };
-    const a = await call(srv.url, '/api/vacaciones/calculate', { key: srv.keys.acceptance!, ...encodings[enc as keyof typeof encodings](form) });
+    const a = await call(srv.url, '/api/vacaciones/calculate', {
+      key: srv.keys.acceptance!,
+      ...encodings[enc as keyof typeof encodings](form),
+    });
     expect(a.status, a.text).toBe(200);
   });
 });
@@ -256,11 +290,31 @@ describe('inputs the database, the multipart parser or the router cannot take', 
     ['edit, codigoPila', '/api/vacaciones/edit', 'vacation', { form: form({ codigoPila: `VAC_${NUL}` }) }],
     ['delete, codigoPila', '/api/vacaciones/delete', 'vacation', { form: { codigoPila: `VAC_${NUL}`, emailUserResponsable: ADMIN } }],
     ['approve, codigoPila', '/api/vacaciones/approve', 'vacation', { form: { codigoPila: `VAC_${NUL}`, emailUserResponsable: ADMIN } }],
-    ['consultdatavacations, numeroDocumento', '/api/vacaciones/consultdatavacations', 'lookup', { query: q({ numeroDocumento: `1${NUL}` }) }],
-    ['consultdatavacations, emailResponsable', '/api/vacaciones/consultdatavacations', 'lookup', { query: q({ emailResponsable: `a${NUL}@x.co` }) }],
-    ['verificarContratoActivo, numeroDocumento', '/api/contratos/verificarContratoActivo', 'contract', { query: q({ numeroDocumento: `1${NUL}` }) }],
+    [
+      'consultdatavacations, numeroDocumento',
+      '/api/vacaciones/consultdatavacations',
+      'lookup',
+      { query: q({ numeroDocumento: `1${NUL}` }) },
+    ],
+    [
+      'consultdatavacations, emailResponsable',
+      '/api/vacaciones/consultdatavacations',
+      'lookup',
+      { query: q({ emailResponsable: `a${NUL}@x.co` }) },
+    ],
+    [
+      'verificarContratoActivo, numeroDocumento',
+      '/api/contratos/verificarContratoActivo',
+      'contract',
+      { query: q({ numeroDocumento: `1${NUL}` }) },
+    ],
     ['vacaciones, numeroDocumento', '/api/vacaciones', 'lookup', { query: q({ numeroDocumento: `1${NUL}` }) }],
-    ['registro, the code', `/api/vacaciones/registro/${encodeURIComponent(`VAC_${NUL}`)}`, 'lookup', { query: { emailResponsable: ADMIN } }],
+    [
+      'registro, the code',
+      `/api/vacaciones/registro/${encodeURIComponent(`VAC_${NUL}`)}`,
+      'lookup',
+      { query: { emailResponsable: ADMIN } },
+    ],
     ['auditoria, codigoPila', '/api/vacaciones/auditoria', 'lookup', { query: { codigoPila: `VAC_${NUL}`, emailResponsable: ADMIN } }],
   ];
 
@@ -281,13 +335,21 @@ describe('inputs the database, the multipart parser or the router cannot take', 
     });
     expect({ status: a.status, body: a.body }).toEqual({
       status: 400,
-      body: { success: false, statusCode: 400, message: 'El cuerpo de la solicitud no se pudo leer', errors: { detalle: expect.stringMatching(/formulario/) } },
+      body: {
+        success: false,
+        statusCode: 400,
+        message: 'El cuerpo de la solicitud no se pudo leer',
+        errors: { detalle: expect.stringMatching(/formulario/) },
+      },
     });
     expect((await events.since(mark)).count).toBe(0);
   });
 
   it('a record code longer than the router takes is a 4xx in the lookup envelope', async () => {
-    const a = await call(srv.url, `/api/vacaciones/registro/VAC_${'9'.repeat(120)}`, { key: srv.keys.acceptance!, query: { emailResponsable: ADMIN } });
+    const a = await call(srv.url, `/api/vacaciones/registro/VAC_${'9'.repeat(120)}`, {
+      key: srv.keys.acceptance!,
+      query: { emailResponsable: ADMIN },
+    });
     expect(a.status, a.text).toBeGreaterThanOrEqual(400);
     expect(a.status, a.text).toBeLessThan(500);
     expect(a.body).toEqual({ success: false, statusCode: a.status, message: expect.any(String) });

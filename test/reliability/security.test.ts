@@ -66,12 +66,20 @@ describe('per-key rate limit', () => {
     const over = await limited.post('/api/vacaciones/calculate', form);
     expect({ status: over.status, body: over.body }).toEqual({
       status: 429,
-      body: { success: false, statusCode: 429, message: TOO_MANY, errors: { detalle: `Se superó el límite de ${LIMIT} solicitudes por minuto de la API key` } },
+      body: {
+        success: false,
+        statusCode: 429,
+        message: TOO_MANY,
+        errors: { detalle: `Se superó el límite de ${LIMIT} solicitudes por minuto de la API key` },
+      },
     });
 
     // The same key on a lookup endpoint: 429 in that endpoint's envelope, which has no errors.
     const lookup = await limited.get('/api/vacaciones/consultdatavacations', { numeroDocumento: W.maria, emailResponsable: ADMIN });
-    expect({ status: lookup.status, body: lookup.body }).toEqual({ status: 429, body: { success: false, statusCode: 429, message: TOO_MANY } });
+    expect({ status: lookup.status, body: lookup.body }).toEqual({
+      status: 429,
+      body: { success: false, statusCode: 429, message: TOO_MANY },
+    });
 
     const other = await client(srv.url, srv.keys.acceptance!).post('/api/vacaciones/calculate', form);
     expect(other.status, other.text).toBe(200);
@@ -108,7 +116,11 @@ describe('security headers', () => {
   };
 
   it.each([
-    ['a success', () => client(srv.url, srv.keys.revocable!).post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15)), 200],
+    [
+      'a success',
+      () => client(srv.url, srv.keys.revocable!).post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15)),
+      200,
+    ],
     ['a 401', () => call(srv.url, '/api/vacaciones/calculate', { key: null, form: vacationForm(W.maria, '2026-01-05', 15) }), 401],
     ['an unknown route', () => call(srv.url, '/api/no-existe', { key: null }), 404],
     ['the health check', () => call(srv.url, '/health', { key: null }), 200],
@@ -128,7 +140,10 @@ describe('logs', () => {
   it('never contain a key secret, neither a wrong one nor a right one', async () => {
     const wrong = `vac_${randomBytes(32).toString('base64url')}`;
     const before = requestLines().length;
-    const refused = await call(srv.url, '/api/vacaciones/calculate', { rawKeyHeader: `Bearer ${wrong}`, form: vacationForm(W.maria, '2026-01-05', 15) });
+    const refused = await call(srv.url, '/api/vacaciones/calculate', {
+      rawKeyHeader: `Bearer ${wrong}`,
+      form: vacationForm(W.maria, '2026-01-05', 15),
+    });
     expect({ status: refused.status, body: refused.body }).toEqual({ status: 401, body: UNAUTHORIZED });
     const right = await client(srv.url, srv.keys.acceptance!).post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15));
     expect(right.status, right.text).toBe(200);
@@ -149,7 +164,10 @@ describe('logs', () => {
   it('mask the responsible e-mail of failed attempts', async () => {
     const c = client(srv.url, srv.keys.acceptance!);
     const before = requestLines().length;
-    const write = await c.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15, { emailUserResponsable: SECRET_EMAIL }));
+    const write = await c.post(
+      '/api/vacaciones/calculate',
+      vacationForm(W.maria, '2026-01-05', 15, { emailUserResponsable: SECRET_EMAIL }),
+    );
     expect({ status: write.status, body: write.body }).toMatchObject({
       status: 404,
       body: { success: false, statusCode: 404, message: 'Usuario responsable no encontrado' },
@@ -160,7 +178,9 @@ describe('logs', () => {
       body: { success: false, statusCode: 404, message: 'Usuario administrador no encontrado para el correo proporcionado.' },
     });
     await expect.poll(() => requestLines().length - before, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
-    const failed = requestLines().slice(before).filter((l) => l.status === 404);
+    const failed = requestLines()
+      .slice(before)
+      .filter((l) => l.status === 404);
     expect(failed).toHaveLength(2);
     for (const l of failed) expect(l.responsible).toBe('s***@dominio.co');
     expect(allLogs().includes(SECRET_EMAIL), 'the full address is in the logs').toBe(false);

@@ -34,15 +34,37 @@ export function generateDataset(opts: DatasetOptions) {
     const salary = 1_500_000 + (i % 50) * 37_000;
     asociados.push({ id, tipoDocumento: 'CC', numeroDocumento: documentOf(id), nombres: `Nombre${i}`, apellidos: 'Generado' });
     contratos.push({
-      id, asociadoId: id, contratoEmpresaId: 1, subgerenciaId: subgerencias[i % subgerencias.length]!.id,
-      fechaInicio: '2024-02-01', fechaFin: '2027-12-31', liquidado: false, esAdicional: false, salarioBase: salary, nivelRiesgo: 1,
+      id,
+      asociadoId: id,
+      contratoEmpresaId: 1,
+      subgerenciaId: subgerencias[i % subgerencias.length]!.id,
+      fechaInicio: '2024-02-01',
+      fechaFin: '2027-12-31',
+      liquidado: false,
+      esAdicional: false,
+      salarioBase: salary,
+      nivelRiesgo: 1,
     });
     for (let y = 2024; y <= 2026; y++) {
       for (let m = 1; m <= 12; m++) {
         if ((y === 2024 && m < 2) || (y === 2026 && m > 10)) continue;
         const mm = `${y}-${pad(m)}`;
-        nomina.push({ asociadoId: id, contratoId: id, periodoInicio: `${mm}-01`, periodoFin: `${mm}-15`, diasLaborados: 15, compensacionBasica: Math.round(salary / 2) });
-        nomina.push({ asociadoId: id, contratoId: id, periodoInicio: `${mm}-16`, periodoFin: `${mm}-${lastDay(y, m)}`, diasLaborados: 15, compensacionBasica: Math.round(salary / 2) });
+        nomina.push({
+          asociadoId: id,
+          contratoId: id,
+          periodoInicio: `${mm}-01`,
+          periodoFin: `${mm}-15`,
+          diasLaborados: 15,
+          compensacionBasica: Math.round(salary / 2),
+        });
+        nomina.push({
+          asociadoId: id,
+          contratoId: id,
+          periodoInicio: `${mm}-16`,
+          periodoFin: `${mm}-${lastDay(y, m)}`,
+          diasLaborados: 15,
+          compensacionBasica: Math.round(salary / 2),
+        });
       }
     }
     for (let k = 0; k < (opts.historicPerWorker ?? 0); k++) {
@@ -50,17 +72,32 @@ export function generateDataset(opts: DatasetOptions) {
       const start = new Date(Date.UTC(2024, 3, 1 + 7 * (k * 3 + (i % 2))));
       vacaciones.push({
         codigoPila: `VAC_${1_700_000_000_000 + i * 100 + k}_${(i * 100 + k).toString(16).padStart(8, '0')}_00000000`,
-        asociadoId: id, fechaInicio: start.toISOString().slice(0, 10), diasVacaciones: 1,
-        laboraSabado: false, compensado: true, pagado: false, aprobado: k % 2 === 0,
+        asociadoId: id,
+        fechaInicio: start.toISOString().slice(0, 10),
+        diasVacaciones: 1,
+        laboraSabado: false,
+        compensado: true,
+        pagado: false,
+        aprobado: k % 2 === 0,
       });
     }
   }
   return {
     subgerencias,
-    contratosEmpresa: [{
-      id: 1, nombre: 'Contrato generado',
-      vacaciones: { diasVacacionesAnuales: 15, diasVacacionesAnualesAltoRiesgo: 30, diasMinimosDisfrutados: 6, vacacionesAnticipadas: true, diasVacacionesAnticipadas: 5, numeroPersonasVacaciones: opts.maxPeople },
-    }],
+    contratosEmpresa: [
+      {
+        id: 1,
+        nombre: 'Contrato generado',
+        vacaciones: {
+          diasVacacionesAnuales: 15,
+          diasVacacionesAnualesAltoRiesgo: 30,
+          diasMinimosDisfrutados: 6,
+          vacacionesAnticipadas: true,
+          diasVacacionesAnticipadas: 5,
+          numeroPersonasVacaciones: opts.maxPeople,
+        },
+      },
+    ],
     asociados,
     contratos,
     nomina,

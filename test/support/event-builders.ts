@@ -38,9 +38,7 @@ export function record(over: Partial<VacationRecord> & { codigoPila: string; wor
     worksSaturday: false,
     compensated: false,
     socialSecurityInPayroll: true,
-    amortizations: [
-      { periodo: '2024-03', diasHabiles: 10, diasCalendario: 12, valor: 1_000_000 },
-    ],
+    amortizations: [{ periodo: '2024-03', diasHabiles: 10, diasCalendario: 12, valor: 1_000_000 }],
     replaces: null,
     createdAt: '2024-03-01T15:00:00.000Z',
     ...over,
@@ -49,8 +47,7 @@ export function record(over: Partial<VacationRecord> & { codigoPila: string; wor
 
 type Meta = Partial<EventMetadata>;
 
-export const created = (r: VacationRecord, m?: Meta): NewEvent =>
-  encode({ type: 'VacationCreated', data: r }, metadata(m), randomUUID());
+export const created = (r: VacationRecord, m?: Meta): NewEvent => encode({ type: 'VacationCreated', data: r }, metadata(m), randomUUID());
 
 export const imported = (r: VacationRecord, approved: boolean, m?: Meta): NewEvent =>
   encode({ type: 'VacationImported', data: { ...r, approved } }, metadata({ source: 'import', ...m }), randomUUID());

@@ -21,7 +21,7 @@ function frame(message: { serializeBinary(): Uint8Array }): Buffer {
 
 function unframe(data: Buffer): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (let at = 0; at + 5 <= data.length; ) {
+  for (let at = 0; at + 5 <= data.length;) {
     const length = data.readUInt32BE(at + 1);
     out.push(new Uint8Array(data.subarray(at + 5, at + 5 + length)));
     at += 5 + length;
@@ -69,7 +69,9 @@ export class FakeKurrentNode {
         const reply = new features.SupportedMethods();
         reply.setEventStoreServerVersion(this.features === 'older server' ? '24.10.0' : '25.1.0');
         const method = new features.SupportedMethod();
-        method.setServiceName(this.features === 'older server' ? 'event_store.client.streams.Streams' : 'kurrentdb.protocol.v2.streams.StreamsService');
+        method.setServiceName(
+          this.features === 'older server' ? 'event_store.client.streams.Streams' : 'kurrentdb.protocol.v2.streams.StreamsService',
+        );
         method.setMethodName(this.features === 'older server' ? 'BatchAppend' : 'AppendSession');
         reply.addMethods(method);
         return this.reply(stream, frame(reply));

@@ -60,7 +60,8 @@ export function serviceError(code: number, message: string, details?: Buffer): E
   });
 }
 
-export const NOT_LEADER_MESSAGE = 'The server is not the leader node and cannot handle the request. Please retry your request against the leader node directly.';
+export const NOT_LEADER_MESSAGE =
+  'The server is not the leader node and cannot handle the request. Please retry your request against the leader node directly.';
 
 /** What a follower answers a multi-stream append with (FAILED_PRECONDITION, NotLeaderNodeErrorDetails). */
 export function notLeaderDetails(leaderHost = 'node-2', leaderPort = 2113): Buffer {
@@ -86,7 +87,12 @@ export function internalError(): Error {
 /** ABORTED with StreamAlreadyInAppendSessionErrorDetails, which the client reports as a TimeoutError. */
 export function streamTwiceError(stream: string): Error {
   const message = `Stream '${stream}' is already part of this append session. Appending to the same stream multiple times is currently not supported.`;
-  const details = statusDetails(10, message, 'kurrentdb.protocol.v2.streams.errors.StreamAlreadyInAppendSessionErrorDetails', field(1, Buffer.from(stream)));
+  const details = statusDetails(
+    10,
+    message,
+    'kurrentdb.protocol.v2.streams.errors.StreamAlreadyInAppendSessionErrorDetails',
+    field(1, Buffer.from(stream)),
+  );
   return convertToCommandError(serviceError(10, message, details)) as Error;
 }
 
@@ -191,7 +197,10 @@ export class FakeKurrentLog {
     const max = Number(o.maxCount ?? Number.MAX_SAFE_INTEGER);
     if (o.direction === BACKWARDS) {
       const from = o.fromRevision === END || o.fromRevision === undefined ? events.length - 1 : Number(o.fromRevision);
-      return events.slice(0, from + 1).reverse().slice(0, max);
+      return events
+        .slice(0, from + 1)
+        .reverse()
+        .slice(0, max);
     }
     const from = o.fromRevision === START || o.fromRevision === undefined ? 0 : Number(o.fromRevision as bigint);
     return events.slice(from, from + max);
@@ -204,10 +213,12 @@ export class FakeKurrentLog {
     const from = o.fromPosition;
     if (o.direction === BACKWARDS) {
       // Backwards from a position starts before the event there.
-      const before = from === END || from === undefined ? visible : visible.filter((e) => typeof from === 'object' && e.position.commit < from.commit);
+      const before =
+        from === END || from === undefined ? visible : visible.filter((e) => typeof from === 'object' && e.position.commit < from.commit);
       return before.reverse().slice(0, max);
     }
-    const after = from === START || from === undefined ? visible : visible.filter((e) => typeof from === 'object' && e.position.commit >= from.commit);
+    const after =
+      from === START || from === undefined ? visible : visible.filter((e) => typeof from === 'object' && e.position.commit >= from.commit);
     return after.slice(0, max);
   }
 }

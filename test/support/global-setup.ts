@@ -25,10 +25,7 @@ async function reachable(url: string): Promise<boolean> {
 async function dockerPostgres(): Promise<{ url: string; stop: () => Promise<unknown> } | undefined> {
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
-    await Promise.race([
-      getContainerRuntimeClient(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000)),
-    ]);
+    await Promise.race([getContainerRuntimeClient(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000))]);
     const { PostgreSqlContainer } = await import('@testcontainers/postgresql');
     const c = await new PostgreSqlContainer('postgres:16-alpine').start();
     return { url: c.getConnectionUri(), stop: () => c.stop() };

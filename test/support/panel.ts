@@ -37,7 +37,14 @@ export async function startPanelService(env: Record<string, string> = {}, opts: 
   } else {
     await importReferenceData(t.db, loadFixture());
   }
-  const config = loadConfig({ DATABASE_URL: t.url ?? '', DATA_DIR: dataDir ?? '', VACACIONES_TODAY: TODAY, LOG_LEVEL: 'silent', PORT: '0', ...env });
+  const config = loadConfig({
+    DATABASE_URL: t.url ?? '',
+    DATA_DIR: dataDir ?? '',
+    VACACIONES_TODAY: TODAY,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    ...env,
+  });
   const service = await createService(config, createLogger(config));
   for (const email of opts.accounts ?? []) {
     const invite = await createInvite(service.db, email);
@@ -65,7 +72,10 @@ export class PanelClient {
   readonly cookies = new Map<string, string>();
   private lastToken: string | undefined;
 
-  constructor(private readonly service: Service, private readonly headers: Record<string, string> = {}) {}
+  constructor(
+    private readonly service: Service,
+    private readonly headers: Record<string, string> = {},
+  ) {}
 
   async get(url: string): Promise<PanelAnswer> {
     return this.send('GET', url);
@@ -100,7 +110,12 @@ export class PanelClient {
     }
     const token = /name="_csrf" value="([^"]+)"/.exec(r.body)?.[1];
     if (token) this.lastToken = token;
-    return { status: r.statusCode, headers: r.headers as PanelAnswer['headers'], body: r.body, location: r.headers.location as string | undefined };
+    return {
+      status: r.statusCode,
+      headers: r.headers as PanelAnswer['headers'],
+      body: r.body,
+      location: r.headers.location as string | undefined,
+    };
   }
 }
 

@@ -28,7 +28,16 @@ export interface BaseChoice {
   code: string;
 }
 
-const CREATE_FIELDS = ['documentoAsociado', 'vacFechaInicio', 'vacDiasVacaciones', 'emailUserResponsable', 'vacPagado', 'vacLaboraSabado', 'vacCompensado', 'vacSeguridadEnNomina'];
+const CREATE_FIELDS = [
+  'documentoAsociado',
+  'vacFechaInicio',
+  'vacDiasVacaciones',
+  'emailUserResponsable',
+  'vacPagado',
+  'vacLaboraSabado',
+  'vacCompensado',
+  'vacSeguridadEnNomina',
+];
 const createBase = (g: BaseChoice): [string, string][] => [
   ['documentoAsociado', g.doc],
   ['vacFechaInicio', g.date],
@@ -45,8 +54,24 @@ const lookupBase = (g: BaseChoice): [string, string][] => [
 ];
 
 export const ENDPOINTS: Endpoint[] = [
-  { name: 'calculate', method: 'POST', path: '/vacaciones/calculate', envelope: 'vacation', fields: CREATE_FIELDS, appends: 'none', base: createBase },
-  { name: 'add', method: 'POST', path: '/vacaciones/add', envelope: 'vacation', fields: CREATE_FIELDS, appends: 'writes', base: createBase },
+  {
+    name: 'calculate',
+    method: 'POST',
+    path: '/vacaciones/calculate',
+    envelope: 'vacation',
+    fields: CREATE_FIELDS,
+    appends: 'none',
+    base: createBase,
+  },
+  {
+    name: 'add',
+    method: 'POST',
+    path: '/vacaciones/add',
+    envelope: 'vacation',
+    fields: CREATE_FIELDS,
+    appends: 'writes',
+    base: createBase,
+  },
   {
     name: 'edit',
     method: 'POST',
@@ -56,8 +81,24 @@ export const ENDPOINTS: Endpoint[] = [
     appends: 'writes',
     base: (g) => [['codigoPila', g.code], ...createBase(g)],
   },
-  { name: 'delete', method: 'POST', path: '/vacaciones/delete', envelope: 'vacation', fields: ['codigoPila', 'emailUserResponsable'], appends: 'writes', base: codeBase },
-  { name: 'approve', method: 'POST', path: '/vacaciones/approve', envelope: 'vacation', fields: ['codigoPila', 'emailUserResponsable'], appends: 'writes', base: codeBase },
+  {
+    name: 'delete',
+    method: 'POST',
+    path: '/vacaciones/delete',
+    envelope: 'vacation',
+    fields: ['codigoPila', 'emailUserResponsable'],
+    appends: 'writes',
+    base: codeBase,
+  },
+  {
+    name: 'approve',
+    method: 'POST',
+    path: '/vacaciones/approve',
+    envelope: 'vacation',
+    fields: ['codigoPila', 'emailUserResponsable'],
+    appends: 'writes',
+    base: codeBase,
+  },
   {
     name: 'consultdatavacations',
     method: 'GET',
@@ -110,7 +151,7 @@ export const HISTORIC_CODES = ['VAC_1750000000000_a1b2c3d4_deadbeef', 'VAC_17600
 const HOSTILE = [
   "'; DROP TABLE events; --",
   "' OR '1'='1",
-  "1; SELECT pg_sleep(0); --",
+  '1; SELECT pg_sleep(0); --',
   "admin@empresa.co' --",
   '<script>alert(1)</script>',
   '"><img src=x onerror=alert(1)>',
@@ -136,9 +177,38 @@ const HOSTILE = [
   ' ',
   '\t\n',
 ];
-const NUMBERS = ['0', '-1', '1', '6', '15', '360', '361', '1e3', '1.5', 'NaN', 'Infinity', '-0', '0x10', '99999999999999999999999', '١٥', ' 15 ', '+15'];
+const NUMBERS = [
+  '0',
+  '-1',
+  '1',
+  '6',
+  '15',
+  '360',
+  '361',
+  '1e3',
+  '1.5',
+  'NaN',
+  'Infinity',
+  '-0',
+  '0x10',
+  '99999999999999999999999',
+  '١٥',
+  ' 15 ',
+  '+15',
+];
 const VALID_DATES = ['2026-01-05', '2026-02-02', '2026-03-16', '2026-12-01', '2027-01-12'];
-const DATES = ['2026-01-05', '2026-12-01', '2026-02-30', '2026-13-01', '0000-01-01', '9999-12-31', '2026-1-5', '2026-01-05T00:00:00Z', '+275760-09-13', '2026/01/05'];
+const DATES = [
+  '2026-01-05',
+  '2026-12-01',
+  '2026-02-30',
+  '2026-13-01',
+  '0000-01-01',
+  '9999-12-31',
+  '2026-1-5',
+  '2026-01-05T00:00:00Z',
+  '+275760-09-13',
+  '2026/01/05',
+];
 const REAL = [...Object.values(W), ADMIN, AUDITOR, EMPLOYEE, 'ADMIN@EMPRESA.CO', 'nadie@empresa.co', ...HISTORIC_CODES, 'CC', 'TI', 'cc'];
 
 /** A string value: real ones, hostile ones, random unicode, sometimes big. */
@@ -160,13 +230,28 @@ export const jsonValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const mixedCase = (name: string) =>
-  fc.array(fc.boolean(), { minLength: name.length, maxLength: name.length }).map((ups) => [...name].map((ch, i) => (ups[i] ? ch.toUpperCase() : ch.toLowerCase())).join(''));
+  fc
+    .array(fc.boolean(), { minLength: name.length, maxLength: name.length })
+    .map((ups) => [...name].map((ch, i) => (ups[i] ? ch.toUpperCase() : ch.toLowerCase())).join(''));
 
 export function fieldName(known: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 5, arbitrary: fc.constantFrom(...known) },
     { weight: 2, arbitrary: fc.constantFrom(...known).chain(mixedCase) },
-    { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'a[b]', 'a.b', 'documentoAsociado[]', '') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'prototype',
+        'toString',
+        'hasOwnProperty',
+        'a[b]',
+        'a.b',
+        'documentoAsociado[]',
+        '',
+      ),
+    },
     { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 20 }) },
   );
 }
@@ -179,13 +264,27 @@ function mutation(known: string[]): fc.Arbitrary<(pairs: Pairs) => Pairs> {
   const at = (pairs: Pairs, i: number) => i % Math.max(pairs.length, 1);
   return fc.oneof(
     fc.tuple(name, jsonValue).map(([n, v]) => (pairs: Pairs): Pairs => [...pairs, [n, v]]),
-    fc.tuple(fc.nat(), jsonValue).map(([i, v]) => (pairs: Pairs): Pairs => pairs.map((p, j) => (j === at(pairs, i) ? [p[0], v] : p))),
-    fc.tuple(fc.nat(), jsonValue).map(([i, v]) => (pairs: Pairs): Pairs => (pairs.length ? [...pairs, [pairs[at(pairs, i)]![0], v]] : pairs)),
-    fc.nat().map((i) => (pairs: Pairs): Pairs => pairs.filter((_, j) => j !== at(pairs, i))),
+    fc.tuple(fc.nat(), jsonValue).map(
+      ([i, v]) =>
+        (pairs: Pairs): Pairs =>
+          pairs.map((p, j) => (j === at(pairs, i) ? [p[0], v] : p)),
+    ),
+    fc.tuple(fc.nat(), jsonValue).map(
+      ([i, v]) =>
+        (pairs: Pairs): Pairs =>
+          pairs.length ? [...pairs, [pairs[at(pairs, i)]![0], v]] : pairs,
+    ),
+    fc.nat().map(
+      (i) =>
+        (pairs: Pairs): Pairs =>
+          pairs.filter((_, j) => j !== at(pairs, i)),
+    ),
     fc.tuple(fc.nat(), fc.array(fc.boolean(), { minLength: 30, maxLength: 30 })).map(
       ([i, ups]) =>
         (pairs: Pairs): Pairs =>
-          pairs.map((p, j) => (j === at(pairs, i) ? [[...p[0]].map((ch, k) => (ups[k % 30] ? ch.toUpperCase() : ch.toLowerCase())).join(''), p[1]] : p)),
+          pairs.map((p, j) =>
+            j === at(pairs, i) ? [[...p[0]].map((ch, k) => (ups[k % 30] ? ch.toUpperCase() : ch.toLowerCase())).join(''), p[1]] : p,
+          ),
     ),
   );
 }
@@ -234,7 +333,7 @@ const ENCODINGS: Encoding[] = [
   'no-body',
 ];
 
-const asText = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined');
+const asText = (v: unknown): string => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'));
 
 /** Longest query string generated: beyond some 16 KB Node refuses the request head before the service sees it. */
 export const MAX_QUERY_CHARS = 12_000;
@@ -266,37 +365,47 @@ export function fuzzRequest(e: Endpoint): fc.Arbitrary<FuzzRequest> {
   // Mostly a request the endpoint would judge on its merits, so that mutations reach past validation.
   const base = fc
     .record({
-      doc: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...Object.values(W)) }, { weight: 1, arbitrary: fc.constantFrom('9100000000', '0', '') }),
+      doc: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...Object.values(W)) },
+        { weight: 1, arbitrary: fc.constantFrom('9100000000', '0', '') },
+      ),
       date: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...VALID_DATES) }, { weight: 1, arbitrary: fc.constantFrom(...DATES) }),
-      days: fc.oneof({ weight: 3, arbitrary: fc.constantFrom('1', '6', '10', '15') }, { weight: 1, arbitrary: fc.constantFrom(...NUMBERS) }),
+      days: fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('1', '6', '10', '15') },
+        { weight: 1, arbitrary: fc.constantFrom(...NUMBERS) },
+      ),
       code: fc.constantFrom(...HISTORIC_CODES, 'VAC_1700000000000_00000000_00000000', "VAC_1'; DROP TABLE events; --"),
     })
     .map(e.base);
   const name = fieldName(e.fields);
-  return fc.record({
-    method: fc.oneof({ weight: 6, arbitrary: fc.constant(e.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
-    prefix: fc.constantFrom('' as const, '/api' as const),
-    upperPath: fc.boolean(),
-    encoding: fc.oneof({ weight: 4, arbitrary: fc.constantFrom<Encoding>('urlencoded', 'multipart', 'json') }, { weight: 3, arbitrary: fc.constantFrom(...ENCODINGS) }),
-    pairs: fc
-      .tuple(fc.option(base, { freq: 5, nil: [] as [string, string][] }), fc.array(mutation(e.fields), { maxLength: 4 }))
-      .map(([b, ops]) => ops.reduce<[string, unknown][]>((pairs, op) => op(pairs), [...b])),
-    extraQuery: fc.array(fc.tuple(name, textValue), { maxLength: 2 }),
-    // Up to the router's 100-character limit on a path parameter; longer ones have a test of their own.
-    code: fc.oneof(
-      fc.constantFrom(...HISTORIC_CODES),
-      textValue.filter((t) => encodeURIComponent(t).length <= 100),
-      fc.integer({ min: 80, max: 96 }).map((n) => `VAC_${'9'.repeat(n)}`),
-    ),
-    key: fc.oneof(
-      { weight: 14, arbitrary: fc.constant<KeyChoice>('full') },
-      { weight: 1, arbitrary: fc.constantFrom<KeyChoice>('none', 'wrong', 'malformed', 'solo-contratos', 'solo-vacaciones') },
-    ),
-    idempotencyKey: fc.option(
-      fc.oneof({ weight: 1, arbitrary: fc.constantFrom('fuzz-1', ' ', 'x'.repeat(201)) }, { weight: 6, arbitrary: fc.noBias(fc.uuid()) }),
-      { freq: 3 },
-    ),
-  })
+  return fc
+    .record({
+      method: fc.oneof({ weight: 6, arbitrary: fc.constant(e.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+      prefix: fc.constantFrom('' as const, '/api' as const),
+      upperPath: fc.boolean(),
+      encoding: fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom<Encoding>('urlencoded', 'multipart', 'json') },
+        { weight: 3, arbitrary: fc.constantFrom(...ENCODINGS) },
+      ),
+      pairs: fc
+        .tuple(fc.option(base, { freq: 5, nil: [] as [string, string][] }), fc.array(mutation(e.fields), { maxLength: 4 }))
+        .map(([b, ops]) => ops.reduce<[string, unknown][]>((pairs, op) => op(pairs), [...b])),
+      extraQuery: fc.array(fc.tuple(name, textValue), { maxLength: 2 }),
+      // Up to the router's 100-character limit on a path parameter; longer ones have a test of their own.
+      code: fc.oneof(
+        fc.constantFrom(...HISTORIC_CODES),
+        textValue.filter((t) => encodeURIComponent(t).length <= 100),
+        fc.integer({ min: 80, max: 96 }).map((n) => `VAC_${'9'.repeat(n)}`),
+      ),
+      key: fc.oneof(
+        { weight: 14, arbitrary: fc.constant<KeyChoice>('full') },
+        { weight: 1, arbitrary: fc.constantFrom<KeyChoice>('none', 'wrong', 'malformed', 'solo-contratos', 'solo-vacaciones') },
+      ),
+      idempotencyKey: fc.option(
+        fc.oneof({ weight: 1, arbitrary: fc.constantFrom('fuzz-1', ' ', 'x'.repeat(201)) }, { weight: 6, arbitrary: fc.noBias(fc.uuid()) }),
+        { freq: 3 },
+      ),
+    })
     .filter((r) => queryOf(e, r).length <= MAX_QUERY_CHARS)
     .map(readable);
 }
@@ -321,14 +430,26 @@ export function encodeBody(r: FuzzRequest): { body: string | Uint8Array | FormDa
       return { body: fd };
     }
     case 'multipart-no-boundary':
-      return { body: enc.encode(`--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n`), contentType: 'multipart/form-data' };
+      return {
+        body: enc.encode(`--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n`),
+        contentType: 'multipart/form-data',
+      };
     case 'json':
       // Written by hand so that a repeated name stays repeated in the text.
-      return { body: `{${r.pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`).join(',')}}`, contentType: 'application/json' };
+      return {
+        body: `{${r.pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`).join(',')}}`,
+        contentType: 'application/json',
+      };
     case 'json-not-object':
-      return { body: JSON.stringify(r.pairs.length % 2 === 0 ? r.pairs : r.pairs.map(([, v]) => v)[0] ?? null), contentType: 'application/json' };
+      return {
+        body: JSON.stringify(r.pairs.length % 2 === 0 ? r.pairs : (r.pairs.map(([, v]) => v)[0] ?? null)),
+        contentType: 'application/json',
+      };
     case 'json-invalid':
-      return { body: `{${r.pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`).join(',')}`, contentType: 'application/json' };
+      return {
+        body: `{${r.pairs.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? 'null'}`).join(',')}`,
+        contentType: 'application/json',
+      };
     case 'text/plain':
       return { body: urlencoded(r.pairs), contentType: 'text/plain' };
     case 'application/xml':

@@ -23,7 +23,6 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-
 /** The environment a server and the CLI share over `databaseUrl`. */
 export function serveEnv(databaseUrl: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -41,7 +40,11 @@ export function serveEnv(databaseUrl: string, extra: Record<string, string> = {}
 export async function spawnServe(env: NodeJS.ProcessEnv, timeoutMs = 45_000): Promise<ServeProcess> {
   let out = '';
   let err = '';
-  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'bin/vacaciones.mjs', 'serve'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'bin/vacaciones.mjs', 'serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   child.stdout.setEncoding('utf8');
   child.stderr.setEncoding('utf8');
   child.stdout.on('data', (d: string) => (out += d));
@@ -50,7 +53,12 @@ export async function spawnServe(env: NodeJS.ProcessEnv, timeoutMs = 45_000): Pr
   const alive = () => child.exitCode === null && child.signalCode === null;
   let url: string;
   try {
-    url = await waitForListening(child, () => out, () => err, timeoutMs);
+    url = await waitForListening(
+      child,
+      () => out,
+      () => err,
+      timeoutMs,
+    );
   } catch (e) {
     if (alive()) child.kill('SIGKILL');
     throw e;
@@ -102,7 +110,11 @@ export async function createKeyThroughCli(env: NodeJS.ProcessEnv, name: string, 
   for (const s of scopes) args.push('--scope', s);
   const r = await runCli({ ...env, LOG_LEVEL: 'silent' }, args);
   if (r.code !== 0) throw new Error(`apikey create ${name} failed (${r.code}): ${r.stderr}`);
-  return r.stdout.split('\n').filter((l) => l.trim() !== '').at(-1)!.trim();
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .at(-1)!
+    .trim();
 }
 
 /** Runs `fn` with a plain pg client on `databaseUrl`, closed afterwards. */

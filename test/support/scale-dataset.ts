@@ -38,11 +38,22 @@ export function* scaleRows(opts: ScaleOptions): Generator<[SectionName, Row]> {
   yield [
     'contratosEmpresa',
     {
-      id: 1, nombre: 'Contrato general',
-      vacaciones: { diasVacacionesAnuales: 15, diasVacacionesAnualesAltoRiesgo: 30, diasMinimosDisfrutados: 6, vacacionesAnticipadas: true, diasVacacionesAnticipadas: 5, numeroPersonasVacaciones: null },
+      id: 1,
+      nombre: 'Contrato general',
+      vacaciones: {
+        diasVacacionesAnuales: 15,
+        diasVacacionesAnualesAltoRiesgo: 30,
+        diasMinimosDisfrutados: 6,
+        vacacionesAnticipadas: true,
+        diasVacacionesAnticipadas: 5,
+        numeroPersonasVacaciones: null,
+      },
     },
   ];
-  yield ['usuarios', { id: 1, email: 'admin@empresa.co', nombre: 'Administradora', administrador: true, permisos: ['vacaciones:eliminar'] }];
+  yield [
+    'usuarios',
+    { id: 1, email: 'admin@empresa.co', nombre: 'Administradora', administrador: true, permisos: ['vacaciones:eliminar'] },
+  ];
   const ids = Array.from({ length: opts.workers }, (_, i) => first + i);
   for (const id of ids) {
     yield ['asociados', { id, tipoDocumento: 'CC', numeroDocumento: scaleDocument(id), nombres: `Nombre ${id}`, apellidos: 'Generado' }];
@@ -52,8 +63,16 @@ export function* scaleRows(opts: ScaleOptions): Generator<[SectionName, Row]> {
     yield [
       'contratos',
       {
-        id, asociadoId: id, contratoEmpresaId: 1, subgerenciaId: `SG-${pad(1 + (id % units), 3)}`, fechaInicio: '2023-01-01',
-        fechaFin: '2027-12-31', liquidado: false, esAdicional: false, salarioBase: salary(id), nivelRiesgo: 1 + (id % 5),
+        id,
+        asociadoId: id,
+        contratoEmpresaId: 1,
+        subgerenciaId: `SG-${pad(1 + (id % units), 3)}`,
+        fechaInicio: '2023-01-01',
+        fechaFin: '2027-12-31',
+        liquidado: false,
+        esAdicional: false,
+        salarioBase: salary(id),
+        nivelRiesgo: 1 + (id % 5),
       },
     ];
   }
@@ -63,7 +82,14 @@ export function* scaleRows(opts: ScaleOptions): Generator<[SectionName, Row]> {
       const m = 1 + ((10 - s - 1 + 12 * 12) % 12);
       yield [
         'nomina',
-        { asociadoId: id, contratoId: id, periodoInicio: `${y}-${pad(m)}-01`, periodoFin: `${y}-${pad(m)}-${lastDay(y, m)}`, diasLaborados: 30, compensacionBasica: salary(id) },
+        {
+          asociadoId: id,
+          contratoId: id,
+          periodoInicio: `${y}-${pad(m)}-01`,
+          periodoFin: `${y}-${pad(m)}-${lastDay(y, m)}`,
+          diasLaborados: 30,
+          compensacionBasica: salary(id),
+        },
       ];
     }
   }
@@ -76,8 +102,13 @@ export function* scaleRows(opts: ScaleOptions): Generator<[SectionName, Row]> {
         'vacaciones',
         {
           codigoPila: `VAC_${1_700_000_000_000 + seq}_${seq.toString(16).padStart(8, '0')}_${(id % 65_536).toString(16).padStart(4, '0')}`,
-          asociadoId: id, fechaInicio: start.toISOString().slice(0, 10), diasVacaciones: 5 + ((id + k) % 11),
-          laboraSabado: (id + k) % 7 === 0, compensado: k === 4, pagado: false, aprobado: k % 2 === 0,
+          asociadoId: id,
+          fechaInicio: start.toISOString().slice(0, 10),
+          diasVacaciones: 5 + ((id + k) % 11),
+          laboraSabado: (id + k) % 7 === 0,
+          compensado: k === 4,
+          pagado: false,
+          aprobado: k % 2 === 0,
         },
       ];
     }

@@ -1,6 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +104,13 @@ export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliResul
 }
 
 function lastLine(s: string): string {
-  return s.split('\n').filter((l) => l.trim() !== '').at(-1)?.trim() ?? '';
+  return (
+    s
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .at(-1)
+      ?.trim() ?? ''
+  );
 }
 
 async function createKey(env: NodeJS.ProcessEnv, spec: KeySpec): Promise<string> {
@@ -271,7 +288,8 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       cpSync(template.dir, dataDir!, { recursive: true });
       rmSync(join(dataDir!, 'meta.json'), { force: true });
       importResult = template.meta.importResult;
-      const same = (a: KeySpec, b: KeySpec) => a.name === b.name && [...(a.scopes ?? [])].sort().join() === [...(b.scopes ?? [])].sort().join();
+      const same = (a: KeySpec, b: KeySpec) =>
+        a.name === b.name && [...(a.scopes ?? [])].sort().join() === [...(b.scopes ?? [])].sort().join();
       for (const s of specs) {
         keys[s.name] = TEMPLATE_KEYS.some((t) => same(t, s)) ? template.meta.keys[s.name]! : await createKey(cliEnv, s);
       }
@@ -280,14 +298,23 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
 
     let out = '';
     let err = '';
-    const proc = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'bin/vacaciones.mjs', 'serve'], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'bin/vacaciones.mjs', 'serve'], {
+      cwd: ROOT,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     child = proc;
     proc.stdout.setEncoding('utf8');
     proc.stderr.setEncoding('utf8');
     proc.stdout.on('data', (d: string) => (out += d));
     proc.stderr.on('data', (d: string) => (err += d));
     const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-    const url = await waitForListening(proc, () => out, () => err, 45_000);
+    const url = await waitForListening(
+      proc,
+      () => out,
+      () => err,
+      45_000,
+    );
 
     let stopped = false;
     return {

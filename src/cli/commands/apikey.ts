@@ -13,7 +13,12 @@ async function operatorErrors<T>(fn: () => Promise<T>): Promise<T> {
 
 function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function registerApiKey(program: Command, io: CliIo): void {
@@ -24,7 +29,10 @@ export function registerApiKey(program: Command, io: CliIo): void {
     .description('create a key; it is printed once, on the last line, and never stored')
     .requiredOption('--name <name>', 'unique name of the calling system (never reusable)')
     .addOption(
-      new Option('--scope <scope>', 'vacaciones, contratos:verificar or auditoria; repeatable; auditoria (whole histories exported) only when named')
+      new Option(
+        '--scope <scope>',
+        'vacaciones, contratos:verificar or auditoria; repeatable; auditoria (whole histories exported) only when named',
+      )
         .argParser((v: string, acc: string[]) => [...acc, v])
         .default([] as string[], 'vacaciones and contratos:verificar'),
     )

@@ -88,12 +88,20 @@ async function reportBundle(io: CliIo, file: string, keptRoot?: string): Promise
   }
   const m = report.manifest;
   if (m) {
-    const what = m.selection.kind === 'all' ? 'every stream' : m.selection.kind === 'documento' ? `document ${m.selection.documento}` : `subgerencia ${m.selection.subgerencia}`;
-    io.out(`bundle ${file}: ${what}${m.asOf ? ` as of ${m.asOf}` : ''}, exported ${m.exportedAt} by ${m.service.name} ${m.service.version}`);
+    const what =
+      m.selection.kind === 'all'
+        ? 'every stream'
+        : m.selection.kind === 'documento'
+          ? `document ${m.selection.documento}`
+          : `subgerencia ${m.selection.subgerencia}`;
+    io.out(
+      `bundle ${file}: ${what}${m.asOf ? ` as of ${m.asOf}` : ''}, exported ${m.exportedAt} by ${m.service.name} ${m.service.version}`,
+    );
   }
   const broken = reportVerification(io, `bundle ${file} (${report.workers} workers, root ${report.root})`, report);
   // The bundle rewritten whole (chains, heads and end record recomputed) holds by itself; not against a root kept apart.
-  if (keptRoot !== undefined && keptRoot !== report.root) report.problems.push(`the heads have the root ${report.root}, not the root kept, ${keptRoot}`);
+  if (keptRoot !== undefined && keptRoot !== report.root)
+    report.problems.push(`the heads have the root ${report.root}, not the root kept, ${keptRoot}`);
   for (const p of report.problems) io.out(`PROBLEM ${p}`);
   return broken ?? (report.problems.length > 0 ? `the bundle does not hold: ${report.problems[0]}` : undefined);
 }
@@ -110,14 +118,18 @@ export function registerAudit(program: Command, io: CliIo): void {
     .option('--stream <name>', 'one stream (repeatable)', collect)
     .option('--all', 'every stream (the default), and the newest anchor recorded')
     .option('--anchor <line>', 'only this anchor: the line `audit anchor` printed, or <root>@<position>')
-    .option('--bundle <file>', 'an audit bundle (audit export) instead of the database: its chains, heads, counts and root; needs no database')
+    .option(
+      '--bundle <file>',
+      'an audit bundle (audit export) instead of the database: its chains, heads, counts and root; needs no database',
+    )
     .option('--root <line>', 'with --bundle: the root kept from when it was made (the line audit export printed), which it must still have')
     .action(async (opts: ScopeOptions & { anchor?: string; bundle?: string; root?: string }) => {
       const keptRoot = opts.root === undefined ? undefined : /\b[0-9a-f]{64}\b/.exec(opts.root)?.[0];
       if (opts.root !== undefined && opts.bundle === undefined) throw new CliError('--root is the root of a bundle: it goes with --bundle');
       if (opts.root !== undefined && !keptRoot) throw new CliError(`--root ${opts.root} names no root (64 hex digits)`);
       if (opts.bundle !== undefined) {
-        if (chosenScopes(opts) > 0 || opts.anchor !== undefined) throw new CliError('--bundle checks the bundle alone: it takes no --documento, --stream, --all or --anchor');
+        if (chosenScopes(opts) > 0 || opts.anchor !== undefined)
+          throw new CliError('--bundle checks the bundle alone: it takes no --documento, --stream, --all or --anchor');
         const failure = await reportBundle(io, opts.bundle, keptRoot);
         if (failure) throw new CliError(failure);
         return;
@@ -166,7 +178,7 @@ export function registerAudit(program: Command, io: CliIo): void {
     .command('export')
     .description("a self-contained bundle of a selection's streams, to verify and replay with no database (gzip JSON lines; docs/audit.md)")
     .option('--documento <number>', "a worker's streams: its vacations, its audit records and its PILA codes")
-    .option('--subgerencia <id>', "the streams of every worker with a contract in the subgerencia, and its occupancy streams")
+    .option('--subgerencia <id>', 'the streams of every worker with a contract in the subgerencia, and its occupancy streams')
     .option('--all', 'every stream')
     .option('--as-of <time>', 'each stream as it stood at this ISO time (a bare date: the end of that day in Bogotá)')
     .requiredOption('--out <file>', 'where to write the bundle')
@@ -196,7 +208,9 @@ export function registerAudit(program: Command, io: CliIo): void {
           bar.stop();
           await rename(partial, opts.out);
           const secs = (performance.now() - t0) / 1000;
-          io.out(`exported ${end.events} events in ${end.streams} streams (${end.workers} workers) to ${opts.out} in ${secs.toFixed(1)} s: root ${end.root}`);
+          io.out(
+            `exported ${end.events} events in ${end.streams} streams (${end.workers} workers) to ${opts.out} in ${secs.toFixed(1)} s: root ${end.root}`,
+          );
         } catch (err) {
           bar.stop();
           file.destroy();

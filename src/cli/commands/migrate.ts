@@ -7,9 +7,12 @@ export function registerMigrate(program: Command, io: CliIo): void {
     .command('migrate')
     .description('create or upgrade the database schema (idempotent)')
     .action(async () => {
-      await withDb(async (db) => {
-        const applied = await migrate(db);
-        io.out(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
-      }, { migrate: false });
+      await withDb(
+        async (db) => {
+          const applied = await migrate(db);
+          io.out(applied.length ? `applied migrations: ${applied.join(', ')}` : 'schema is up to date');
+        },
+        { migrate: false },
+      );
     });
 }

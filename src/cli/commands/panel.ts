@@ -56,7 +56,12 @@ export function registerPanel(program: Command, io: CliIo): void {
           io.out('no panel accounts or pending invitations');
           return;
         }
-        const rows = accounts.map((a) => [a.email, a.revokedAt ? 'revoked' : a.lockedUntil ? `locked until ${a.lockedUntil}` : 'active', a.createdAt, a.lastSignIn ?? '-']);
+        const rows = accounts.map((a) => [
+          a.email,
+          a.revokedAt ? 'revoked' : a.lockedUntil ? `locked until ${a.lockedUntil}` : 'active',
+          a.createdAt,
+          a.lastSignIn ?? '-',
+        ]);
         for (const i of invites) rows.push([i.email, `invited, link valid until ${i.expiresAt}`, i.createdAt, '-']);
         for (const line of formatTable(['EMAIL', 'STATE', 'CREATED', 'LAST SIGN-IN'], rows)) io.out(line);
       });
@@ -70,7 +75,9 @@ export function registerPanel(program: Command, io: CliIo): void {
       await withDb((db) =>
         operatorErrors(async () => {
           const r = await revokeAccount(db, email);
-          io.out(`revoked panel access of ${email.trim().toLowerCase()}: ${r.sessions} session(s) ended, ${r.invites} pending link(s) cancelled`);
+          io.out(
+            `revoked panel access of ${email.trim().toLowerCase()}: ${r.sessions} session(s) ended, ${r.invites} pending link(s) cancelled`,
+          );
         }),
       );
     });

@@ -80,7 +80,10 @@ function keyFields(e: DomainEvent | undefined, raw: StoredEvent): string {
     case 'VacationEditStarted':
       return `${e.data.codigoPila} -> ${e.data.newCodigoPila} (record ${e.data.newRecordId})`;
     case 'VacationEditFailed':
-      return `${e.data.codigoPila} ${e.data.reason}${e.data.newRecordId === null ? '' : ` (record ${e.data.newRecordId})`}: ${e.data.detail.join('; ')}`.slice(0, 120);
+      return `${e.data.codigoPila} ${e.data.reason}${e.data.newRecordId === null ? '' : ` (record ${e.data.newRecordId})`}: ${e.data.detail.join('; ')}`.slice(
+        0,
+        120,
+      );
     case 'VacationDataConsulted':
       return JSON.stringify(e.data.outcome).slice(0, 60);
     case 'ContractStatusChecked':
@@ -147,7 +150,8 @@ export function bundleSource(file: string): ReplaySource {
             events.push(storedEvent(r));
           } else if (r.record === 'head' && streams.includes(r.stream)) {
             const seen = checker.head(r.stream);
-            if (seen.revision !== r.revision || seen.hash !== r.hash) throw new CliError(`the bundle's head of stream ${r.stream} does not match its events: run audit verify --bundle`);
+            if (seen.revision !== r.revision || seen.hash !== r.hash)
+              throw new CliError(`the bundle's head of stream ${r.stream} does not match its events: run audit verify --bundle`);
           }
         }
       } catch (err) {
@@ -213,7 +217,10 @@ export async function replay(io: CliIo, source: ReplaySource, opts: ReplayOption
       keyFields(decoded, stored),
       String(s.liveRecords),
       String(s.daysTaken),
-      s.vacations.filter((v) => !v.deleted).map((v) => v.codigoPila).join(',') || '-',
+      s.vacations
+        .filter((v) => !v.deleted)
+        .map((v) => v.codigoPila)
+        .join(',') || '-',
     ];
   });
   io.out(`worker ${workerId} (document ${opts.documento}): ${entries.length} events`);

@@ -23,7 +23,12 @@ export function registerServe(program: Command, _io: CliIo): void {
       const service = await createService(config, logger, { projections: opts.projections });
       const address = await service.app.listen({ port: config.port, host: config.host });
       logger.info(
-        { address, database: config.databaseUrl ? 'postgres' : `pglite (${config.dataDir})`, eventStore: config.eventStore, today: config.today ?? 'America/Bogota' },
+        {
+          address,
+          database: config.databaseUrl ? 'postgres' : `pglite (${config.dataDir})`,
+          eventStore: config.eventStore,
+          today: config.today ?? 'America/Bogota',
+        },
         'vacaciones service listening',
       );
       await new Promise<void>((resolve) => {

@@ -74,7 +74,8 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
       selection = { kind: 'documento', documento: worker.documentNumber };
       name = `auditoria-${worker.documentNumber}`;
     } else {
-      if (!(await new ReferenceRepository(deps.db).subgerenciaExists(unit!))) return lookupError(reply, 404, AUDIT_MESSAGES.subgerenciaNotFound);
+      if (!(await new ReferenceRepository(deps.db).subgerenciaExists(unit!)))
+        return lookupError(reply, 404, AUDIT_MESSAGES.subgerenciaNotFound);
       selection = { kind: 'subgerencia', subgerencia: unit! };
       name = `auditoria-subgerencia-${unit}`;
     }

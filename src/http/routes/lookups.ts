@@ -44,10 +44,22 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     const { file, worker, user } = who;
     const today = deps.today();
     const audit = async (outcome: Record<string, unknown>, companyContractId: number | null) =>
-      recordAudit(deps.audits, actorOf(req, user, { write: false }), {
-        type: 'VacationDataConsulted',
-        data: { workerId: worker.id, documentNumber: worker.documentNumber, outcome, companyContractId, consultedAt: now().toISOString() },
-      }, today, now());
+      recordAudit(
+        deps.audits,
+        actorOf(req, user, { write: false }),
+        {
+          type: 'VacationDataConsulted',
+          data: {
+            workerId: worker.id,
+            documentNumber: worker.documentNumber,
+            outcome,
+            companyContractId,
+            consultedAt: now().toISOString(),
+          },
+        },
+        today,
+        now(),
+      );
     const answer = async (status: number, body: Record<string, unknown>, companyContractId: number | null) => {
       try {
         await audit({ status, ...body }, companyContractId);
@@ -69,9 +81,17 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
       const p = result.problem;
       if (p.kind === 'no_contracts') return answer(200, { success: true, activo: false, estado: 'sin contratos' }, null);
       if (p.kind === 'no_params') {
-        return answer(200, { success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' }, p.company.id);
+        return answer(
+          200,
+          { success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' },
+          p.company.id,
+        );
       }
-      return answer(422, { success: false, statusCode: 422, message: BALANCE_PROBLEM_MESSAGES[p.kind] }, result.contract?.companyContractId ?? null);
+      return answer(
+        422,
+        { success: false, statusCode: 422, message: BALANCE_PROBLEM_MESSAGES[p.kind] },
+        result.contract?.companyContractId ?? null,
+      );
     }
     const { company, params } = result.balance;
     const figures = {
@@ -80,20 +100,24 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
       ibcUltimoMes: result.balance.ibc,
       annual: result.balance.annualDays,
     };
-    return answer(200, {
-      success: true,
-      asociadoId: worker.id,
-      diasLaboradosNomina: figures.diasLaboradosNomina,
-      vacacionesDisponibles: figures.vacacionesDisponibles,
-      ibcUltimoMes: figures.ibcUltimoMes,
-      parametrizacion: {
-        diasVacacionesAnuales: figures.annual,
-        diasMinimosDisfrutados: params.minEnjoyedDays,
-        vacacionesAnticipadas: params.advanceAllowed,
-        diasVacacionesAnticipadas: params.maxAdvanceDays,
-        numeroPersonasVacaciones: params.maxPeopleOnVacation,
+    return answer(
+      200,
+      {
+        success: true,
+        asociadoId: worker.id,
+        diasLaboradosNomina: figures.diasLaboradosNomina,
+        vacacionesDisponibles: figures.vacacionesDisponibles,
+        ibcUltimoMes: figures.ibcUltimoMes,
+        parametrizacion: {
+          diasVacacionesAnuales: figures.annual,
+          diasMinimosDisfrutados: params.minEnjoyedDays,
+          vacacionesAnticipadas: params.advanceAllowed,
+          diasVacacionesAnticipadas: params.maxAdvanceDays,
+          numeroPersonasVacaciones: params.maxPeopleOnVacation,
+        },
       },
-    }, company.id);
+      company.id,
+    );
   });
 
   app.get('/contratos/verificarContratoActivo', { config: contractCfg }, async (req, reply) => {
@@ -111,13 +135,30 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
               success: true,
               activo: true,
               estado: 'activo',
-              contrato: { fechaInicio: status.contract.startDate, fechaFin: status.contract.endDate, esAdicional: status.contract.additional },
+              contrato: {
+                fechaInicio: status.contract.startDate,
+                fechaFin: status.contract.endDate,
+                esAdicional: status.contract.additional,
+              },
             };
     try {
-      await recordAudit(deps.audits, actorOf(req, user, { write: false }), {
-        type: 'ContractStatusChecked',
-        data: { workerId: worker.id, documentNumber: worker.documentNumber, documentType: docType, estado: body.estado, activo: body.activo, checkedAt: now().toISOString() },
-      }, today, now());
+      await recordAudit(
+        deps.audits,
+        actorOf(req, user, { write: false }),
+        {
+          type: 'ContractStatusChecked',
+          data: {
+            workerId: worker.id,
+            documentNumber: worker.documentNumber,
+            documentType: docType,
+            estado: body.estado,
+            activo: body.activo,
+            checkedAt: now().toISOString(),
+          },
+        },
+        today,
+        now(),
+      );
     } catch (err) {
       req.log.error({ err }, 'contract check audit could not be written');
       return lookupError(reply, 500, MESSAGES.internal, { omitStatusCode: true });
@@ -125,6 +166,16 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     return reply.code(200).send(body);
   });
 
-  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/vacaciones/consultdatavacations', config: consultCfg, handler: methodNotAllowed('GET') });
-  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: '/contratos/verificarContratoActivo', config: contractCfg, handler: methodNotAllowed('GET') });
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/vacaciones/consultdatavacations',
+    config: consultCfg,
+    handler: methodNotAllowed('GET'),
+  });
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/contratos/verificarContratoActivo',
+    config: contractCfg,
+    handler: methodNotAllowed('GET'),
+  });
 }

@@ -113,13 +113,21 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     busy: [503, MESSAGES.busy],
   };
 
-  function failure(reply: FastifyReply, f: CommandFailure, ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' | 'interrupt' }) {
+  function failure(
+    reply: FastifyReply,
+    f: CommandFailure,
+    ctx: { documentNumber?: string; code?: string; op: 'create' | 'edit' | 'delete' | 'approve' | 'interrupt' },
+  ) {
     deps.metrics?.commandOutcome(ctx.op, f.kind);
     switch (f.kind) {
       case 'worker_not_found':
-        return vacationError(reply, 404, MESSAGES.workerNotFound, { documentoAsociado: `No existe un trabajador con documento ${ctx.documentNumber}` });
+        return vacationError(reply, 404, MESSAGES.workerNotFound, {
+          documentoAsociado: `No existe un trabajador con documento ${ctx.documentNumber}`,
+        });
       case 'record_not_found':
-        return vacationError(reply, 404, MESSAGES.recordNotFound, { codigoPila: `No existe un registro de vacaciones vigente con código ${ctx.code}` });
+        return vacationError(reply, 404, MESSAGES.recordNotFound, {
+          codigoPila: `No existe un registro de vacaciones vigente con código ${ctx.code}`,
+        });
       case 'not_owner':
         return vacationError(reply, 400, MESSAGES.inconsistent, { inconsistencia: notOwnerMessage(f.code, f.documentNumber) });
       case 'rules':
@@ -150,26 +158,39 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
   async function editFailed(req: FastifyRequest, actor: Actor, code: string, input: VacationInput, r: Extract<EditOutcome, { ok: false }>) {
     const newRecordId = r.attempt?.newRecordId ?? null;
     const detail = editFailureDetail(r, req.id);
-    const line = { action: 'ERROR_EDICION', codigoPilaAnterior: code, idNuevo: newRecordId, reason: r.kind, detail, responsable: actor.userEmail };
+    const line = {
+      action: 'ERROR_EDICION',
+      codigoPilaAnterior: code,
+      idNuevo: newRecordId,
+      reason: r.kind,
+      detail,
+      responsable: actor.userEmail,
+    };
     if (r.kind === 'error') req.log.error({ ...line, err: r.error }, 'edit failed');
     else req.log.warn(line, 'edit refused');
     // Without a known record (an unknown code or document) there is no trail to write to.
     if (!r.attempt || r.kind === 'worker_not_found') return;
     try {
-      await recordAudit(deps.audits, actor, {
-        type: 'VacationEditFailed',
-        data: {
-          codigoPila: code,
-          workerId: r.attempt.workerId,
-          newRecordId,
-          reason: r.kind,
-          detail,
-          documentNumber: input.documentNumber,
-          startDate: input.request.startDate,
-          days: input.request.days,
-          failedAt: now().toISOString(),
+      await recordAudit(
+        deps.audits,
+        actor,
+        {
+          type: 'VacationEditFailed',
+          data: {
+            codigoPila: code,
+            workerId: r.attempt.workerId,
+            newRecordId,
+            reason: r.kind,
+            detail,
+            documentNumber: input.documentNumber,
+            startDate: input.request.startDate,
+            days: input.request.days,
+            failedAt: now().toISOString(),
+          },
         },
-      }, deps.today(), now());
+        deps.today(),
+        now(),
+      );
     } catch (err) {
       req.log.error({ err, codigoPilaAnterior: code, idNuevo: newRecordId }, 'a failed edit could not be recorded in the audit stream');
     }
@@ -223,7 +244,16 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       deps.metrics?.commandOutcome('edit', 'ok');
       deps.readSide.noteWrite(r.value.position);
       const record = r.value.value.record;
-      req.log.info({ action: 'EDICION_EXITOSA', codigoPilaAnterior: code, codigoPilaNuevo: record.codigoPila, idNuevo: record.recordId, responsable: user.email }, 'vacation edited');
+      req.log.info(
+        {
+          action: 'EDICION_EXITOSA',
+          codigoPilaAnterior: code,
+          codigoPilaNuevo: record.codigoPila,
+          idNuevo: record.recordId,
+          responsable: user.email,
+        },
+        'vacation edited',
+      );
       return vacationSuccess(reply, 200, 'Vacaciones editadas correctamente', {
         id: record.recordId,
         codigoPilaAnterior: code,
@@ -234,35 +264,45 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     }),
   );
 
-  postByCode('/vacaciones/delete', async (req, reply, code, user) => {
-    if (!user.permissions.includes('vacaciones:eliminar')) {
-      const detail = 'El usuario no tiene el permiso vacaciones:eliminar';
-      deletionRefused(req, code, user.email, 403, `${MESSAGES.forbidden}: ${detail}`);
-      return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: detail });
-    }
-    let r;
-    try {
-      r = await deps.commands.delete(code, actorOf(req, user, { write: true }));
-    } catch (err) {
-      req.log.error({ err, action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: (err as Error).message }, 'deletion failed');
-      return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
-    }
-    if (!r.ok) {
-      const [status, reason] = REFUSAL[r.kind] ?? [0, r.kind];
-      deletionRefused(req, code, user.email, status, reason);
-      return failure(reply, r, { code, op: 'delete' });
-    }
-    deps.metrics?.commandOutcome('delete', 'ok');
-    const { record, at } = r.value.value;
-    req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: record.recordId, codigoPila: code, responsable: user.email, fecha: at }, 'vacation deleted');
-    deps.readSide.noteWrite(r.value.position);
-    return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
-      idEliminado: record.recordId,
-      codigoPila: code,
-      // The time the deletion event holds, so the answer and the history never disagree.
-      fechaEliminacion: bogotaTimestamp(new Date(at)),
-    });
-  }, (req, code, email) => deletionRefused(req, code, maskEmail(email), 404, MESSAGES.userNotFound));
+  postByCode(
+    '/vacaciones/delete',
+    async (req, reply, code, user) => {
+      if (!user.permissions.includes('vacaciones:eliminar')) {
+        const detail = 'El usuario no tiene el permiso vacaciones:eliminar';
+        deletionRefused(req, code, user.email, 403, `${MESSAGES.forbidden}: ${detail}`);
+        return vacationError(reply, 403, MESSAGES.forbidden, { emailUserResponsable: detail });
+      }
+      let r;
+      try {
+        r = await deps.commands.delete(code, actorOf(req, user, { write: true }));
+      } catch (err) {
+        req.log.error(
+          { err, action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: (err as Error).message },
+          'deletion failed',
+        );
+        return vacationError(reply, 500, MESSAGES.deleteFailed, { detalle: MESSAGES.internal });
+      }
+      if (!r.ok) {
+        const [status, reason] = REFUSAL[r.kind] ?? [0, r.kind];
+        deletionRefused(req, code, user.email, status, reason);
+        return failure(reply, r, { code, op: 'delete' });
+      }
+      deps.metrics?.commandOutcome('delete', 'ok');
+      const { record, at } = r.value.value;
+      req.log.info(
+        { action: 'ELIMINACION_EXITOSA', idEliminado: record.recordId, codigoPila: code, responsable: user.email, fecha: at },
+        'vacation deleted',
+      );
+      deps.readSide.noteWrite(r.value.position);
+      return vacationSuccess(reply, 200, 'Vacaciones eliminadas correctamente', {
+        idEliminado: record.recordId,
+        codigoPila: code,
+        // The time the deletion event holds, so the answer and the history never disagree.
+        fechaEliminacion: bogotaTimestamp(new Date(at)),
+      });
+    },
+    (req, code, email) => deletionRefused(req, code, maskEmail(email), 404, MESSAGES.userNotFound),
+  );
 
   postByCode('/vacaciones/approve', async (req, reply, code, user) => {
     const r = await deps.commands.approve(code, actorOf(req, user, { write: true }));
@@ -290,7 +330,10 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       deps.metrics?.commandOutcome('interrupt', 'ok');
       deps.readSide.noteWrite(r.value.position);
       const { record } = r.value.value;
-      req.log.info({ action: 'INTERRUPCION', codigoPila: code, fechaInterrupcion: date, motivo: reason, responsable: user.email }, 'vacation interrupted');
+      req.log.info(
+        { action: 'INTERRUPCION', codigoPila: code, fechaInterrupcion: date, motivo: reason, responsable: user.email },
+        'vacation interrupted',
+      );
       return vacationSuccess(reply, 200, 'Vacaciones interrumpidas correctamente', {
         id: record.recordId,
         codigoPila: code,
@@ -304,7 +347,14 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     }),
   );
 
-  for (const path of ['/vacaciones/calculate', '/vacaciones/add', '/vacaciones/edit', '/vacaciones/delete', '/vacaciones/approve', '/vacaciones/interrupt']) {
+  for (const path of [
+    '/vacaciones/calculate',
+    '/vacaciones/add',
+    '/vacaciones/edit',
+    '/vacaciones/delete',
+    '/vacaciones/approve',
+    '/vacaciones/interrupt',
+  ]) {
     app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: path, config: cfg, handler: methodNotAllowed('POST') });
   }
 }

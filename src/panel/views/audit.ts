@@ -71,7 +71,15 @@ export function describe(e: DomainEvent | undefined, stored: StoredEvent): strin
 }
 
 const through = (m: Meta) =>
-  m.apiKeyName ? `API key «${m.apiKeyName}»` : m.source === 'panel' ? 'panel web' : m.source === 'import' ? 'importación' : m.source === 'cli' ? 'línea de comandos' : '—';
+  m.apiKeyName
+    ? `API key «${m.apiKeyName}»`
+    : m.source === 'panel'
+      ? 'panel web'
+      : m.source === 'import'
+        ? 'importación'
+        : m.source === 'cli'
+          ? 'línea de comandos'
+          : '—';
 
 const ACTION_LABEL: Record<string, string> = {
   CONSULTA_DATOS: 'Consulta de datos de vacaciones',
@@ -88,7 +96,9 @@ function stateTable(state: WorkerState, code: string | null): Html {
   <caption>Vacaciones en ese momento</caption>
   <thead><tr><th scope="col">Código PILA</th><th scope="col">Del</th><th scope="col">Al</th><th scope="col" class="num">Días hábiles</th><th scope="col">Estado</th></tr></thead>
   <tbody>${list.map(
-    (v) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}><td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
+    (
+      v,
+    ) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}><td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
       <td class="num">${v.businessDays}</td><td>${stateBadge(v.deleted ? (v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada') : v.approved ? 'aprobada' : 'pendiente')}</td></tr>`,
   )}</tbody>
 </table>`;
@@ -106,7 +116,9 @@ export function auditRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
 
   async function workerOf(req: FastifyRequest): Promise<{ doc: string; worker: Worker | null }> {
-    const doc = String((req.query as Record<string, unknown>).documento ?? '').trim().slice(0, 40);
+    const doc = String((req.query as Record<string, unknown>).documento ?? '')
+      .trim()
+      .slice(0, 40);
     return { doc, worker: doc ? await deps.reference.workerByDocument(doc) : null };
   }
 
@@ -132,7 +144,9 @@ export function auditRoutes(app: FastifyInstance, ctx: PanelContext) {
       deps.readSide.fresh(() => workerSteps(ctx, worker.id)),
       deps.readSide.auditOfWorker(worker.id, { limit: OTHER_RECORDS }) as Promise<AuditEntry[]>,
     ]);
-    const shown = code ? steps.filter((s) => s.code === code || (s.event?.data as { newCodigoPila?: string } | undefined)?.newCodigoPila === code) : steps;
+    const shown = code
+      ? steps.filter((s) => s.code === code || (s.event?.data as { newCodigoPila?: string } | undefined)?.newCodigoPila === code)
+      : steps;
     const asked = Number(q.paso);
     const current = shown.find((s) => s.n === asked) ?? shown.at(-1);
     const i = current ? shown.indexOf(current) : -1;
@@ -150,8 +164,9 @@ ${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="/p
   <a class="button secondary" href="/panel/auditoria/exportar?documento=${encodeURIComponent(worker.documentNumber)}&amp;formato=json" download>Exportar JSON</a>
   <a class="button" href="/panel/auditoria/verificar?documento=${encodeURIComponent(worker.documentNumber)}">Verificar</a>
 </p>
-${current
-  ? html`<section aria-labelledby="estado-titulo">
+${
+  current
+    ? html`<section aria-labelledby="estado-titulo">
 <h2 id="estado-titulo">Estado después del paso ${current.n} de ${steps.length}</h2>
 <p>${bogotaTime(current.stored.recordedAt)}: ${describe(current.event, current.stored)}, por ${meta(current).userEmail ?? '—'} (${through(meta(current))}).</p>
 <nav class="pager" aria-label="Recorrer los eventos">
@@ -160,42 +175,60 @@ ${current
 </nav>
 ${stateTable(current.state, code)}
 </section>`
-  : html`<p>El trabajador no tiene eventos de vacaciones.</p>`}
+    : html`<p>El trabajador no tiene eventos de vacaciones.</p>`
+}
 <h2>Historia de las vacaciones</h2>
-${shown.length
-  ? html`<table>
+${
+  shown.length
+    ? html`<table>
   <caption>Eventos del flujo ${workerStream(worker.id)}, en orden</caption>
   <thead><tr><th scope="col" class="num">Paso</th><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">Por dónde</th><th scope="col">Solicitud</th></tr></thead>
   <tbody>${shown.map(
-    (s) => html`<tr${s === current ? html` aria-current="step"` : ''}><td class="num"><a href="${base}&amp;paso=${s.n}#estado-titulo" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
+    (
+      s,
+    ) => html`<tr${s === current ? html` aria-current="step"` : ''}><td class="num"><a href="${base}&amp;paso=${s.n}#estado-titulo" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
       <td>${bogotaTime(s.stored.recordedAt)}</td><td>${describe(s.event, s.stored)}</td><td>${meta(s).userEmail ?? '—'}</td><td>${through(meta(s))}</td>
       <td><code>${meta(s).requestId ?? '—'}</code></td></tr>`,
   )}</tbody>
 </table>`
-  : html`<p>Sin eventos${code ? ' de ese registro' : ''}.</p>`}
+    : html`<p>Sin eventos${code ? ' de ese registro' : ''}.</p>`
+}
 <h2>Consultas y ediciones fallidas</h2>
-${otherRecords.length
-  ? html`<table>
+${
+  otherRecords.length
+    ? html`<table>
   <caption>Los ${otherRecords.length} más recientes de sus últimos ${OTHER_RECORDS} registros de auditoría</caption>
   <thead><tr><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">API key</th><th scope="col">Detalle</th></tr></thead>
   <tbody>${otherRecords.map(
-    (e) => html`<tr><td>${bogotaTime(e.occurredAt)}</td><td>${ACTION_LABEL[e.action]}</td><td>${e.userEmail ?? '—'}</td><td>${e.apiKeyName ?? '—'}</td>
+    (
+      e,
+    ) => html`<tr><td>${bogotaTime(e.occurredAt)}</td><td>${ACTION_LABEL[e.action]}</td><td>${e.userEmail ?? '—'}</td><td>${e.apiKeyName ?? '—'}</td>
       <td><pre class="details">${JSON.stringify(e.details)}</pre></td></tr>`,
   )}</tbody>
 </table>`
-  : html`<p>Sin consultas ni ediciones fallidas registradas.</p>`}`;
+    : html`<p>Sin consultas ni ediciones fallidas registradas.</p>`
+}`;
     return ctx.render(req, reply, { title: 'Auditoría', section: 'auditoria', body });
   });
 
   app.get('/auditoria/verificar', async (req, reply) => {
     const { doc, worker } = await workerOf(req);
     if (!worker) {
-      return ctx.render(req, reply, { title: 'Verificación', section: 'auditoria', status: 404, flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` }, body: html`<p><a href="/panel/auditoria">Volver</a></p>` });
+      return ctx.render(req, reply, {
+        title: 'Verificación',
+        section: 'auditoria',
+        status: 404,
+        flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` },
+        body: html`<p><a href="/panel/auditoria">Volver</a></p>`,
+      });
     }
     const { streams, report } = await verifyWorker(deps.store, deps.db, worker.id);
     const ok = report.breaks.length === 0;
     const broken = new Map(report.breaks.map((b) => [b.stream, b]));
-    req.log.info({ action: 'VERIFICACION_AUDITORIA', documento: worker.documentNumber, ok, responsable: req.panelUser!.email }, 'hash chains verified from the panel');
+    req.log.info(
+      { action: 'VERIFICACION_AUDITORIA', documento: worker.documentNumber, ok, responsable: req.panelUser!.email },
+      'hash chains verified from the panel',
+    );
     return ctx.render(req, reply, {
       title: 'Verificación',
       section: 'auditoria',
@@ -218,7 +251,13 @@ ${otherRecords.length
     const { doc, worker } = await workerOf(req);
     const format = (req.query as Record<string, unknown>).formato === 'csv' ? 'csv' : 'json';
     if (!worker) {
-      return ctx.render(req, reply, { title: 'Auditoría', section: 'auditoria', status: 404, flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` }, body: html`<p><a href="/panel/auditoria">Volver</a></p>` });
+      return ctx.render(req, reply, {
+        title: 'Auditoría',
+        section: 'auditoria',
+        status: 404,
+        flash: { kind: 'error', text: `No hay un trabajador con documento ${doc}.` },
+        body: html`<p><a href="/panel/auditoria">Volver</a></p>`,
+      });
     }
     const steps = await deps.readSide.fresh(() => workerSteps(ctx, worker.id));
     const rows = steps.map((s) => {
@@ -239,18 +278,49 @@ ${otherRecords.length
         solicitud: m.requestId ?? null,
         datos: s.stored.data,
         metadatos: s.stored.metadata,
-        estadoDespues: { registrosVigentes: live.length, diasTomados: live.reduce((n, v) => n + v.businessDays, 0), codigosVigentes: live.map((v) => v.codigoPila) },
+        estadoDespues: {
+          registrosVigentes: live.length,
+          diasTomados: live.reduce((n, v) => n + v.businessDays, 0),
+          codigosVigentes: live.map((v) => v.codigoPila),
+        },
       };
     });
     const name = `auditoria-${worker.documentNumber}`;
-    req.log.info({ action: 'EXPORTACION_AUDITORIA', documento: worker.documentNumber, formato: format, responsable: req.panelUser!.email }, 'audit exported from the panel');
+    req.log.info(
+      { action: 'EXPORTACION_AUDITORIA', documento: worker.documentNumber, formato: format, responsable: req.panelUser!.email },
+      'audit exported from the panel',
+    );
     if (format === 'json') {
       return reply
         .type('application/json; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name}.json"`)
-        .send(JSON.stringify({ trabajador: { id: worker.id, documento: worker.documentNumber, nombre: `${worker.firstNames} ${worker.lastNames}` }, eventos: rows }, null, 2));
+        .send(
+          JSON.stringify(
+            {
+              trabajador: { id: worker.id, documento: worker.documentNumber, nombre: `${worker.firstNames} ${worker.lastNames}` },
+              eventos: rows,
+            },
+            null,
+            2,
+          ),
+        );
     }
-    const columns = ['paso', 'posicion', 'flujo', 'revision', 'tipo', 'registradoEn', 'descripcion', 'codigoPila', 'usuario', 'apiKey', 'origen', 'solicitud', 'estadoDespues', 'datos'] as const;
+    const columns = [
+      'paso',
+      'posicion',
+      'flujo',
+      'revision',
+      'tipo',
+      'registradoEn',
+      'descripcion',
+      'codigoPila',
+      'usuario',
+      'apiKey',
+      'origen',
+      'solicitud',
+      'estadoDespues',
+      'datos',
+    ] as const;
     const lines = [columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))];
     return reply
       .type('text/csv; charset=utf-8')

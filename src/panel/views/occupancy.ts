@@ -68,10 +68,16 @@ export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
     const unit = units.find((u) => u.id === asked) ?? units[0];
     const month = typeof query.mes === 'string' && MONTH_RE.test(query.mes) ? query.mes : today.slice(0, 7);
     const problems: string[] = [];
-    if (asked && !units.some((u) => u.id === asked)) problems.push(`No existe la subgerencia «${asked}»; se muestra ${unit?.name ?? 'ninguna'}.`);
-    if (typeof query.mes === 'string' && query.mes !== '' && !MONTH_RE.test(query.mes)) problems.push(`«${query.mes}» no es un mes válido (AAAA-MM); se muestra ${monthName(month)}.`);
+    if (asked && !units.some((u) => u.id === asked))
+      problems.push(`No existe la subgerencia «${asked}»; se muestra ${unit?.name ?? 'ninguna'}.`);
+    if (typeof query.mes === 'string' && query.mes !== '' && !MONTH_RE.test(query.mes))
+      problems.push(`«${query.mes}» no es un mes válido (AAAA-MM); se muestra ${monthName(month)}.`);
     if (!unit) {
-      return ctx.render(req, reply, { title: 'Ocupación', section: 'ocupacion', body: html`<p>No hay subgerencias en los datos de referencia.</p>` });
+      return ctx.render(req, reply, {
+        title: 'Ocupación',
+        section: 'ocupacion',
+        body: html`<p>No hay subgerencias en los datos de referencia.</p>`,
+      });
     }
     const days = daysOf(month);
     const [limits, absences] = await Promise.all([
@@ -127,9 +133,11 @@ ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.
   <a href="${href({ subgerencia: prevUnit.id })}">Subgerencia anterior: ${prevUnit.name}</a>
   <a href="${href({ subgerencia: nextUnit.id })}">Subgerencia siguiente: ${nextUnit.name}</a>
 </nav>
-<p>${limit === null
-  ? 'El contrato empresa de esta subgerencia no fija un máximo de personas de vacaciones al mismo tiempo.'
-  : html`Máximo de personas de vacaciones al mismo tiempo: <strong>${limit}</strong>${limits.length > 1 ? html` (el menor de sus contratos empresa: ${limits.map((l) => `${l.name}: ${l.maxPeople ?? 'sin máximo'}`).join('; ')})` : html` (contrato empresa ${limits[0]!.name})`}.`}
+<p>${
+      limit === null
+        ? 'El contrato empresa de esta subgerencia no fija un máximo de personas de vacaciones al mismo tiempo.'
+        : html`Máximo de personas de vacaciones al mismo tiempo: <strong>${limit}</strong>${limits.length > 1 ? html` (el menor de sus contratos empresa: ${limits.map((l) => `${l.name}: ${l.maxPeople ?? 'sin máximo'}`).join('; ')})` : html` (contrato empresa ${limits[0]!.name})`}.`
+    }
   ${atLimitDays.length ? html` Días en el límite: <strong>${atLimitDays.length}</strong>.` : ''}</p>
 <table class="calendar">
   <caption>Personas de vacaciones por día en ${unit.name}, ${monthName(month)}</caption>
@@ -139,14 +147,20 @@ ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.
 <p class="legend">Cada día muestra las personas de vacaciones y el máximo; los días en el límite van resaltados y marcados «límite». Elija un día para ver quiénes son.</p>
 <h2 id="quienes">${chosenDay ? `De vacaciones el ${shortDate(chosenDay)}` : `Vacaciones en ${monthName(month)}`}</h2>
 ${chosenDay ? html`<p><a href="${href({})}">Ver todo el mes</a></p>` : ''}
-${who.length === 0
-  ? html`<p>Nadie de la subgerencia está de vacaciones ${chosenDay ? 'ese día' : 'este mes'}.</p>`
-  : html`<table>
+${
+  who.length === 0
+    ? html`<p>Nadie de la subgerencia está de vacaciones ${chosenDay ? 'ese día' : 'este mes'}.</p>`
+    : html`<table>
   <caption>${who.length} ${who.length === 1 ? 'registro' : 'registros'}</caption>
   <thead><tr><th scope="col">Persona</th><th scope="col">Documento</th><th scope="col">Desde</th><th scope="col">Hasta</th><th scope="col">Estado</th></tr></thead>
-  <tbody>${who.map((a) => html`<tr><td><a href="/panel/trabajador/${encodeURIComponent(a.documentNumber)}#${a.codigoPila}">${a.name}</a></td><td>${a.documentNumber}</td>
-    <td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td><td>${stateBadge(a.approved ? 'aprobada' : 'pendiente')}</td></tr>`)}</tbody>
-</table>`}`;
+  <tbody>${who.map(
+    (
+      a,
+    ) => html`<tr><td><a href="/panel/trabajador/${encodeURIComponent(a.documentNumber)}#${a.codigoPila}">${a.name}</a></td><td>${a.documentNumber}</td>
+    <td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td><td>${stateBadge(a.approved ? 'aprobada' : 'pendiente')}</td></tr>`,
+  )}</tbody>
+</table>`
+}`;
     return ctx.render(req, reply, { title: 'Ocupación', section: 'ocupacion', body });
   });
 }

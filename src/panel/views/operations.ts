@@ -36,9 +36,11 @@ export function operationsRoutes(app: FastifyInstance, ctx: PanelContext) {
     const head = projections[0]?.head;
     const body = html`
 <h2>Salud</h2>
-${health === null
-  ? html`<p class="flash flash-ok">La base de datos y el almacén de eventos responden.</p>`
-  : html`<p class="flash flash-error">El servicio no está listo: ${health}</p>`}
+${
+  health === null
+    ? html`<p class="flash flash-ok">La base de datos y el almacén de eventos responden.</p>`
+    : html`<p class="flash flash-error">El servicio no está listo: ${health}</p>`
+}
 <h2>Proyecciones</h2>
 <p>Posición más reciente del registro de eventos: <strong>${head ? positionToString(head) : '—'}</strong>.</p>
 <table>
@@ -52,9 +54,11 @@ ${health === null
   </tbody>
 </table>
 <h2>Última importación</h2>
-${lastImport.version > 0
-  ? html`<p>Versión ${lastImport.version} de los datos de referencia.${changedAt ? html` Cargada el ${bogotaTime(changedAt)}` : ''}</p>`
-  : html`<p>Todavía no se han importado datos de referencia.</p>`}
+${
+  lastImport.version > 0
+    ? html`<p>Versión ${lastImport.version} de los datos de referencia.${changedAt ? html` Cargada el ${bogotaTime(changedAt)}` : ''}</p>`
+    : html`<p>Todavía no se han importado datos de referencia.</p>`
+}
 `;
     return ctx.render(req, reply, { title: 'Operación', section: 'operacion', body });
   });

@@ -15,7 +15,14 @@ import type { PanelContext } from '../index.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
-const FORM_FIELDS = ['vacFechaInicio', 'vacDiasVacaciones', 'vacPagado', 'vacLaboraSabado', 'vacCompensado', 'vacSeguridadEnNomina'] as const;
+const FORM_FIELDS = [
+  'vacFechaInicio',
+  'vacDiasVacaciones',
+  'vacPagado',
+  'vacLaboraSabado',
+  'vacCompensado',
+  'vacSeguridadEnNomina',
+] as const;
 const LABELS: Record<string, string> = {
   vacFechaInicio: 'Fecha de inicio',
   vacDiasVacaciones: 'Días hábiles',
@@ -182,18 +189,24 @@ ${ordered.map((v) => {
   </dl>
   ${amortizationTable(v.amortizations, `Amortizaciones de ${v.codigoPila}`)}
   <div class="actions">
-    ${live && !v.approved
-      ? html`<form method="post" action="/panel/vacaciones/${v.codigoPila}/aprobar" class="inline">
+    ${
+      live && !v.approved
+        ? html`<form method="post" action="/panel/vacaciones/${v.codigoPila}/aprobar" class="inline">
         <input type="hidden" name="_csrf" value="${csrf}">
         <button type="submit" aria-label="Aprobar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Aprobar</button>
       </form>`
-      : ''}
-    ${interruptible(v, today)
-      ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/interrumpir" aria-label="Interrumpir las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Interrumpir…</a>`
-      : ''}
-    ${live && !v.approved && canDelete(user)
-      ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/eliminar" aria-label="Eliminar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Eliminar…</a>`
-      : ''}
+        : ''
+    }
+    ${
+      interruptible(v, today)
+        ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/interrumpir" aria-label="Interrumpir las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Interrumpir…</a>`
+        : ''
+    }
+    ${
+      live && !v.approved && canDelete(user)
+        ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/eliminar" aria-label="Eliminar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Eliminar…</a>`
+        : ''
+    }
     <a href="/panel/auditoria?documento=${doc}&amp;codigo=${v.codigoPila}">Ver su auditoría</a>
   </div>
 </li>`;
@@ -222,7 +235,9 @@ export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
 
   app.get('/trabajador', async (req, reply) => {
-    const q = String((req.query as Record<string, unknown>).q ?? '').trim().slice(0, 100);
+    const q = String((req.query as Record<string, unknown>).q ?? '')
+      .trim()
+      .slice(0, 100);
     let results: Html = html``;
     if (q !== '') {
       const hits = await searchWorkers(deps.db, q);
@@ -255,7 +270,12 @@ export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
       });
     }
     const { worker } = file;
-    return ctx.render(req, reply, { title: `${worker.firstNames} ${worker.lastNames}`, section: 'trabajador', status, body: await workerBody(req, reply, file, form) });
+    return ctx.render(req, reply, {
+      title: `${worker.firstNames} ${worker.lastNames}`,
+      section: 'trabajador',
+      status,
+      body: await workerBody(req, reply, file, form),
+    });
   }
 
   async function workerBody(req: FastifyRequest, reply: FastifyReply, file: WorkerFileRow, form: FormState): Promise<Html> {
@@ -281,9 +301,11 @@ export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
 ${figures}
 ${contracts}
 <h2 id="form-title">Calcular y registrar vacaciones</h2>
-${form.errors?.length
-  ? html`<div class="flash flash-error" role="alert" id="errores"><p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
-  : ''}
+${
+  form.errors?.length
+    ? html`<div class="flash flash-error" role="alert" id="errores"><p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
+    : ''
+}
 ${form.preview ? previewBlock(form.preview) : ''}
 ${vacationForm(worker.documentNumber, csrf, form)}
 <h2>Vacaciones</h2>
@@ -310,13 +332,24 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     const r = await deps.commands.create(documentNumber, request, panelActor(req, user));
     if (!r.ok) {
       deps.metrics?.commandOutcome('create', r.kind);
-      return renderWorker(req, reply, { values, errors: refusalText(r, 'create') }, r.kind === 'worker_not_found' ? 404 : r.kind === 'busy' ? 503 : 422);
+      return renderWorker(
+        req,
+        reply,
+        { values, errors: refusalText(r, 'create') },
+        r.kind === 'worker_not_found' ? 404 : r.kind === 'busy' ? 503 : 422,
+      );
     }
     deps.metrics?.commandOutcome('create', 'ok');
     deps.readSide.noteWrite(r.value.position);
     const record = r.value.value.record;
-    req.log.info({ action: 'CREACION', codigoPila: record.codigoPila, responsable: user.email, source: 'panel' }, 'vacation created from the panel');
-    ctx.flash(req, { kind: 'ok', text: `Vacaciones registradas del ${shortDate(record.startDate)} al ${shortDate(record.endDate)}, pendientes de aprobación. Código ${record.codigoPila}.` });
+    req.log.info(
+      { action: 'CREACION', codigoPila: record.codigoPila, responsable: user.email, source: 'panel' },
+      'vacation created from the panel',
+    );
+    ctx.flash(req, {
+      kind: 'ok',
+      text: `Vacaciones registradas del ${shortDate(record.startDate)} al ${shortDate(record.endDate)}, pendientes de aprobación. Código ${record.codigoPila}.`,
+    });
     return reply.redirect(`/panel/trabajador/${encodeURIComponent(doc)}#${record.codigoPila}`, 303);
   });
 
@@ -324,7 +357,8 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
   async function recordOf(code: string): Promise<VacationView | null> {
     return code.length <= 200 && !code.includes('\u0000') ? ((await deps.readSide.vacationByCode(code)) as VacationView | null) : null;
   }
-  const backTo = (v: VacationView | null) => (v ? `/panel/trabajador/${encodeURIComponent(v.documentNumber)}#${v.codigoPila}` : '/panel/trabajador');
+  const backTo = (v: VacationView | null) =>
+    v ? `/panel/trabajador/${encodeURIComponent(v.documentNumber)}#${v.codigoPila}` : '/panel/trabajador';
 
   app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
     const code = (req.params as { codigo: string }).codigo;
@@ -337,7 +371,10 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     } else {
       deps.metrics?.commandOutcome('approve', 'ok');
       deps.readSide.noteWrite(r.value.position);
-      req.log.info({ action: 'APROBACION', codigoPila: code, responsable: user.email, source: 'panel' }, 'vacation approved from the panel');
+      req.log.info(
+        { action: 'APROBACION', codigoPila: code, responsable: user.email, source: 'panel' },
+        'vacation approved from the panel',
+      );
       ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
     }
     return reply.redirect(backTo(record), 303);
@@ -347,7 +384,13 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
   app.get('/vacaciones/:codigo/interrumpir', async (req, reply) => {
     const record = await recordOf((req.params as { codigo: string }).codigo);
     if (!record || record.status !== 'live') {
-      return ctx.render(req, reply, { title: 'Interrumpir vacaciones', section: 'trabajador', status: 404, flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' }, body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>` });
+      return ctx.render(req, reply, {
+        title: 'Interrumpir vacaciones',
+        section: 'trabajador',
+        status: 404,
+        flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' },
+        body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
+      });
     }
     return ctx.render(req, reply, {
       title: 'Interrumpir vacaciones',
@@ -374,7 +417,9 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     const user = req.panelUser!;
     const record = await recordOf(code);
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const parsed = parseInterruptInput(new Fields({ fechaInterrupcion: body.fechaInterrupcion, motivo: body.motivo, codigoPila: code, emailUserResponsable: user.email }));
+    const parsed = parseInterruptInput(
+      new Fields({ fechaInterrupcion: body.fechaInterrupcion, motivo: body.motivo, codigoPila: code, emailUserResponsable: user.email }),
+    );
     if (!parsed.ok) {
       ctx.flash(req, { kind: 'error', text: Object.values(parsed.errors).join(' ') });
       return reply.redirect(backTo(record), 303);
@@ -388,8 +433,14 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
       deps.metrics?.commandOutcome('interrupt', 'ok');
       deps.readSide.noteWrite(r.value.position);
       const done = r.value.value.record;
-      req.log.info({ action: 'INTERRUPCION', codigoPila: code, fechaInterrupcion: date, motivo: reason, responsable: user.email, source: 'panel' }, 'vacation interrupted from the panel');
-      ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${done.daysReturned} días hábiles volvieron al saldo.` });
+      req.log.info(
+        { action: 'INTERRUPCION', codigoPila: code, fechaInterrupcion: date, motivo: reason, responsable: user.email, source: 'panel' },
+        'vacation interrupted from the panel',
+      );
+      ctx.flash(req, {
+        kind: 'ok',
+        text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${done.daysReturned} días hábiles volvieron al saldo.`,
+      });
     }
     return reply.redirect(backTo(record), 303);
   });
@@ -399,10 +450,22 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     const user = req.panelUser!;
     const record = await recordOf(code);
     if (!record || record.status !== 'live') {
-      return ctx.render(req, reply, { title: 'Eliminar vacaciones', section: 'trabajador', status: 404, flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' }, body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>` });
+      return ctx.render(req, reply, {
+        title: 'Eliminar vacaciones',
+        section: 'trabajador',
+        status: 404,
+        flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' },
+        body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
+      });
     }
     if (!canDelete(user)) {
-      return ctx.render(req, reply, { title: 'Eliminar vacaciones', section: 'trabajador', status: 403, flash: { kind: 'error', text: 'Su usuario no tiene el permiso para eliminar vacaciones.' }, body: html`<p><a href="${backTo(record)}">Volver al trabajador</a></p>` });
+      return ctx.render(req, reply, {
+        title: 'Eliminar vacaciones',
+        section: 'trabajador',
+        status: 403,
+        flash: { kind: 'error', text: 'Su usuario no tiene el permiso para eliminar vacaciones.' },
+        body: html`<p><a href="${backTo(record)}">Volver al trabajador</a></p>`,
+      });
     }
     return ctx.render(req, reply, {
       title: 'Eliminar vacaciones',
@@ -422,19 +485,42 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     const user = req.panelUser!;
     const record = await recordOf(code);
     if (!canDelete(user)) {
-      req.log.warn({ action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, status: 403, reason: `${MESSAGES.forbidden}: sin el permiso ${PERMISSION_DELETE}`, source: 'panel' }, 'deletion refused');
+      req.log.warn(
+        {
+          action: 'ERROR_ELIMINACION',
+          codigoPila: code,
+          responsable: user.email,
+          status: 403,
+          reason: `${MESSAGES.forbidden}: sin el permiso ${PERMISSION_DELETE}`,
+          source: 'panel',
+        },
+        'deletion refused',
+      );
       ctx.flash(req, { kind: 'error', text: 'Su usuario no tiene el permiso para eliminar vacaciones.' });
       return reply.redirect(backTo(record), 303);
     }
     const r = await deps.commands.delete(code, panelActor(req, user));
     if (!r.ok) {
       deps.metrics?.commandOutcome('delete', r.kind);
-      req.log.warn({ action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: r.kind, source: 'panel' }, 'deletion refused');
+      req.log.warn(
+        { action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: r.kind, source: 'panel' },
+        'deletion refused',
+      );
       ctx.flash(req, { kind: 'error', text: refusalText(r, 'delete').join(' ') });
     } else {
       deps.metrics?.commandOutcome('delete', 'ok');
       deps.readSide.noteWrite(r.value.position);
-      req.log.info({ action: 'ELIMINACION_EXITOSA', idEliminado: r.value.value.record.recordId, codigoPila: code, responsable: user.email, fecha: r.value.value.at, source: 'panel' }, 'vacation deleted');
+      req.log.info(
+        {
+          action: 'ELIMINACION_EXITOSA',
+          idEliminado: r.value.value.record.recordId,
+          codigoPila: code,
+          responsable: user.email,
+          fecha: r.value.value.at,
+          source: 'panel',
+        },
+        'vacation deleted',
+      );
       ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} eliminadas.` });
     }
     return reply.redirect(backTo(record), 303);

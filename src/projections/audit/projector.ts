@@ -49,7 +49,11 @@ function entry(e: DomainEvent): Entry | undefined {
   switch (e.type) {
     case 'VacationCreated': {
       const { amortizations, ...rest } = e.data;
-      return { action: e.data.replaces ? 'EDICION' : 'CREACION', codigoPila: e.data.codigoPila, details: { ...rest, periods: amortizations.length } };
+      return {
+        action: e.data.replaces ? 'EDICION' : 'CREACION',
+        codigoPila: e.data.codigoPila,
+        details: { ...rest, periods: amortizations.length },
+      };
     }
     case 'VacationImported': {
       const { amortizations, ...rest } = e.data;

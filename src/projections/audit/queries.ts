@@ -39,18 +39,15 @@ const toEntry = (r: Record<string, unknown>): AuditEntry => ({
 
 /** The most recent `limit` entries about a worker, newest first. */
 export async function auditOfWorker(q: Queryable, workerId: number, opts: { limit?: number } = {}): Promise<AuditEntry[]> {
-  const r = await q.query<Record<string, unknown>>(
-    `${SELECT} WHERE worker_id = $1 ORDER BY commit_pos DESC, prepare_pos DESC LIMIT $2`,
-    [workerId, opts.limit ?? 100],
-  );
+  const r = await q.query<Record<string, unknown>>(`${SELECT} WHERE worker_id = $1 ORDER BY commit_pos DESC, prepare_pos DESC LIMIT $2`, [
+    workerId,
+    opts.limit ?? 100,
+  ]);
   return r.rows.map(toEntry);
 }
 
 /** The whole life of one record, oldest first. */
 export async function auditOfCode(q: Queryable, code: string): Promise<AuditEntry[]> {
-  const r = await q.query<Record<string, unknown>>(
-    `${SELECT} WHERE codigo_pila = $1 ORDER BY commit_pos, prepare_pos`,
-    [code],
-  );
+  const r = await q.query<Record<string, unknown>>(`${SELECT} WHERE codigo_pila = $1 ORDER BY commit_pos, prepare_pos`, [code]);
   return r.rows.map(toEntry);
 }

@@ -209,7 +209,16 @@ export const vacationsProjector: Projector = {
     const updates: Record<string, unknown>[] = [];
     for (const [code, c] of fold(events)) {
       if ('row' in c) rows.push(c.row);
-      else updates.push({ codigo_pila: code, approve: !!c.approval, remove: !!c.deletion, shorten: !!c.shortening, ...c.approval, ...c.deletion, ...c.shortening });
+      else
+        updates.push({
+          codigo_pila: code,
+          approve: !!c.approval,
+          remove: !!c.deletion,
+          shorten: !!c.shortening,
+          ...c.approval,
+          ...c.deletion,
+          ...c.shortening,
+        });
     }
     await upsertRows(q, t, COLUMNS, rows, ['codigo_pila']);
     if (updates.length === 0) return;
@@ -242,11 +251,24 @@ export const vacationsProjector: Projector = {
     // makes of a batch, and the UPDATE of a later one, make of them too.
     const field = (name: string, type: string) => `(e.data->>'${name}')::${type} AS ${name}`;
     const record = [
-      field('recordId', 'bigint'), field('workerId', 'bigint'), field('documentNumber', 'text'), field('contractId', 'bigint'),
-      field('companyContractId', 'bigint'), field('subgerenciaId', 'text'), field('startDate', 'date'), field('endDate', 'date'),
-      field('businessDays', 'integer'), field('calendarDays', 'integer'), field('salary', 'bigint'), field('totalValue', 'bigint'),
-      field('advance', 'boolean'), field('worksSaturday', 'boolean'), field('compensated', 'boolean'),
-      field('socialSecurityInPayroll', 'boolean'), field('replaces', 'text'), field('continues', 'text'),
+      field('recordId', 'bigint'),
+      field('workerId', 'bigint'),
+      field('documentNumber', 'text'),
+      field('contractId', 'bigint'),
+      field('companyContractId', 'bigint'),
+      field('subgerenciaId', 'text'),
+      field('startDate', 'date'),
+      field('endDate', 'date'),
+      field('businessDays', 'integer'),
+      field('calendarDays', 'integer'),
+      field('salary', 'bigint'),
+      field('totalValue', 'bigint'),
+      field('advance', 'boolean'),
+      field('worksSaturday', 'boolean'),
+      field('compensated', 'boolean'),
+      field('socialSecurityInPayroll', 'boolean'),
+      field('replaces', 'text'),
+      field('continues', 'text'),
       `${timestampSql("e.data->>'createdAt'")} AS created_at`,
       `e.type = 'VacationImported' AND (e.data->>'approved')::boolean AS approved`,
     ].join(', ');

@@ -113,7 +113,10 @@ async function amortizationsOf(q: Queryable, codes: string[]): Promise<Map<strin
 }
 
 async function withAmortizations(q: Queryable, rows: Row[]): Promise<VacationView[]> {
-  const byCode = await amortizationsOf(q, rows.map((r) => r.codigo_pila as string));
+  const byCode = await amortizationsOf(
+    q,
+    rows.map((r) => r.codigo_pila as string),
+  );
   return rows.map((r) => toView(r, byCode.get(r.codigo_pila as string) ?? []));
 }
 
@@ -124,11 +127,7 @@ export async function vacationByCode(q: Queryable, code: string): Promise<Vacati
 }
 
 /** A worker's records, oldest start first; deleted ones only when asked for. */
-export async function vacationsOfWorker(
-  q: Queryable,
-  workerId: number,
-  opts: { includeDeleted?: boolean } = {},
-): Promise<VacationView[]> {
+export async function vacationsOfWorker(q: Queryable, workerId: number, opts: { includeDeleted?: boolean } = {}): Promise<VacationView[]> {
   const r = await q.query<Row>(
     `${SELECT} WHERE worker_id = $1 ${opts.includeDeleted ? '' : `AND status = 'live'`}
      ORDER BY start_date, record_id`,

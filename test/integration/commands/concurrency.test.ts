@@ -26,16 +26,16 @@ describe('commands under concurrent requests (real database, real event store)',
   });
 
   it('lets exactly 2 of 20 workers of one subgerencia with a limit of 2 book the same dates', async () => {
-    const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => commands.create(documentOf(100_000 + i), request(), actor)),
-    );
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => commands.create(documentOf(100_000 + i), request(), actor)));
     const created = results.filter((r) => r.ok);
     const refused = results.filter((r) => !r.ok);
     expect(created).toHaveLength(2);
     expect(refused).toHaveLength(18);
     for (const r of refused) {
       expect(r).toMatchObject({ ok: false, kind: 'rules' });
-      expect(!r.ok && r.kind === 'rules' && ruleMessages(r.violations).join(' ')).toMatch(/Se alcanzó el máximo de 2 personas de vacaciones al mismo tiempo en la subgerencia SG-1/);
+      expect(!r.ok && r.kind === 'rules' && ruleMessages(r.violations).join(' ')).toMatch(
+        /Se alcanzó el máximo de 2 personas de vacaciones al mismo tiempo en la subgerencia SG-1/,
+      );
     }
     // The stored facts agree: two live bookings on those dates in the month stream.
     const booked = (await store.readStream('unit-SG-1-2026-03')).filter((e) => e.type === 'SlotsBooked');

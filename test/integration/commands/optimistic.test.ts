@@ -7,7 +7,6 @@ import { ADMIN_ACTOR as actor, commandsOver, vacationRequest as request } from '
 import { freshDb, type TestDb } from '../../support/db.ts';
 import { documentOf, generateDataset } from '../../support/dataset.ts';
 
-
 /**
  * Two command handlers over one store stand for two service instances: each holds its own
  * streams in memory, so what one writes leaves the other's picture behind.

@@ -12,7 +12,11 @@ afterAll(async () => {
   await p?.stop();
 });
 
-const setCookie = (r: { headers: Record<string, unknown> }) => [r.headers['set-cookie'] ?? []].flat().map(String).find((c) => c.startsWith(`${SESSION_COOKIE}=`));
+const setCookie = (r: { headers: Record<string, unknown> }) =>
+  [r.headers['set-cookie'] ?? []]
+    .flat()
+    .map(String)
+    .find((c) => c.startsWith(`${SESSION_COOKIE}=`));
 
 describe('signing in', () => {
   it('answers with a session cookie that is HttpOnly, SameSite=Strict and scoped to /panel, and pages with a strict CSP', async () => {
@@ -62,7 +66,11 @@ describe('signing in', () => {
 
   it('says the same of a wrong password, an unknown e-mail and a non-administrator', async () => {
     const answers = [];
-    for (const [email, password] of [[AUDITOR, 'otra-clave-cualquiera'], ['nadie@empresa.co', PANEL_PASSWORD], [EMPLOYEE, PANEL_PASSWORD]] as const) {
+    for (const [email, password] of [
+      [AUDITOR, 'otra-clave-cualquiera'],
+      ['nadie@empresa.co', PANEL_PASSWORD],
+      [EMPLOYEE, PANEL_PASSWORD],
+    ] as const) {
       const r = await new PanelClient(p.service).signIn(email, password);
       answers.push([r.status, message(r.body)]);
     }
@@ -92,7 +100,10 @@ describe('signing in', () => {
       await c.signIn(AUDITOR, `mala-${i}`);
     }
     expect((await c.signIn(AUDITOR)).status).toBe(429);
-    await p.service.db.query(`UPDATE panel_sign_in_failures SET locked_until = now() - interval '1 second', last_failure = now() - interval '1 day' WHERE email = $1`, [AUDITOR]);
+    await p.service.db.query(
+      `UPDATE panel_sign_in_failures SET locked_until = now() - interval '1 second', last_failure = now() - interval '1 day' WHERE email = $1`,
+      [AUDITOR],
+    );
     expect((await c.signIn(AUDITOR)).status).toBe(303);
   });
 });
@@ -102,7 +113,14 @@ describe('sessions', () => {
     const c = new PanelClient(p.service);
     await c.signIn(ADMIN);
     const expiry = async () =>
-      Number((await p.service.db.query<{ s: string }>(`SELECT extract(epoch FROM max(expires_at) - now())::text AS s FROM panel_sessions WHERE email = $1`, [ADMIN])).rows[0]!.s);
+      Number(
+        (
+          await p.service.db.query<{ s: string }>(
+            `SELECT extract(epoch FROM max(expires_at) - now())::text AS s FROM panel_sessions WHERE email = $1`,
+            [ADMIN],
+          )
+        ).rows[0]!.s,
+      );
     expect(await expiry()).toBeGreaterThan(8 * 3600 - 120);
     await p.service.db.query(`UPDATE panel_sessions SET expires_at = now() - interval '1 second' WHERE email = $1`, [ADMIN]);
     expectSignInPage(await c.get('/panel/operacion'));

@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 /** The visible text of a page, tags taken out and spaces folded. */
-const text = (body: string) => body.replace(/<[^>]+>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ');
+const text = (body: string) =>
+  body
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ');
 const codeIn = (body: string) => /Código (VAC_[0-9a-f_]+)\./.exec(text(body))?.[1];
 
 async function book(c: PanelClient, doc: string, start: string, days: number, accion = 'registrar') {
@@ -63,7 +67,9 @@ describe('Trabajador', () => {
 
   it('a preview lists every failing rule in Spanish and books nothing', async () => {
     // A Sunday, and fewer days than the company contract's minimum of 6.
-    const live = async () => (await p.service.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM rm_vacations WHERE document_number = $1`, [W.juan])).rows[0]!.n;
+    const live = async () =>
+      (await p.service.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM rm_vacations WHERE document_number = $1`, [W.juan])).rows[0]!
+        .n;
     const before = await live();
     const r = await book(admin, W.juan, '2026-12-06', 2, 'calcular');
     expect(r.status).toBe(422);
@@ -76,7 +82,11 @@ describe('Trabajador', () => {
 
   it('bad input is a message on the page, never a trace', async () => {
     await admin.get(`/panel/trabajador/${W.maria}`);
-    const r = await admin.post(`/panel/trabajador/${W.maria}/vacaciones`, { vacFechaInicio: '2026-02-30', vacDiasVacaciones: 'muchos', accion: 'calcular' });
+    const r = await admin.post(`/panel/trabajador/${W.maria}/vacaciones`, {
+      vacFechaInicio: '2026-02-30',
+      vacDiasVacaciones: 'muchos',
+      accion: 'calcular',
+    });
     expect(r.status).toBe(400);
     const t = text(r.body);
     expect(t).toContain('Fecha de inicio debe ser una fecha válida');
@@ -97,9 +107,13 @@ describe('Trabajador', () => {
 
     const sunday = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-22', motivo: 'licencia' });
     expect(sunday.status).toBe(303);
-    expect(message((await admin.get(sunday.location!)).body)).toBe('La fecha de interrupción 2026-11-22 no es un día hábil para el trabajador');
+    expect(message((await admin.get(sunday.location!)).body)).toBe(
+      'La fecha de interrupción 2026-11-22 no es un día hábil para el trabajador',
+    );
     const bad = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-20', motivo: 'vacaciones' });
-    expect(message((await admin.get(bad.location!)).body)).toBe('motivo debe ser incapacidad, licencia, calamidad, necesidad del servicio u otro');
+    expect(message((await admin.get(bad.location!)).body)).toBe(
+      'motivo debe ser incapacidad, licencia, calamidad, necesidad del servicio u otro',
+    );
 
     const done = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-20', motivo: 'licencia' });
     expect(done.status).toBe(303);
@@ -110,8 +124,13 @@ describe('Trabajador', () => {
     expect(page).toContain('Interrumpida desde el 20 nov 2026 (licencia); los días no disfrutados volvieron al saldo');
     expect(page).toContain('3 hábiles, 3 calendario');
     expect(after.body).not.toContain(`/panel/vacaciones/${code}/interrumpir`);
-    const events = (await p.service.store.readStream(workerStream(1003))).map((e) => ({ type: decode(e)!.event.type, meta: e.metadata as Record<string, unknown> }));
-    expect(events.filter((e) => e.type === 'VacationInterrupted').map((e) => e.meta)).toEqual([expect.objectContaining({ userEmail: ADMIN, source: 'panel' })]);
+    const events = (await p.service.store.readStream(workerStream(1003))).map((e) => ({
+      type: decode(e)!.event.type,
+      meta: e.metadata as Record<string, unknown>,
+    }));
+    expect(events.filter((e) => e.type === 'VacationInterrupted').map((e) => e.meta)).toEqual([
+      expect.objectContaining({ userEmail: ADMIN, source: 'panel' }),
+    ]);
   });
 
   it('previews, then books in the name of the signed-in person, who approves it', async () => {
@@ -132,7 +151,10 @@ describe('Trabajador', () => {
     expect(message(approved.body)).toBe(`Vacaciones ${code} aprobadas.`);
     expect(text(approved.body)).toMatch(/1 dic 2026 – 9 dic 2026 Aprobada/);
 
-    const events = (await p.service.store.readStream(workerStream(1001))).map((e) => ({ type: decode(e)!.event.type, meta: e.metadata as Record<string, unknown> }));
+    const events = (await p.service.store.readStream(workerStream(1001))).map((e) => ({
+      type: decode(e)!.event.type,
+      meta: e.metadata as Record<string, unknown>,
+    }));
     const mine = events.filter((e) => e.type === 'VacationCreated' || e.type === 'VacationApproved').slice(-2);
     expect(mine.map((e) => e.type)).toEqual(['VacationCreated', 'VacationApproved']);
     for (const e of mine) expect(e.meta).toMatchObject({ userId: 1, userEmail: ADMIN, apiKeyName: null, source: 'panel' });
@@ -156,7 +178,9 @@ describe('Trabajador', () => {
     const after = await admin.get(done.location!);
     expect(message(after.body)).toBe(`Vacaciones ${code} eliminadas.`);
     expect(text(after.body)).toMatch(/14 dic 2026 – 21 dic 2026 Eliminada/);
-    const deleted = (await p.service.store.readStream(workerStream(1010))).map((e) => ({ type: decode(e)!.event.type, meta: e.metadata as Record<string, unknown> })).at(-1)!;
+    const deleted = (await p.service.store.readStream(workerStream(1010)))
+      .map((e) => ({ type: decode(e)!.event.type, meta: e.metadata as Record<string, unknown> }))
+      .at(-1)!;
     expect(deleted).toMatchObject({ type: 'VacationDeleted', meta: { userEmail: ADMIN, source: 'panel' } });
   });
 });
@@ -164,7 +188,10 @@ describe('Trabajador', () => {
 describe('Ocupación', () => {
   it('counts people away per day against the limit, marks full days, names them, and moves between months', async () => {
     // Two more people of SG-OPS away on 2027-01-12..: with the company contract's limit of 2, full.
-    for (const [doc, start] of [[W.juan, '2027-01-12'], [W.camilo, '2027-01-13']] as const) {
+    for (const [doc, start] of [
+      [W.juan, '2027-01-12'],
+      [W.camilo, '2027-01-13'],
+    ] as const) {
       const r = await book(admin, doc, start, 6);
       expect(r.status, text(r.body).slice(0, 2000)).toBe(303);
     }
@@ -172,7 +199,9 @@ describe('Ocupación', () => {
     expect(r.status).toBe(200);
     const t = text(r.body);
     expect(t).toContain('Máximo de personas de vacaciones al mismo tiempo: 2');
-    expect(r.body).toMatch(/class="at-limit[^"]*">\s*<a class="day" href="[^"]*dia=2027-01-13" aria-label="13 ene 2027: 2 personas de vacaciones, en el límite"/);
+    expect(r.body).toMatch(
+      /class="at-limit[^"]*">\s*<a class="day" href="[^"]*dia=2027-01-13" aria-label="13 ene 2027: 2 personas de vacaciones, en el límite"/,
+    );
     expect(r.body).toMatch(/aria-label="12 ene 2027: 1 persona de vacaciones"/);
     expect(t).toContain('Juan Carlos Rodríguez Pérez');
     expect(r.body).toContain('mes=2026-12');
@@ -202,8 +231,13 @@ describe('Auditoría', () => {
     const csv = await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=csv`);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="auditoria-${W.maria}.csv"`);
-    const lines = csv.body.replace(/^\ufeff/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('paso,posicion,flujo,revision,tipo,registradoEn,descripcion,codigoPila,usuario,apiKey,origen,solicitud,estadoDespues,datos');
+    const lines = csv.body
+      .replace(/^\ufeff/, '')
+      .trim()
+      .split('\r\n');
+    expect(lines[0]).toBe(
+      'paso,posicion,flujo,revision,tipo,registradoEn,descripcion,codigoPila,usuario,apiKey,origen,solicitud,estadoDespues,datos',
+    );
     expect(lines.some((l) => l.includes(',VacationApproved,') && l.includes(`,${ADMIN},,panel,`))).toBe(true);
     const json = JSON.parse((await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=json`)).body);
     expect(json.eventos.length).toBe(lines.length - 1);
@@ -211,7 +245,9 @@ describe('Auditoría', () => {
     const ok = await admin.get(`/panel/auditoria/verificar?documento=${W.maria}`);
     expect(message(ok.body)).toMatch(/^Íntegro/);
     // Someone edits a stored event behind the service's back.
-    await p.service.db.query(`UPDATE events SET data = jsonb_set(data, '{businessDays}', '99') WHERE stream = 'worker-1001' AND revision = 1`);
+    await p.service.db.query(
+      `UPDATE events SET data = jsonb_set(data, '{businessDays}', '99') WHERE stream = 'worker-1001' AND revision = 1`,
+    );
     const broken = await admin.get(`/panel/auditoria/verificar?documento=${W.maria}`);
     expect(message(broken.body)).toMatch(/^Alterado/);
     // The same verification as `audit verify --documento` and GET /api/auditoria/verificar.

@@ -14,7 +14,10 @@ describe('migration 14: deletions in the audit trail read DELETE', () => {
   });
 
   it('given rows projected as ELIMINACION before it, when the schema is migrated, then they read DELETE with the label beside it', async () => {
-    await migrate(t.db, migrations.filter((m) => m.version < 14));
+    await migrate(
+      t.db,
+      migrations.filter((m) => m.version < 14),
+    );
     await t.db.exec(auditProjector.ddl(''));
     const row = (id: string, code: string, action: string, details: Record<string, unknown>) =>
       t.db.query(
@@ -26,7 +29,12 @@ describe('migration 14: deletions in the audit trail read DELETE', () => {
     await row('00000000-0000-4000-8000-000000000002', 'VAC_A', 'ELIMINACION', { reason: 'delete', deletedByUserId: 1 });
     await row('00000000-0000-4000-8000-000000000003', 'VAC_B', 'EDICION_BAJA', { reason: 'edit' });
 
-    expect(await migrate(t.db, migrations.filter((m) => m.version <= 14))).toEqual([14]);
+    expect(
+      await migrate(
+        t.db,
+        migrations.filter((m) => m.version <= 14),
+      ),
+    ).toEqual([14]);
 
     expect((await auditOfCode(t.db, 'VAC_A')).map((e) => [e.action, e.details])).toEqual([
       ['CREACION', { startDate: '2026-03-02' }],

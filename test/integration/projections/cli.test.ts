@@ -30,7 +30,8 @@ describe('CLI: mistakes caught before opening the database', () => {
     const r = await cli(env, 'projections', 'rebuild', 'vacations', 'nope');
     expect(r).toMatchObject({
       code: 1,
-      stderr: 'vacaciones: unknown projection nope: valid names are vacations, amortizations, contract-links, availability, occupancy, audit, register\n',
+      stderr:
+        'vacaciones: unknown projection nope: valid names are vacations, amortizations, contract-links, availability, occupancy, audit, register\n',
     });
   });
 
@@ -74,7 +75,15 @@ describe.skipIf(!hasServer())(`CLI: projections and replay${hasServer() ? '' : `
     expect(before.code).toBe(0);
     expect(before.stdout.split('\n')[0]).toMatch(/^NAME\s+CHECKPOINT\s+HEAD\s+LAG\s+STATE$/);
     const rows = statusRows(before.stdout);
-    expect(rows.map((r) => r[0])).toEqual(['vacations', 'amortizations', 'contract-links', 'availability', 'occupancy', 'audit', 'register']);
+    expect(rows.map((r) => r[0])).toEqual([
+      'vacations',
+      'amortizations',
+      'contract-links',
+      'availability',
+      'occupancy',
+      'audit',
+      'register',
+    ]);
     const total = Number(rows[0]![3]);
     expect(total).toBeGreaterThan(10);
     expect(rows[0]!.slice(1)).toEqual(['0/0', positionToString(head), String(total), 'stopped']);

@@ -100,9 +100,9 @@ describe('batch committer', () => {
 
     transactions = 0;
     expect(await c.commit({ projector: recorder('a'), from: START, to: at(1), events: [noted('x')] }, true)).toBe(true);
-    await expect(c.commit({ projector: recorder('bad', { failing: true }), from: START, to: at(1), events: [noted('x')] }, true)).rejects.toThrow(
-      'bad cannot apply',
-    );
+    await expect(
+      c.commit({ projector: recorder('bad', { failing: true }), from: START, to: at(1), events: [noted('x')] }, true),
+    ).rejects.toThrow('bad cannot apply');
     expect(transactions).toBe(2);
     expect(await rows('a')).toEqual(['x']);
   });

@@ -15,18 +15,26 @@ describe('occupancy kept as spans (migration 16)', () => {
   });
 
   it('drops the table of one row per day and projects every vacation again into spans', async () => {
-    await migrate(t.db, migrations.filter((m) => m.version < 16));
+    await migrate(
+      t.db,
+      migrations.filter((m) => m.version < 16),
+    );
     const store = new PostgresEventStore(t.db);
     const a = record({ codigoPila: 'P0301001', workerId: 301, subgerenciaId: 'SG3', startDate: '2024-03-04', endDate: '2024-03-06' });
     const head = await toWorker(store, 301, [created(a)]);
     // As the projector of one row per day left a database that had applied that event.
     await t.db.exec(`CREATE TABLE rm_occupancy (subgerencia_id text, day date, codigo_pila text, worker_id bigint)`);
-    await t.db.query(
-      `INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos) VALUES ('occupancy', $1, $2)`,
-      [head.position.commit.toString(), head.position.prepare.toString()],
-    );
+    await t.db.query(`INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos) VALUES ('occupancy', $1, $2)`, [
+      head.position.commit.toString(),
+      head.position.prepare.toString(),
+    ]);
 
-    expect(await migrate(t.db, migrations.filter((m) => m.version <= 16))).toEqual([16]);
+    expect(
+      await migrate(
+        t.db,
+        migrations.filter((m) => m.version <= 16),
+      ),
+    ).toEqual([16]);
     expect((await t.db.query(`SELECT 1 FROM pg_class WHERE relname = 'rm_occupancy'`)).rows).toEqual([]);
     expect((await readCheckpoints(t.db, ['occupancy'])).get('occupancy')).toEqual({ commit: 0n, prepare: 0n });
     // The projectors of today read the schema of today.

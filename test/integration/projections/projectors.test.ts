@@ -49,7 +49,14 @@ describe('read models', () => {
     (await occupancyCounts(t.db, sg, from, to)).filter((d) => d.count > 0).map((d) => `${d.day}:${d.count}`);
 
   it('projects a creation and its approval into every model', async () => {
-    const a = record({ codigoPila: 'P0101001', workerId: 101, startDate: '2024-03-04', endDate: '2024-03-06', calendarDays: 3, businessDays: 3 });
+    const a = record({
+      codigoPila: 'P0101001',
+      workerId: 101,
+      startDate: '2024-03-04',
+      endDate: '2024-03-06',
+      calendarDays: 3,
+      businessDays: 3,
+    });
     await toWorker(store, 101, [created(a)]);
     await settle(await toWorker(store, 101, [approvedEvent(a)]));
 
@@ -72,7 +79,9 @@ describe('read models', () => {
       amortizations: [{ periodo: '2024-03', diasHabiles: 10, diasCalendario: 12, valor: 1_000_000 }],
     });
     expect(await availabilityOf(t.db, 101)).toEqual({ daysTaken: 3, daysEnjoyed: 3, daysCompensated: 0, liveRecords: 1 });
-    expect(await contractLinksOfWorker(t.db, 101)).toEqual([{ codigoPila: a.codigoPila, workerId: 101, contractId: 1010, companyContractId: 3 }]);
+    expect(await contractLinksOfWorker(t.db, 101)).toEqual([
+      { codigoPila: a.codigoPila, workerId: 101, contractId: 1010, companyContractId: 3 },
+    ]);
     const counts = await occupancyCounts(t.db, 'SG1', '2024-03-03', '2024-03-07');
     expect(counts).toEqual([
       { day: '2024-03-03', count: 0 },
@@ -133,7 +142,14 @@ describe('read models', () => {
   });
 
   it('imports count compensated days apart and take no place in the unit', async () => {
-    const e = record({ codigoPila: 'P0104001', workerId: 104, compensated: true, businessDays: 6, startDate: '2024-08-05', endDate: '2024-08-12' });
+    const e = record({
+      codigoPila: 'P0104001',
+      workerId: 104,
+      compensated: true,
+      businessDays: 6,
+      startDate: '2024-08-05',
+      endDate: '2024-08-12',
+    });
     const f = record({ codigoPila: 'P0104002', workerId: 104, businessDays: 2, startDate: '2024-08-20', endDate: '2024-08-21' });
     await settle(await toWorker(store, 104, [imported(e, true), imported(f, false)]));
 

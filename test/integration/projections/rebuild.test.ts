@@ -85,9 +85,7 @@ describe('rebuild', () => {
        UNION ALL SELECT conname FROM pg_constraint WHERE conname LIKE '%rebuild%'`,
     );
     expect(leftovers.rows).toEqual([]);
-    const indexes = await t.db.query<{ indexname: string }>(
-      `SELECT indexname FROM pg_indexes WHERE tablename = 'rm_vacations' ORDER BY 1`,
-    );
+    const indexes = await t.db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'rm_vacations' ORDER BY 1`);
     expect(indexes.rows.map((r) => r.indexname)).toEqual(['rm_vacations_pkey', 'rm_vacations_record', 'rm_vacations_worker']);
     await rebuild(t.db, store, ['vacations']);
     expect(await dumpTables(t.db)).toEqual(live);
@@ -110,7 +108,11 @@ describe('rebuild', () => {
     const c = record({ codigoPila: 'ODD-C', workerId: 302 });
     // An approval before its record; a code created twice (the second wins, with other parts);
     // a deletion, then the code created again; a deletion of a code never created.
-    await toWorker(store, 301, [approvedEvent(a), created(a), created({ ...a, businessDays: 7, amortizations: [{ periodo: '2024-04', diasHabiles: 7, diasCalendario: 9, valor: 700_000 }] })]);
+    await toWorker(store, 301, [
+      approvedEvent(a),
+      created(a),
+      created({ ...a, businessDays: 7, amortizations: [{ periodo: '2024-04', diasHabiles: 7, diasCalendario: 9, valor: 700_000 }] }),
+    ]);
     await toWorker(store, 301, [imported(b, false), deletedEvent(b), approvedEvent(b)]);
     await toWorker(store, 301, [created(b), approvedEvent(b), approvedEvent(b, { occurredAt: '2024-03-09T08:00:00.000Z' })]);
     await toWorker(store, 302, [deletedEvent(c, { approved: true })]);
@@ -154,7 +156,10 @@ describe('rebuild', () => {
     expect(result.events).toBeGreaterThan(0);
     expect(await s.waitFor(head, 60_000)).toBe(true);
     const st = await s.status();
-    expect(st.every((x) => x.lag === 0), JSON.stringify(st, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).toBe(true);
+    expect(
+      st.every((x) => x.lag === 0),
+      JSON.stringify(st, (_k, v) => (typeof v === 'bigint' ? String(v) : v)),
+    ).toBe(true);
     const live = await dumpTables(t.db);
     await s.stop();
     await rebuild(t.db, store);

@@ -17,7 +17,7 @@ import { counts, dumpTables, untilReadable } from './support.ts';
 
 async function readEverything(store: PostgresEventStore): Promise<StoredEvent[]> {
   const out: StoredEvent[] = [];
-  for (let after: Position = START; ; ) {
+  for (let after: Position = START; ;) {
     const page = await store.readAll({ after, limit: 1000 });
     if (page.length === 0) return out;
     out.push(...page);
@@ -56,9 +56,10 @@ describe('projection runner', () => {
     const events = decodeAll(await readEverything(store));
     for (let i = 0; i < events.length; i += 7) {
       const batch = events.slice(i, i + 7);
-      const apply = () => t.db.transaction(async (tx) => {
-        for (const p of allProjectors) await p.apply(tx, batch, '');
-      });
+      const apply = () =>
+        t.db.transaction(async (tx) => {
+          for (const p of allProjectors) await p.apply(tx, batch, '');
+        });
       await apply();
       const once = await dumpTables(t.db);
       await apply();
@@ -130,7 +131,10 @@ describe('projection runner', () => {
     expect(await s.waitFor(before, 10_000)).toBe(true);
     const later = await appendScenario(store, 1, 15, 100);
     expect(await s.waitFor(later, 10_000)).toBe(true);
-    const checkpoints = await readCheckpoints(t.db, allProjectors.map((p) => p.name));
+    const checkpoints = await readCheckpoints(
+      t.db,
+      allProjectors.map((p) => p.name),
+    );
     for (const c of checkpoints.values()) expect(comparePositions(c, later)).toBeGreaterThanOrEqual(0);
     expect(await s.waitFor({ commit: later.commit + 1000n, prepare: 0n }, 150)).toBe(false);
   });

@@ -12,7 +12,12 @@ export { FIXTURE, ROOT, loadFixture } from '../../support/server.ts';
 export type Json = any;
 
 const REF_TABLES = [
-  'ref_subgerencias', 'ref_company_contracts', 'ref_workers', 'ref_contracts', 'ref_payroll_sheets', 'ref_users',
+  'ref_subgerencias',
+  'ref_company_contracts',
+  'ref_workers',
+  'ref_contracts',
+  'ref_payroll_sheets',
+  'ref_users',
 ] as const;
 export type TableCounts = Record<(typeof REF_TABLES)[number] | 'version', number>;
 

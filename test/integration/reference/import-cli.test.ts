@@ -63,7 +63,9 @@ describe('vacaciones import', () => {
     expect(again.stdout).toContain('historic vacations: imported 0, skipped 2');
     expect(again.stdout.at(-1)).toBe(`imported ${FIXTURE}: nothing changed (version 1)`);
     expect((await cli.inspect((db) => tableCounts(db))).ref_payroll_sheets).toBe(576);
-    const events = await cli.inspect((db) => db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE type = 'VacationImported'`));
+    const events = await cli.inspect((db) =>
+      db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE type = 'VacationImported'`),
+    );
     expect(Number(events.rows[0]!.n)).toBe(2);
   });
 });

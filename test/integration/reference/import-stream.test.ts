@@ -54,7 +54,16 @@ async function eventCount(db: Db): Promise<number> {
  * revision, or whose hash chain does not hold, recomputed here (src/store/chain.ts).
  */
 async function brokenStreams(db: Db): Promise<string[]> {
-  const r = await db.query<{ stream: string; revision: string; type: string; version: number; data: unknown; metadata: unknown; hash: string; last: string }>(
+  const r = await db.query<{
+    stream: string;
+    revision: string;
+    type: string;
+    version: number;
+    data: unknown;
+    metadata: unknown;
+    hash: string;
+    last: string;
+  }>(
     `SELECT e.stream, e.revision::text, e.type, e.version, e.data, e.metadata, encode(e.hash, 'hex') AS hash, s.revision::text AS last
        FROM events e JOIN streams s ON s.stream = e.stream ORDER BY e.stream, e.revision`,
   );
@@ -64,7 +73,14 @@ async function brokenStreams(db: Db): Promise<string[]> {
     const before = seen.get(e.stream);
     const revision = Number(e.revision);
     if (revision !== (before ? before.revision + 1 : 0)) broken.add(e.stream);
-    const hash = chainHash(before?.hash ?? '', { stream: e.stream, revision, type: e.type, version: e.version, data: e.data, metadata: e.metadata });
+    const hash = chainHash(before?.hash ?? '', {
+      stream: e.stream,
+      revision,
+      type: e.type,
+      version: e.version,
+      data: e.data,
+      metadata: e.metadata,
+    });
     if (hash !== e.hash) broken.add(e.stream);
     seen.set(e.stream, { revision, hash: e.hash, last: Number(e.last) });
   }
@@ -73,7 +89,10 @@ async function brokenStreams(db: Db): Promise<string[]> {
 }
 
 async function problemsOf(run: Promise<unknown>): Promise<string[]> {
-  const err = await run.then(() => undefined, (e: unknown) => e);
+  const err = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ImportValidationError);
   return (err as ImportValidationError).problems;
 }
@@ -95,13 +114,16 @@ describe('streamed imports', () => {
       f.vacaciones[1].asociadoId = 9998;
     });
     const extra = join(dir, 'extra.ndjson');
-    writeFileSync(extra, `${[
-      JSON.stringify({ tipo: 'asociados', id: 5001, tipoDocumento: 'CC', numeroDocumento: 'AB123', nombres: 'A', apellidos: 'B' }),
-      '{"tipo": "asociados", "id": ',
-      JSON.stringify({ tipo: 'jefes', id: 1 }),
-      JSON.stringify({ id: 2 }),
-      JSON.stringify({ tipo: 'asociados', id: 5001, tipoDocumento: 'CC', numeroDocumento: 'AB124', nombres: 'C', apellidos: 'D' }),
-    ].join('\n')}\n`);
+    writeFileSync(
+      extra,
+      `${[
+        JSON.stringify({ tipo: 'asociados', id: 5001, tipoDocumento: 'CC', numeroDocumento: 'AB123', nombres: 'A', apellidos: 'B' }),
+        '{"tipo": "asociados", "id": ',
+        JSON.stringify({ tipo: 'jefes', id: 1 }),
+        JSON.stringify({ id: 2 }),
+        JSON.stringify({ tipo: 'asociados', id: 5001, tipoDocumento: 'CC', numeroDocumento: 'AB124', nombres: 'C', apellidos: 'D' }),
+      ].join('\n')}\n`,
+    );
     const problems = await problemsOf(importReferenceSource(t.db, fileSource(path), historic(t.db)));
     const lineOf = (text: string) => Number(/^line (\d+): /.exec(text)?.[1]);
     expect(problems.map((p) => p.replace(/^line \d+: /, ''))).toEqual([
@@ -135,7 +157,9 @@ describe('streamed imports', () => {
     expect(first.tables.payrollSheets).toEqual({ inserted: 576, updated: 0, unchanged: 0 });
     expect(first.historic).toEqual({ imported: 2, skipped: 0 });
     // Dated by the service's business date, as the commands' events are (the register reads it).
-    const dates = await t.db.query<{ d: string | null }>(`SELECT DISTINCT metadata->>'businessDate' AS d FROM events WHERE type = 'VacationImported'`);
+    const dates = await t.db.query<{ d: string | null }>(
+      `SELECT DISTINCT metadata->>'businessDate' AS d FROM events WHERE type = 'VacationImported'`,
+    );
     expect(dates.rows).toEqual([{ d: TODAY }]);
     const events = await eventCount(t.db);
     expect(events).toBeGreaterThan(2);
@@ -258,19 +282,23 @@ describe('an import of more historic vacations for workers who have some', () =>
 });
 
 describe('the embedded PGlite', () => {
-  it.skipIf(!hasServer())('imports the fixture streamed from JSON and from NDJSON (the suite runs on PGlite already without a server)', async () => {
-    const db = await PgliteDb.open();
-    try {
-      await migrate(db);
-      const json = join(dir, 'pglite.json');
-      writeFileSync(json, JSON.stringify(loadFixture()));
-      const first = await importReferenceSource(db, fileSource(json), historic(db));
-      expect(first.tables.payrollSheets.inserted).toBe(576);
-      expect(first.historic).toEqual({ imported: 2, skipped: 0 });
-      const again = await importReferenceSource(db, fileSource(fixtureNdjson()), historic(db));
-      expect(again).toMatchObject({ changed: false, historic: { imported: 0, skipped: 2 } });
-    } finally {
-      await db.close();
-    }
-  }, 60_000);
+  it.skipIf(!hasServer())(
+    'imports the fixture streamed from JSON and from NDJSON (the suite runs on PGlite already without a server)',
+    async () => {
+      const db = await PgliteDb.open();
+      try {
+        await migrate(db);
+        const json = join(dir, 'pglite.json');
+        writeFileSync(json, JSON.stringify(loadFixture()));
+        const first = await importReferenceSource(db, fileSource(json), historic(db));
+        expect(first.tables.payrollSheets.inserted).toBe(576);
+        expect(first.historic).toEqual({ imported: 2, skipped: 0 });
+        const again = await importReferenceSource(db, fileSource(fixtureNdjson()), historic(db));
+        expect(again).toMatchObject({ changed: false, historic: { imported: 0, skipped: 2 } });
+      } finally {
+        await db.close();
+      }
+    },
+    60_000,
+  );
 });

@@ -22,8 +22,13 @@ async function problemsOf(input: unknown): Promise<string[]> {
 }
 
 const EMPTY = {
-  ref_subgerencias: 0, ref_company_contracts: 0, ref_workers: 0, ref_contracts: 0,
-  ref_payroll_sheets: 0, ref_users: 0, version: 0,
+  ref_subgerencias: 0,
+  ref_company_contracts: 0,
+  ref_workers: 0,
+  ref_contracts: 0,
+  ref_payroll_sheets: 0,
+  ref_users: 0,
+  version: 0,
 };
 
 // The tests share one database and run in order: rejections first, on the empty database.
@@ -43,20 +48,22 @@ describe('reference data import', () => {
     f.nomina[9].periodoInicio = '2025-13-01';
     f.extra = true;
     const problems = await problemsOf(f);
-    expect(problems).toEqual(expect.arrayContaining([
-      'contratos[3].fechaFin: not a real date (2026-02-30)',
-      'contratos[5].salarioBase: must be at least 0, got -5',
-      'contratos[6].liquidado: is required',
-      'asociados[2].numeroDocumento: "12" does not match /^[0-9A-Za-z]{3,20}$/',
-      'asociados[4].tipoDocumento: must be one of CC, CE, TI, PA, PEP, PPT, NIT; got "XX"',
-      'nomina[7].diasLaborados: must be at most 31, got 32',
-      'usuarios[1].email: not a valid e-mail address ("not-an-email")',
-      'usuarios[2]: unknown field "rol"',
-      'contratosEmpresa[0].vacaciones.diasVacacionesAnuales: must be at least 1, got 0',
-      'vacaciones[0].codigoPila: "VAC_x" does not match /^VAC_[0-9]+_[0-9a-f]+_[0-9a-f]+$/',
-      'nomina[9].periodoInicio: not a real date (2025-13-01)',
-      'file: unknown field "extra"',
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'contratos[3].fechaFin: not a real date (2026-02-30)',
+        'contratos[5].salarioBase: must be at least 0, got -5',
+        'contratos[6].liquidado: is required',
+        'asociados[2].numeroDocumento: "12" does not match /^[0-9A-Za-z]{3,20}$/',
+        'asociados[4].tipoDocumento: must be one of CC, CE, TI, PA, PEP, PPT, NIT; got "XX"',
+        'nomina[7].diasLaborados: must be at most 31, got 32',
+        'usuarios[1].email: not a valid e-mail address ("not-an-email")',
+        'usuarios[2]: unknown field "rol"',
+        'contratosEmpresa[0].vacaciones.diasVacacionesAnuales: must be at least 1, got 0',
+        'vacaciones[0].codigoPila: "VAC_x" does not match /^VAC_[0-9]+_[0-9a-f]+_[0-9a-f]+$/',
+        'nomina[9].periodoInicio: not a real date (2025-13-01)',
+        'file: unknown field "extra"',
+      ]),
+    );
     expect(problems).toHaveLength(12);
     expect(await tableCounts(t.db)).toEqual(EMPTY);
   });
@@ -121,8 +128,13 @@ describe('reference data import', () => {
       '2 historic vacation rows were validated but not imported: no importer for historic vacations is configured',
     ]);
     expect(await tableCounts(t.db)).toEqual({
-      ref_subgerencias: 3, ref_company_contracts: 2, ref_workers: 10, ref_contracts: 10,
-      ref_payroll_sheets: 576, ref_users: 3, version: 1,
+      ref_subgerencias: 3,
+      ref_company_contracts: 2,
+      ref_workers: 10,
+      ref_contracts: 10,
+      ref_payroll_sheets: 576,
+      ref_users: 3,
+      version: 1,
     });
   });
 
@@ -149,12 +161,30 @@ describe('reference data import', () => {
 
   it('accepts references to rows that are only in the database', async () => {
     const report = await importReferenceData(t.db, {
-      contratos: [{
-        id: 10011, asociadoId: 1005, contratoEmpresaId: 20, subgerenciaId: 'SG-TEC', fechaInicio: '2026-01-01',
-        fechaFin: null, liquidado: false, esAdicional: false, salarioBase: 1500000, nivelRiesgo: 1,
-      }],
-      nomina: [{ asociadoId: 1001, contratoId: 10001, periodoInicio: '2026-11-01', periodoFin: '2026-11-15',
-        diasLaborados: 15, compensacionBasica: 1450000 }],
+      contratos: [
+        {
+          id: 10011,
+          asociadoId: 1005,
+          contratoEmpresaId: 20,
+          subgerenciaId: 'SG-TEC',
+          fechaInicio: '2026-01-01',
+          fechaFin: null,
+          liquidado: false,
+          esAdicional: false,
+          salarioBase: 1500000,
+          nivelRiesgo: 1,
+        },
+      ],
+      nomina: [
+        {
+          asociadoId: 1001,
+          contratoId: 10001,
+          periodoInicio: '2026-11-01',
+          periodoFin: '2026-11-15',
+          diasLaborados: 15,
+          compensacionBasica: 1450000,
+        },
+      ],
       vacaciones: [{ ...loadFixture().vacaciones[0] }],
     });
     expect(report.tables.contracts.inserted).toBe(1);
@@ -184,10 +214,26 @@ describe('reference data import', () => {
       },
     });
     expect(seen).toEqual([
-      { pilaCode: 'VAC_1750000000000_a1b2c3d4_deadbeef', workerId: 1001, startDate: '2025-06-09', days: 10,
-        worksSaturday: false, compensated: false, paid: false, approved: true },
-      { pilaCode: 'VAC_1760000000000_11223344_0badf00d', workerId: 1002, startDate: '2025-09-01', days: 6,
-        worksSaturday: false, compensated: false, paid: false, approved: false },
+      {
+        pilaCode: 'VAC_1750000000000_a1b2c3d4_deadbeef',
+        workerId: 1001,
+        startDate: '2025-06-09',
+        days: 10,
+        worksSaturday: false,
+        compensated: false,
+        paid: false,
+        approved: true,
+      },
+      {
+        pilaCode: 'VAC_1760000000000_11223344_0badf00d',
+        workerId: 1002,
+        startDate: '2025-09-01',
+        days: 6,
+        worksSaturday: false,
+        compensated: false,
+        paid: false,
+        approved: false,
+      },
     ]);
     expect(workersVisible).toBe(10);
     expect(report.historic).toEqual({ imported: 1, skipped: 1 });
@@ -227,27 +273,47 @@ describe('reference data import', () => {
     expect((await repo.companyContract(cc.id))!.vacationParams!.compensationLimit).toBeNull();
   });
 
-  it.skipIf(!hasServer())('loads 5,000 workers with 250,000 payroll sheets quickly', async () => {
-    const big = await freshDb();
-    try {
-      const f: Json = { subgerencias: [{ id: 'S', nombre: 'S' }], asociados: [], contratos: [], nomina: [] };
-      for (let i = 1; i <= 5000; i++) {
-        f.asociados.push({ id: i, tipoDocumento: 'CC', numeroDocumento: String(500000 + i), nombres: 'N', apellidos: 'A' });
-        f.contratos.push({ id: i, asociadoId: i, contratoEmpresaId: null, subgerenciaId: 'S', fechaInicio: '2020-01-01',
-          fechaFin: null, liquidado: false, esAdicional: false, salarioBase: 1000000, nivelRiesgo: 1 });
-        for (let s = 0; s < 50; s++) {
-          const y = 2020 + Math.floor(s / 24);
-          const m = String(Math.floor((s % 24) / 2) + 1).padStart(2, '0');
-          f.nomina.push({ asociadoId: i, contratoId: i, periodoInicio: `${y}-${m}-${s % 2 ? 16 : '01'}`,
-            periodoFin: `${y}-${m}-${s % 2 ? 28 : 15}`, diasLaborados: 15, compensacionBasica: 500000 });
+  it.skipIf(!hasServer())(
+    'loads 5,000 workers with 250,000 payroll sheets quickly',
+    async () => {
+      const big = await freshDb();
+      try {
+        const f: Json = { subgerencias: [{ id: 'S', nombre: 'S' }], asociados: [], contratos: [], nomina: [] };
+        for (let i = 1; i <= 5000; i++) {
+          f.asociados.push({ id: i, tipoDocumento: 'CC', numeroDocumento: String(500000 + i), nombres: 'N', apellidos: 'A' });
+          f.contratos.push({
+            id: i,
+            asociadoId: i,
+            contratoEmpresaId: null,
+            subgerenciaId: 'S',
+            fechaInicio: '2020-01-01',
+            fechaFin: null,
+            liquidado: false,
+            esAdicional: false,
+            salarioBase: 1000000,
+            nivelRiesgo: 1,
+          });
+          for (let s = 0; s < 50; s++) {
+            const y = 2020 + Math.floor(s / 24);
+            const m = String(Math.floor((s % 24) / 2) + 1).padStart(2, '0');
+            f.nomina.push({
+              asociadoId: i,
+              contratoId: i,
+              periodoInicio: `${y}-${m}-${s % 2 ? 16 : '01'}`,
+              periodoFin: `${y}-${m}-${s % 2 ? 28 : 15}`,
+              diasLaborados: 15,
+              compensacionBasica: 500000,
+            });
+          }
         }
+        const started = Date.now();
+        const report = await importReferenceData(big.db, f);
+        expect(report.tables.payrollSheets.inserted).toBe(250_000);
+        expect(Date.now() - started).toBeLessThan(30_000);
+      } finally {
+        await big.drop();
       }
-      const started = Date.now();
-      const report = await importReferenceData(big.db, f);
-      expect(report.tables.payrollSheets.inserted).toBe(250_000);
-      expect(Date.now() - started).toBeLessThan(30_000);
-    } finally {
-      await big.drop();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });

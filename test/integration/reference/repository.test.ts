@@ -33,7 +33,11 @@ function counting(db: Queryable): Queryable & { count: number } {
 describe('ReferenceRepository', () => {
   it('finds workers by document (trimmed) and by id', async () => {
     const expected = {
-      id: 1001, documentType: 'CC', documentNumber: '1020307007', firstNames: 'María Fernanda', lastNames: 'Gómez Restrepo',
+      id: 1001,
+      documentType: 'CC',
+      documentNumber: '1020307007',
+      firstNames: 'María Fernanda',
+      lastNames: 'Gómez Restrepo',
     };
     expect(await repo.workerByDocument(' 1020307007 ')).toEqual(expected);
     expect(await repo.workerById(1001)).toEqual(expected);
@@ -43,7 +47,11 @@ describe('ReferenceRepository', () => {
 
   it('finds users by e-mail ignoring case and surrounding spaces', async () => {
     expect(await repo.userByEmail('  ADMIN@Empresa.CO ')).toEqual({
-      id: 1, email: 'admin@empresa.co', name: 'Administradora', isAdmin: true, permissions: ['vacaciones:eliminar'],
+      id: 1,
+      email: 'admin@empresa.co',
+      name: 'Administradora',
+      isAdmin: true,
+      permissions: ['vacaciones:eliminar'],
     });
     expect(await repo.userByEmail('empleado@empresa.co')).toMatchObject({ id: 3, isAdmin: false, permissions: [] });
     expect(await repo.userByEmail('nadie@empresa.co')).toBeNull();
@@ -52,10 +60,32 @@ describe('ReferenceRepository', () => {
   it('returns contracts with numbers as numbers and dates as strings', async () => {
     const contracts = await repo.contractsOf(1010);
     expect(contracts).toEqual([
-      { id: 10010, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2024-02-01',
-        endDate: '2027-01-31', settled: false, additional: false, baseSalary: 2650000, riskLevel: 1, technicalOrTrusted: false },
-      { id: 10510, workerId: 1010, companyContractId: 10, subgerenciaId: 'SG-OPS', startDate: '2025-01-01',
-        endDate: '2026-12-31', settled: false, additional: true, baseSalary: 900000, riskLevel: 1, technicalOrTrusted: false },
+      {
+        id: 10010,
+        workerId: 1010,
+        companyContractId: 10,
+        subgerenciaId: 'SG-OPS',
+        startDate: '2024-02-01',
+        endDate: '2027-01-31',
+        settled: false,
+        additional: false,
+        baseSalary: 2650000,
+        riskLevel: 1,
+        technicalOrTrusted: false,
+      },
+      {
+        id: 10510,
+        workerId: 1010,
+        companyContractId: 10,
+        subgerenciaId: 'SG-OPS',
+        startDate: '2025-01-01',
+        endDate: '2026-12-31',
+        settled: false,
+        additional: true,
+        baseSalary: 900000,
+        riskLevel: 1,
+        technicalOrTrusted: false,
+      },
     ]);
     expect(await repo.contractsOf(1005)).toEqual([]);
     expect((await repo.contractsOf(1007))[0]!.endDate).toBeNull();
@@ -68,8 +98,12 @@ describe('ReferenceRepository', () => {
     const sheets = await repo.payrollSheetsOf(1004);
     expect(sheets).toHaveLength(46);
     expect(sheets[0]).toEqual({
-      contractId: 10004, workerId: 1004, periodStart: '2024-02-01', periodEnd: '2024-02-15',
-      daysWorked: 15, basicCompensation: 1050000,
+      contractId: 10004,
+      workerId: 1004,
+      periodStart: '2024-02-01',
+      periodEnd: '2024-02-15',
+      daysWorked: 15,
+      basicCompensation: 1050000,
     });
     expect(sheets.at(-1)!.periodEnd).toBe('2025-12-31');
     expect(await repo.payrollSheetsOf(1005)).toEqual([]);
@@ -77,9 +111,17 @@ describe('ReferenceRepository', () => {
 
   it('returns company contracts with or without vacation parameters', async () => {
     expect(await repo.companyContract(10)).toEqual({
-      id: 10, name: 'Contrato cliente A',
-      vacationParams: { annualDays: 15, annualDaysHighRisk: 30, minEnjoyedDays: 6, advanceAllowed: true,
-        maxAdvanceDays: 5, maxPeopleOnVacation: 2, compensationLimit: null },
+      id: 10,
+      name: 'Contrato cliente A',
+      vacationParams: {
+        annualDays: 15,
+        annualDaysHighRisk: 30,
+        minEnjoyedDays: 6,
+        advanceAllowed: true,
+        maxAdvanceDays: 5,
+        maxPeopleOnVacation: 2,
+        compensationLimit: null,
+      },
     });
     expect(await repo.companyContract(20)).toEqual({ id: 20, name: 'Contrato cliente B sin parametrización', vacationParams: null });
     expect(await repo.companyContract(99)).toBeNull();

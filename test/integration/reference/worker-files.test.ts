@@ -128,7 +128,9 @@ describe('the per-worker read model', () => {
   it('is filled by its migration for the workers already imported', async () => {
     const held = await allWorkerFiles(t.db);
     // Migration 21 writes the function again with the vacation law's fields, and fills them in.
-    await t.db.exec('DROP TABLE rm_workers; DROP FUNCTION vac_worker_rows(bigint[]); DELETE FROM schema_migrations WHERE version IN (18, 21);');
+    await t.db.exec(
+      'DROP TABLE rm_workers; DROP FUNCTION vac_worker_rows(bigint[]); DELETE FROM schema_migrations WHERE version IN (18, 21);',
+    );
     expect(await migrate(t.db)).toEqual([18, 21]);
     expect(await allWorkerFiles(t.db)).toEqual(held);
     await expectCurrent();

@@ -25,7 +25,10 @@ describe.skipIf(!hasServer())(`API key cache across processes${hasServer() ? '' 
     t = await freshDb();
     // A second pool stands for another process (the CLI) sharing the database.
     other = new PostgresDb({ connectionString: t.url! });
-    const counting = { query: (sql: string, params?: unknown[]) => (queries++, t.db.query(sql, params)), exec: (s: string) => t.db.exec(s) };
+    const counting = {
+      query: (sql: string, params?: unknown[]) => (queries++, t.db.query(sql, params)),
+      exec: (s: string) => t.db.exec(s),
+    };
     feed = await PostgresChangeFeed.start(t.url!, () => cache?.invalidate());
     cache = new ApiKeyCache(counting as never, feed);
   });
@@ -75,7 +78,10 @@ describe('API key cache bound', () => {
 
   it('holds no more keys than its bound, dropping the least recently used, and still verifies every key', async () => {
     let queries = 0;
-    const counting = { query: (sql: string, params?: unknown[]) => (queries++, t.db.query(sql, params)), exec: (s: string) => t.db.exec(s) };
+    const counting = {
+      query: (sql: string, params?: unknown[]) => (queries++, t.db.query(sql, params)),
+      exec: (s: string) => t.db.exec(s),
+    };
     const cache = new ApiKeyCache(counting as never, localChangeFeed, 60_000, 2);
     const keys = [];
     for (let i = 0; i < 5; i++) keys.push((await createApiKey(t.db, { name: `k${i}` })).key);

@@ -89,8 +89,12 @@ describe('API keys', () => {
     const list = await listApiKeys(t.db);
     const entry = list.find((e) => e.name === 'listada')!;
     expect(entry).toEqual({
-      id: k.id, name: 'listada', prefix: k.key.slice(4, 12), scopes: ['vacaciones', 'contratos:verificar'],
-      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/), revokedAt: null,
+      id: k.id,
+      name: 'listada',
+      prefix: k.key.slice(4, 12),
+      scopes: ['vacaciones', 'contratos:verificar'],
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      revokedAt: null,
     });
     expect(list.find((e) => e.name === 'temporal')!.revokedAt).toMatch(/^\d{4}-\d\d-\d\dT/);
     const text = JSON.stringify(list);
@@ -108,8 +112,19 @@ describe('parseAuthorizationHeader', () => {
   });
 
   it('rejects every other form', () => {
-    for (const v of [undefined, null, '', 'Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'Bearervac_abc', 'Bearer a b',
-      ' Bearer vac_abc', 'Bearer\tvac_abc', 'Token vac_abc']) {
+    for (const v of [
+      undefined,
+      null,
+      '',
+      'Bearer',
+      'Bearer ',
+      'Basic dXNlcjpwYXNz',
+      'Bearervac_abc',
+      'Bearer a b',
+      ' Bearer vac_abc',
+      'Bearer\tvac_abc',
+      'Token vac_abc',
+    ]) {
       expect(parseAuthorizationHeader(v), String(v)).toBeNull();
     }
   });

@@ -34,7 +34,12 @@ describe('appends that expect no revision (PostgreSQL store)', () => {
     ]);
     const storedA = await store.readStream(a);
     const storedB = await store.readStream(b);
-    expect(storedA.map((e) => [e.revision, e.data.n])).toEqual([[0, 0], [1, 1], [2, 2], [3, 3]]);
+    expect(storedA.map((e) => [e.revision, e.data.n])).toEqual([
+      [0, 0],
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ]);
     expect(storedB.map((e) => [e.revision, e.data.n])).toEqual([[0, 10]]);
     // The writes' events follow one another in the log in the order given.
     expect(comparePositions(storedB[0]!.position, storedA[2]!.position)).toBe(-1);

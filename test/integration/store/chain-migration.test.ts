@@ -50,7 +50,12 @@ describe('hash chain of the events stored before it (migrations 17 and 19)', () 
 
     // Migration 19 writes the canonical JSON another way, to the same bytes: what was chained
     // before it verifies after it, and the chains go on.
-    expect(await migrate(t.db, migrations.filter((m) => m.version <= 19))).toEqual([18, 19]);
+    expect(
+      await migrate(
+        t.db,
+        migrations.filter((m) => m.version <= 19),
+      ),
+    ).toEqual([18, 19]);
     await store.append([{ stream: 's-1', expectedRevision: 'any', events: [ev(8)] }]);
     expect(await verifyChains(store, t.db, { all: true })).toMatchObject({ events: 63, streams: 5, breaks: [] });
   });

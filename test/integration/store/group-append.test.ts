@@ -74,9 +74,15 @@ describe('appends committed in groups (PostgreSQL store)', () => {
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
     expect((results[2] as PromiseRejectedResult).reason).toMatchObject({ name: 'WrongExpectedRevisionError', stream: own[2] });
     const booked = await store.readStream(shared);
-    expect(booked.map((e) => [e.revision, e.type])).toEqual([[0, 'Booked0'], [1, 'Booked1'], [2, 'Booked3']]);
+    expect(booked.map((e) => [e.revision, e.type])).toEqual([
+      [0, 'Booked0'],
+      [1, 'Booked1'],
+      [2, 'Booked3'],
+    ]);
     // Each append's answer names the revision its own write left the shared stream at, and its last event.
-    const answers = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<PostgresEventStore['append']>>>).value);
+    const answers = results
+      .filter((r) => r.status === 'fulfilled')
+      .map((r) => (r as PromiseFulfilledResult<Awaited<ReturnType<PostgresEventStore['append']>>>).value);
     expect(answers.map((a) => a.revisions.find((x) => x.stream === shared)!.revision)).toEqual([0, 1, 2]);
     for (const [k, a] of answers.entries()) expect(comparePositions(a.position, booked[k]!.position)).toBe(0);
     expect(await store.readStream(own[2]!)).toHaveLength(1);
@@ -111,10 +117,14 @@ describe('appends committed in groups (PostgreSQL store)', () => {
     expect(await store.readStream(stream)).toHaveLength(2);
   });
 
-  it('answers large appends grouped together with each write\'s own revision and each append\'s last position', async () => {
+  it("answers large appends grouped together with each write's own revision and each append's last position", async () => {
     const shared = s('big-unit');
     const appends = Array.from({ length: 4 }, (_, k) => [
-      ...Array.from({ length: 300 }, (_, i) => ({ stream: s(`big-${k}-${i}`), expectedRevision: 'no_stream' as const, events: [ev('A'), ev('B')] })),
+      ...Array.from({ length: 300 }, (_, i) => ({
+        stream: s(`big-${k}-${i}`),
+        expectedRevision: 'no_stream' as const,
+        events: [ev('A'), ev('B')],
+      })),
       { stream: shared, expectedRevision: 'any' as const, events: [ev(`Booked${k}`), ev(`Noted${k}`)] },
     ]);
     groups = 0;
@@ -138,7 +148,9 @@ describe('appends committed in groups (PostgreSQL store)', () => {
     failGroups = true;
     groups = 0;
     try {
-      const results = await Promise.all(streams.map((stream) => store.append([{ stream, expectedRevision: 'no_stream', events: [ev('Solo')] }])));
+      const results = await Promise.all(
+        streams.map((stream) => store.append([{ stream, expectedRevision: 'no_stream', events: [ev('Solo')] }])),
+      );
       expect(groups).toBe(1);
       expect(results.map((r) => r.revisions[0])).toEqual(streams.map((stream) => ({ stream, revision: 0 })));
     } finally {

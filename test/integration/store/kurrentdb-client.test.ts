@@ -48,7 +48,7 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
     },
   );
 
-  it('closes its connection on close(), which the client\'s dispose() leaves open', async () => {
+  it("closes its connection on close(), which the client's dispose() leaves open", async () => {
     store = new KurrentEventStore(() => connectClient(node.url));
     const r = await store.append([{ stream: 'worker-1', expectedRevision: 'no_stream', events: [ev()] }]);
     expect(r.revisions).toEqual([{ stream: 'worker-1', revision: 0 }]);

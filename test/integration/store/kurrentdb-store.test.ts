@@ -44,10 +44,7 @@ const IMAGE = 'docker.kurrent.io/kurrent-latest/kurrentdb:25.1';
 async function containerRuntimeReachable(): Promise<boolean> {
   try {
     const { getContainerRuntimeClient } = await import('testcontainers');
-    await Promise.race([
-      getContainerRuntimeClient(),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000)),
-    ]);
+    await Promise.race([getContainerRuntimeClient(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 5000))]);
     return true;
   } catch {
     return false;
@@ -218,11 +215,13 @@ describe('KurrentDB mapping (no server needed)', () => {
     expect(toStored(recorded({ data: [1, 2] }))).toBeUndefined();
   });
 
-  it('recognises a follower\'s refusal, however the client passes it on, and nothing else', () => {
+  it("recognises a follower's refusal, however the client passes it on, and nothing else", () => {
     expect(isNotLeader(notLeaderAppendError())).toBe(true);
     expect(isNotLeader(serviceError(9, NOT_LEADER_MESSAGE, notLeaderDetails()))).toBe(true);
     expect(isNotLeader(notLeaderReadError())).toBe(true);
-    expect(isNotLeader(serviceError(9, 'precondition', statusDetails(9, 'x', 'kurrent.rpc.AccessDeniedErrorDetails', Buffer.alloc(0))))).toBe(false);
+    expect(
+      isNotLeader(serviceError(9, 'precondition', statusDetails(9, 'x', 'kurrent.rpc.AccessDeniedErrorDetails', Buffer.alloc(0)))),
+    ).toBe(false);
     expect(isNotLeader(serviceError(9, NOT_LEADER_MESSAGE))).toBe(false);
     expect(isNotLeader(internalError())).toBe(false);
     expect(isNotLeader(new Error('boom'))).toBe(false);
@@ -236,15 +235,21 @@ describe('KurrentDB mapping (no server needed)', () => {
     expect(sameStreamTwice(['straße', 'STRASSE'])).toBeUndefined();
   });
 
-  it('takes a non-negative reply position as the last event\'s, and a negative one as none', () => {
+  it("takes a non-negative reply position as the last event's, and a negative one as none", () => {
     expect(replyPosition(4096n)).toEqual({ commit: 4096n, prepare: 4096n });
     expect(replyPosition(0n)).toEqual({ commit: 0n, prepare: 0n });
     expect(replyPosition(-1n)).toBeUndefined();
   });
 
-  it('sends the JSON round trip of an event\'s data, with string-only metadata', () => {
+  it("sends the JSON round trip of an event's data, with string-only metadata", () => {
     const when = new Date('2026-01-05T00:00:00Z');
-    const event = { id: '5d3c2f1e-0000-4000-8000-000000000009', type: 'T', version: 2, data: { when, skip: undefined, n: 1 }, metadata: { userId: 3 } };
+    const event = {
+      id: '5d3c2f1e-0000-4000-8000-000000000009',
+      type: 'T',
+      version: 2,
+      data: { when, skip: undefined, n: 1 },
+      metadata: { userId: 3 },
+    };
     const { eventData: e, hash } = toEventData('s', event);
     expect(e).toMatchObject({ id: '5d3c2f1e-0000-4000-8000-000000000009', type: 'T', contentType: 'application/json' });
     expect(e.data).toEqual({ when: '2026-01-05T00:00:00.000Z', n: 1 });
@@ -254,7 +259,14 @@ describe('KurrentDB mapping (no server needed)', () => {
     // Chained, the event carries the hash of what is read back: the data's JSON round trip.
     const previous = 'ab'.repeat(32);
     const chained = toEventData('s', event, { revision: 4, previous });
-    const expected = chainHash(previous, { stream: 's', revision: 4, type: 'T', version: 2, data: { when: '2026-01-05T00:00:00.000Z', n: 1 }, metadata: { userId: 3 } });
+    const expected = chainHash(previous, {
+      stream: 's',
+      revision: 4,
+      type: 'T',
+      version: 2,
+      data: { when: '2026-01-05T00:00:00.000Z', n: 1 },
+      metadata: { userId: 3 },
+    });
     expect(chained.hash).toBe(expected);
     expect(chained.eventData.metadata).toEqual({ [VERSION_KEY]: '2', [METADATA_KEY]: '{"userId":3}', [HASH_KEY]: expected });
     expect(decodeMetadata(chained.eventData.metadata)).toEqual({ version: 2, metadata: { userId: 3 }, hash: expected });

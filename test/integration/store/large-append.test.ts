@@ -23,7 +23,12 @@ function writes(events: number, expected: StreamWrite['expectedRevision'] = 'no_
   return Array.from({ length: events / 2 }, (_, i) => ({
     stream: `big-${randomUUID()}`,
     expectedRevision: expected,
-    events: [0, 1].map((k) => ({ id: randomUUID(), type: 'Imported', data: { i, k, note: 'x'.repeat(200) }, metadata: { source: 'test' } })),
+    events: [0, 1].map((k) => ({
+      id: randomUUID(),
+      type: 'Imported',
+      data: { i, k, note: 'x'.repeat(200) },
+      metadata: { source: 'test' },
+    })),
   }));
 }
 
@@ -83,13 +88,17 @@ describe('appends of tens of thousands of events', () => {
   }, 120_000);
 
   // The suite's database is PGlite already when there is no server.
-  it.skipIf(!hasServer())('writes one append of 50,000 events in linear time on the embedded PGlite too', async () => {
-    const db = await PgliteDb.open();
-    try {
-      await migrate(db);
-      await checkedAppendGrowsLinearly(db);
-    } finally {
-      await db.close();
-    }
-  }, 120_000);
+  it.skipIf(!hasServer())(
+    'writes one append of 50,000 events in linear time on the embedded PGlite too',
+    async () => {
+      const db = await PgliteDb.open();
+      try {
+        await migrate(db);
+        await checkedAppendGrowsLinearly(db);
+      } finally {
+        await db.close();
+      }
+    },
+    120_000,
+  );
 });

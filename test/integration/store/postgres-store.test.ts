@@ -53,7 +53,6 @@ eventStoreContract('embedded PGlite', async () => {
   };
 });
 
-
 describe.skipIf(inject('pgAdminUrl') === '')('PostgreSQL readAll and other databases of the same server', () => {
   it('is not held back by a transaction left open in another database', async () => {
     const t = await freshDb();
@@ -63,7 +62,9 @@ describe.skipIf(inject('pgAdminUrl') === '')('PostgreSQL readAll and other datab
     try {
       await elsewhere.query('BEGIN');
       await elsewhere.query('SELECT pg_current_xact_id()'); // takes a transaction id, as a writer would
-      await store.append([{ stream: 'alone', expectedRevision: 'no_stream', events: [{ id: crypto.randomUUID(), type: 'Seen', data: {} }] }]);
+      await store.append([
+        { stream: 'alone', expectedRevision: 'no_stream', events: [{ id: crypto.randomUUID(), type: 'Seen', data: {} }] },
+      ]);
       const read = await store.readAll({ after: { commit: 0n, prepare: 0n }, limit: 10 });
       expect(read.map((e) => e.type)).toEqual(['Seen']);
     } finally {
@@ -84,7 +85,9 @@ describe.skipIf(inject('pgAdminUrl') === '')('PostgreSQL readAll and transaction
       await other.query('CREATE TABLE side (n int)');
       await other.query('BEGIN');
       await other.query('INSERT INTO side VALUES (1)'); // a read model's batch, say: it has an id, it never appends
-      await store.append([{ stream: 'beside', expectedRevision: 'no_stream', events: [{ id: crypto.randomUUID(), type: 'Seen', data: {} }] }]);
+      await store.append([
+        { stream: 'beside', expectedRevision: 'no_stream', events: [{ id: crypto.randomUUID(), type: 'Seen', data: {} }] },
+      ]);
       const read = await store.readAll({ after: { commit: 0n, prepare: 0n }, limit: 10 });
       expect(read.map((e) => e.type)).toEqual(['Seen']);
     } finally {
@@ -99,7 +102,9 @@ describe.skipIf(inject('pgAdminUrl') === '')('PostgreSQL readAll and transaction
     const store = new PostgresEventStore(t.db);
     try {
       await t.db.exec('CREATE TABLE side (n int)');
-      const event = () => [{ stream: 'late', expectedRevision: 'any' as const, events: [{ id: crypto.randomUUID(), type: 'Late', data: {} }] }];
+      const event = () => [
+        { stream: 'late', expectedRevision: 'any' as const, events: [{ id: crypto.randomUUID(), type: 'Late', data: {} }] },
+      ];
       await expect(
         t.db.transaction(async (tx) => {
           await tx.query('INSERT INTO side VALUES (1)');

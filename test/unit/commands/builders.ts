@@ -50,7 +50,9 @@ export function fortnights(from: string, through: string, salary = 2_847_000, co
   return sheets;
 }
 
-export function workerFile(over: { contracts?: ContractRef[]; sheets?: SheetRef[]; params?: VacationParams | null; companyContractId?: number } = {}): WorkerFile {
+export function workerFile(
+  over: { contracts?: ContractRef[]; sheets?: SheetRef[]; params?: VacationParams | null; companyContractId?: number } = {},
+): WorkerFile {
   const contracts = over.contracts ?? [contract()];
   return {
     worker: { id: 1001, documentNumber: '1020307007' },

@@ -29,7 +29,17 @@ describe('create', () => {
     const d = createdEvents();
     const r = d.value.record;
     expect(isPilaCode(r.codigoPila)).toBe(true);
-    expect(r).toMatchObject({ recordId: 7, workerId: 1001, startDate: '2026-01-05', endDate: '2026-01-26', businessDays: 15, calendarDays: 22, salary: 2_847_000, totalValue: 1_423_500, replaces: null });
+    expect(r).toMatchObject({
+      recordId: 7,
+      workerId: 1001,
+      startDate: '2026-01-05',
+      endDate: '2026-01-26',
+      businessDays: 15,
+      calendarDays: 22,
+      salary: 2_847_000,
+      totalValue: 1_423_500,
+      replaces: null,
+    });
     expect(d.writes.map((w) => [w.stream, w.expectedRevision, w.events.map((e) => e.type)])).toEqual([
       ['worker-1001', 'no_stream', ['VacationCreated']],
       [`pila-${r.codigoPila}`, 'no_stream', ['PilaCodeAssigned']],
@@ -68,7 +78,16 @@ describe('create', () => {
 
   it('given an existing stream, then the append expects its revision', () => {
     const { events, state } = withOne();
-    const d = decideCreate({ request: request({ startDate: '2026-03-02', days: 6 }), file: workerFile(), state: { ...state, revision: events.length - 1 }, calendar }, { ...state, revision: 0 }, given(8, 1));
+    const d = decideCreate(
+      {
+        request: request({ startDate: '2026-03-02', days: 6 }),
+        file: workerFile(),
+        state: { ...state, revision: events.length - 1 },
+        calendar,
+      },
+      { ...state, revision: 0 },
+      given(8, 1),
+    );
     expect(d.ok && d.writes[0]!.expectedRevision).toBe(0);
   });
 });
@@ -98,7 +117,13 @@ describe('edit', () => {
     const { code, events } = withOne();
     const state = { ...stateOf(events), revision: 0 };
     const occ = unitOf('SG-OPS', [{ code, workerId: 1001, start: '2026-01-05', end: '2026-01-26' }]);
-    const d = decideEdit(code, { request: request({ days: 20 }), file: workerFile(), state, calendar, occupancy: occ }, state, given(9, 2), 5);
+    const d = decideEdit(
+      code,
+      { request: request({ days: 20 }), file: workerFile(), state, calendar, occupancy: occ },
+      state,
+      given(9, 2),
+      5,
+    );
     expect(d.ok).toBe(true);
     if (!d.ok) return;
     const [worker] = d.writes;
@@ -106,8 +131,19 @@ describe('edit', () => {
     expect(worker!.expectedRevision).toBe(0);
     // The start of the edit with the old code and both new ids, then the deletion, then the creation.
     expect(worker!.events.map((e) => e.type)).toEqual(['VacationEditStarted', 'VacationDeleted', 'VacationCreated']);
-    expect(worker!.events[0]!.data).toEqual({ codigoPila: code, workerId: 1001, newRecordId: 9, newCodigoPila: d.value.record.codigoPila, startedAt: given().nowIso });
-    expect(worker!.events[1]!.data).toMatchObject({ codigoPila: code, reason: 'edit', replacedBy: d.value.record.codigoPila, deletedByUserId: 5 });
+    expect(worker!.events[0]!.data).toEqual({
+      codigoPila: code,
+      workerId: 1001,
+      newRecordId: 9,
+      newCodigoPila: d.value.record.codigoPila,
+      startedAt: given().nowIso,
+    });
+    expect(worker!.events[1]!.data).toMatchObject({
+      codigoPila: code,
+      reason: 'edit',
+      replacedBy: d.value.record.codigoPila,
+      deletedByUserId: 5,
+    });
     expect(d.value.record.replaces).toBe(code);
     expect(d.value.record.codigoPila).not.toBe(code);
     const unitJan = d.writes.find((w) => w.stream === 'unit-SG-OPS-2026-01')!;
@@ -127,8 +163,15 @@ describe('delete and approve', () => {
       ['worker-1001', 0, ['VacationDeleted']],
       ['unit-SG-OPS-2026-01', 'any', ['SlotsReleased']],
     ]);
-    expect(d.writes[0]!.events[0]!.data).toMatchObject({ reason: 'delete', deletedByUserId: 3, snapshot: { codigoPila: code, totalValue: 1_423_500, approved: false } });
-    expect(d.value).toEqual({ record: expect.objectContaining({ codigoPila: code }), at: (d.writes[0]!.events[0]!.data as { deletedAt: string }).deletedAt });
+    expect(d.writes[0]!.events[0]!.data).toMatchObject({
+      reason: 'delete',
+      deletedByUserId: 3,
+      snapshot: { codigoPila: code, totalValue: 1_423_500, approved: false },
+    });
+    expect(d.value).toEqual({
+      record: expect.objectContaining({ codigoPila: code }),
+      at: (d.writes[0]!.events[0]!.data as { deletedAt: string }).deletedAt,
+    });
   });
 
   it('given an approved record, then neither delete nor a second approval is allowed', () => {
@@ -151,7 +194,16 @@ describe('delete and approve', () => {
     const d = decideApprove(code, { ...state, revision: 0 }, given(), 2);
     expect(d.ok && d.value.at).toBe('2026-11-21T12:00:00.000Z');
     expect(d.ok && d.writes).toEqual([
-      { stream: 'worker-1001', expectedRevision: 0, events: [{ type: 'VacationApproved', data: { codigoPila: code, workerId: 1001, approvedByUserId: 2, approvedAt: '2026-11-21T12:00:00.000Z' } }] },
+      {
+        stream: 'worker-1001',
+        expectedRevision: 0,
+        events: [
+          {
+            type: 'VacationApproved',
+            data: { codigoPila: code, workerId: 1001, approvedByUserId: 2, approvedAt: '2026-11-21T12:00:00.000Z' },
+          },
+        ],
+      },
     ]);
   });
 });

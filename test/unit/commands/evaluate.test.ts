@@ -7,10 +7,27 @@ import { calendar, contract, fortnights, params, request, stateOf, unitOf, worke
 const created = (code: string, start: string, end: string, days: number, over: Record<string, unknown> = {}): DomainEvent => ({
   type: 'VacationCreated',
   data: {
-    recordId: 1, codigoPila: code, workerId: 1001, documentNumber: '1020307007', contractId: 10001, companyContractId: 10,
-    subgerenciaId: 'SG-OPS', startDate: start, endDate: end, businessDays: days, calendarDays: 1, salary: 2_847_000,
-    totalValue: 1, advance: false, worksSaturday: false, compensated: false, socialSecurityInPayroll: null,
-    amortizations: [], replaces: null, createdAt: '2026-01-01T00:00:00Z', ...over,
+    recordId: 1,
+    codigoPila: code,
+    workerId: 1001,
+    documentNumber: '1020307007',
+    contractId: 10001,
+    companyContractId: 10,
+    subgerenciaId: 'SG-OPS',
+    startDate: start,
+    endDate: end,
+    businessDays: days,
+    calendarDays: 1,
+    salary: 2_847_000,
+    totalValue: 1,
+    advance: false,
+    worksSaturday: false,
+    compensated: false,
+    socialSecurityInPayroll: null,
+    amortizations: [],
+    replaces: null,
+    createdAt: '2026-01-01T00:00:00Z',
+    ...over,
   } as never,
 });
 
@@ -27,20 +44,23 @@ describe('evaluate: figures', () => {
     ['2026-03-30', 15, true, '2026-04-17', 19, 1_423_500],
     ['2026-07-06', 15, false, '2026-07-28', 23, 1_423_500],
     ['2026-12-21', 15, false, '2027-01-13', 24, 1_423_500],
-  ])('given salary 2,847,000, when %s + %i days (Saturdays %s), then it ends %s, %i calendar days, value %i', (start, days, sat, end, cal, value) => {
-    const ev = evaluate({
-      request: request({ startDate: start, days, worksSaturday: sat, advance: true, compensated: days < 6 }),
-      file: workerFile({ params: params({ maxAdvanceDays: 30 }) }),
-      state: stateOf([]),
-      calendar,
-    });
-    expect(ev.ok).toBe(true);
-    if (!ev.ok) return;
-    expect(ev.figures.endDate).toBe(end);
-    expect(ev.figures.calendarDays).toBe(cal);
-    expect(ev.figures.totalValue).toBe(value);
-    expect(ev.figures.amortizations.reduce((s, a) => s + a.valor, 0)).toBe(value);
-  });
+  ])(
+    'given salary 2,847,000, when %s + %i days (Saturdays %s), then it ends %s, %i calendar days, value %i',
+    (start, days, sat, end, cal, value) => {
+      const ev = evaluate({
+        request: request({ startDate: start, days, worksSaturday: sat, advance: true, compensated: days < 6 }),
+        file: workerFile({ params: params({ maxAdvanceDays: 30 }) }),
+        state: stateOf([]),
+        calendar,
+      });
+      expect(ev.ok).toBe(true);
+      if (!ev.ok) return;
+      expect(ev.figures.endDate).toBe(end);
+      expect(ev.figures.calendarDays).toBe(cal);
+      expect(ev.figures.totalValue).toBe(value);
+      expect(ev.figures.amortizations.reduce((s, a) => s + a.valor, 0)).toBe(value);
+    },
+  );
 
   it('given 690 days worked by the start date at 15 days a year, then 28.75 days are accrued and available', () => {
     const ev = run();
@@ -58,7 +78,18 @@ describe('evaluate: figures', () => {
       created('A', '2025-06-09', '2025-06-20', 10),
       created('B', '2025-09-01', '2025-09-05', 5, { compensated: true }),
       created('C', '2025-10-01', '2025-10-08', 6),
-      { type: 'VacationDeleted', data: { codigoPila: 'C', workerId: 1001, reason: 'delete', replacedBy: null, snapshot: {} as never, deletedByUserId: 1, deletedAt: 'x' } },
+      {
+        type: 'VacationDeleted',
+        data: {
+          codigoPila: 'C',
+          workerId: 1001,
+          reason: 'delete',
+          replacedBy: null,
+          snapshot: {} as never,
+          deletedByUserId: 1,
+          deletedAt: 'x',
+        },
+      },
     ]);
     const ev = run({ state, request: request({ days: 10 }) });
     expect(ev.ok && ev.figures.availableUnits / 360).toBe(28.75 - 15);
@@ -73,7 +104,7 @@ describe('evaluate: a worker with a main and an additional contract', () => {
   });
   const on = (over: Parameters<typeof request>[0]) => run({ file: both, request: request({ startDate: '2026-11-23', ...over }) });
 
-  it('given sheets of both contracts, when calculated, then only the main contract\'s 990 days accrue: 41.25', () => {
+  it("given sheets of both contracts, when calculated, then only the main contract's 990 days accrue: 41.25", () => {
     const ev = on({ days: 6 });
     expect(ev.ok && ev.figures.accruedUnits / 360).toBe(41.25);
     expect(ev.ok && ev.figures.availableUnits / 360).toBe(41.25);
@@ -87,7 +118,9 @@ describe('evaluate: a worker with a main and an additional contract', () => {
 
   it('(c) given 48 days asked in advance, then 6.75 days in advance pass the maximum of 5', () => {
     const ev = on({ days: 48, advance: true });
-    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días anticipados (6.75) superan el máximo de 5 días de vacaciones anticipadas']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
+      'Los días anticipados (6.75) superan el máximo de 5 días de vacaciones anticipadas',
+    ]);
   });
 });
 
@@ -114,14 +147,22 @@ describe('evaluate: business rules (every failing rule listed)', () => {
 
   it('(c) given an advance over the maximum, then it fails with the days in advance', () => {
     const ev = run({ file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31') }), request: request({ days: 15, advance: true }) });
-    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días anticipados (6.25) superan el máximo de 5 días de vacaciones anticipadas']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
+      'Los días anticipados (6.25) superan el máximo de 5 días de vacaciones anticipadas',
+    ]);
   });
 
   it('(c) given an already negative balance, then the days owed count in total', () => {
     const state = stateOf([created('A', '2025-06-09', '2025-06-30', 12)]);
-    const ev = run({ state, file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31') }), request: request({ days: 6, advance: true }) });
+    const ev = run({
+      state,
+      file: workerFile({ sheets: fortnights('2025-06-01', '2025-12-31') }),
+      request: request({ days: 6, advance: true }),
+    });
     // available 8.75 - 12 = -3.25; 6 more in advance = 9.25 owed > 5
-    expect(!ev.ok && ruleMessages(ev.violations)).toEqual(['Los días anticipados (9.25) superan el máximo de 5 días de vacaciones anticipadas']);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
+      'Los días anticipados (9.25) superan el máximo de 5 días de vacaciones anticipadas',
+    ]);
   });
 
   it('(c) given a company contract without advance vacations, then an advance past the balance fails', () => {
@@ -185,7 +226,9 @@ describe('evaluate: business rules (every failing rule listed)', () => {
       'Las fechas se cruzan con otras vacaciones del trabajador (VAC_1, del 2028-02-28 al 2028-03-03)',
     ]);
     const compensated = run({ state, request: request({ startDate: '2028-03-01', days: 6, compensated: true }) });
-    expect(!compensated.ok && ruleMessages(compensated.violations)).toEqual(['El trabajador no tiene un contrato vigente en la fecha de inicio']);
+    expect(!compensated.ok && ruleMessages(compensated.violations)).toEqual([
+      'El trabajador no tiene un contrato vigente en la fecha de inicio',
+    ]);
   });
 
   it('given no contract and a period running past the last date the calendar names, then the missing contract is reported', () => {
@@ -207,7 +250,11 @@ describe('evaluate: business rules (every failing rule listed)', () => {
   });
 
   it('given a start on a holiday, a Sunday, or a Saturday for a worker without Saturdays, then it fails', () => {
-    for (const [startDate, worksSaturday] of [['2026-01-12', false], ['2026-01-04', true], ['2026-01-10', false]] as const) {
+    for (const [startDate, worksSaturday] of [
+      ['2026-01-12', false],
+      ['2026-01-04', true],
+      ['2026-01-10', false],
+    ] as const) {
       const ev = run({ request: request({ startDate, worksSaturday }) });
       expect(!ev.ok && ruleMessages(ev.violations)).toEqual([`La fecha de inicio ${startDate} no es un día hábil para el trabajador`]);
     }

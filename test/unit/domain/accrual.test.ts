@@ -56,7 +56,10 @@ describe('daysWorked', () => {
     // The shape of a worker with both: 2024-02..2026-10 on the main contract, 2025-01..2026-10 on the additional.
     const both = [contract('10010', '2024-02-01', '2027-01-31'), contract('10510', '2025-01-01', '2026-12-31', true)];
     const sheets: PayrollSheet[] = [];
-    for (const [id, from] of [['10010', 2024 * 12 + 1], ['10510', 2025 * 12]] as const) {
+    for (const [id, from] of [
+      ['10010', 2024 * 12 + 1],
+      ['10510', 2025 * 12],
+    ] as const) {
       for (let m = from; m <= 2026 * 12 + 9; m++) {
         const month = `${Math.floor(m / 12)}-${String((m % 12) + 1).padStart(2, '0')}`;
         sheets.push(sheet(`${month}-01`, `${month}-15`, 15, 0, id), sheet(`${month}-16`, `${month}-28`, 15, 0, id));
@@ -65,7 +68,7 @@ describe('daysWorked', () => {
     expect(daysWorked(sheets, both, '2026-11-21')).toBe(990);
   });
 
-  it('given a sheet of a main contract outside that contract\'s range, when summed, then it does not count', () => {
+  it("given a sheet of a main contract outside that contract's range, when summed, then it does not count", () => {
     // Inside main-2's range, but it belongs to main-1, which had ended.
     expect(daysWorked([sheet('2026-02-01', '2026-02-15', 15)], contracts, '2026-03-01')).toBe(0);
   });
@@ -95,16 +98,14 @@ describe('daysWorked', () => {
   });
 
   it('given an invalid sheet date, when summed, then it is rejected', () => {
-    expect(() => daysWorked([sheet('2026-02-30', '2026-03-15', 15)], contracts, '2026-12-31')).toThrow(
-      /2026-02-30/,
-    );
+    expect(() => daysWorked([sheet('2026-02-30', '2026-03-15', 15)], contracts, '2026-12-31')).toThrow(/2026-02-30/);
   });
 });
 
 describe('countsAsWorked', () => {
   const ranges = mainContractRanges([contract('main-1', '2025-01-01', '2025-12-31'), contract('extra', '2025-01-01', '2025-12-31', true)]);
 
-  it('given the ranges of a worker, when one sheet is judged, then only a main contract\'s ended sheet inside its range counts', () => {
+  it("given the ranges of a worker, when one sheet is judged, then only a main contract's ended sheet inside its range counts", () => {
     expect([...ranges.keys()]).toEqual(['main-1']);
     expect(countsAsWorked(sheet('2025-05-01', '2025-05-15', 15), ranges, '2025-05-15')).toBe(true);
     expect(countsAsWorked(sheet('2025-05-01', '2025-05-15', 15), ranges, '2025-05-14')).toBe(false);
@@ -242,7 +243,9 @@ describe('accrual properties', () => {
 
 describe('summarizePayroll', () => {
   const date = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-  const day = fc.tuple(fc.integer({ min: 2024, max: 2026 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 })).map(([y, m, d]) => date(y, m, d));
+  const day = fc
+    .tuple(fc.integer({ min: 2024, max: 2026 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
+    .map(([y, m, d]) => date(y, m, d));
   const arbSheet = fc
     .tuple(day, day, fc.integer({ min: 0, max: 31 }), fc.integer({ min: 0, max: 5_000_000 }), fc.constantFrom('a', 'b', 'c', 'gone'))
     .map(([x, y, n, pay, id]) => (x <= y ? sheet(x, y, n, pay, id) : sheet(y, x, n, pay, id)));
@@ -252,13 +255,18 @@ describe('summarizePayroll', () => {
 
   it('property: days worked and the IBC read from the summary equal those of the sheets, on any date', () => {
     fc.assert(
-      fc.property(fc.array(arbSheet, { maxLength: 30 }), fc.array(arbContract, { maxLength: 4 }), fc.array(day, { minLength: 1, maxLength: 8 }), (sheets, contracts, dates) => {
-        const summary = summarizePayroll(sheets, contracts);
-        for (const d of [...dates, '2023-12-31', '2027-01-01']) {
-          expect(workedBy(summary, d)).toBe(daysWorked(sheets, contracts, d));
-          expect(ibcOf(summary, 777, d)).toBe(ibcLastMonth(sheets, 777, d));
-        }
-      }),
+      fc.property(
+        fc.array(arbSheet, { maxLength: 30 }),
+        fc.array(arbContract, { maxLength: 4 }),
+        fc.array(day, { minLength: 1, maxLength: 8 }),
+        (sheets, contracts, dates) => {
+          const summary = summarizePayroll(sheets, contracts);
+          for (const d of [...dates, '2023-12-31', '2027-01-01']) {
+            expect(workedBy(summary, d)).toBe(daysWorked(sheets, contracts, d));
+            expect(ibcOf(summary, 777, d)).toBe(ibcLastMonth(sheets, 777, d));
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -272,8 +280,15 @@ describe('summarizePayroll', () => {
       sheet('2026-01-01', '2026-01-15', 15, 300),
     ];
     expect(summarizePayroll(sheets, contracts)).toEqual({
-      worked: [['2026-01-15', 15], ['2026-01-31', 31], ['2026-02-15', 46]],
-      months: [['2026-01', 550], ['2026-02', 100]],
+      worked: [
+        ['2026-01-15', 15],
+        ['2026-01-31', 31],
+        ['2026-02-15', 46],
+      ],
+      months: [
+        ['2026-01', 550],
+        ['2026-02', 100],
+      ],
     });
     expect(workedBy(summarizePayroll(sheets, contracts), '2026-01-30')).toBe(15);
     expect(() => workedBy(summarizePayroll(sheets, contracts), '2026-02-30')).toThrow();

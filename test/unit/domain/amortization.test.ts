@@ -16,15 +16,13 @@ const calendar = new HolidayCalendar();
 
 describe('amortize', () => {
   it('given a vacation inside one month, when amortized, then there is one entry with the total', () => {
-    expect(
-      amortize({ start: '2026-03-16', end: '2026-03-24', worksSaturday: false, total: 569_400, calendar }),
-    ).toEqual([{ periodo: '2026-03', diasHabiles: 6, diasCalendario: 9, valor: 569_400 }]);
+    expect(amortize({ start: '2026-03-16', end: '2026-03-24', worksSaturday: false, total: 569_400, calendar })).toEqual([
+      { periodo: '2026-03', diasHabiles: 6, diasCalendario: 9, valor: 569_400 },
+    ]);
   });
 
   it('given a vacation across a year end, when amortized, then value follows business days', () => {
-    expect(
-      amortize({ start: '2025-12-15', end: '2026-01-06', worksSaturday: false, total: 1_423_500, calendar }),
-    ).toEqual([
+    expect(amortize({ start: '2025-12-15', end: '2026-01-06', worksSaturday: false, total: 1_423_500, calendar })).toEqual([
       { periodo: '2025-12', diasHabiles: 12, diasCalendario: 17, valor: 1_138_800 },
       { periodo: '2026-01', diasHabiles: 3, diasCalendario: 6, valor: 284_700 },
     ]);
@@ -32,9 +30,7 @@ describe('amortize', () => {
 
   it('given an uneven split, when amortized, then the leftover peso goes to the largest remainder', () => {
     // 500 001 × 8/15 = 266 667.2 and × 7/15 = 233 333.8
-    expect(
-      amortize({ start: '2026-12-21', end: '2027-01-13', worksSaturday: false, total: 500_001, calendar }),
-    ).toEqual([
+    expect(amortize({ start: '2026-12-21', end: '2027-01-13', worksSaturday: false, total: 500_001, calendar })).toEqual([
       { periodo: '2026-12', diasHabiles: 8, diasCalendario: 11, valor: 266_667 },
       { periodo: '2027-01', diasHabiles: 7, diasCalendario: 13, valor: 233_334 },
     ]);
@@ -46,21 +42,15 @@ describe('amortize', () => {
   });
 
   it('given an end before the start, when amortized, then it is rejected', () => {
-    expect(() =>
-      amortize({ start: '2026-01-06', end: '2026-01-05', worksSaturday: false, total: 1, calendar }),
-    ).toThrow(RangeError);
+    expect(() => amortize({ start: '2026-01-06', end: '2026-01-05', worksSaturday: false, total: 1, calendar })).toThrow(RangeError);
   });
 
   it('given a fractional total, when amortized, then it is rejected', () => {
-    expect(() =>
-      amortize({ start: '2026-01-05', end: '2026-01-06', worksSaturday: false, total: 1.5, calendar }),
-    ).toThrow(RangeError);
+    expect(() => amortize({ start: '2026-01-05', end: '2026-01-06', worksSaturday: false, total: 1.5, calendar })).toThrow(RangeError);
   });
 
   it('given a range without business days and a positive total, when amortized, then it is rejected', () => {
-    expect(() =>
-      amortize({ start: '2026-01-10', end: '2026-01-12', worksSaturday: false, total: 1, calendar }),
-    ).toThrow(RangeError);
+    expect(() => amortize({ start: '2026-01-10', end: '2026-01-12', worksSaturday: false, total: 1, calendar })).toThrow(RangeError);
   });
 });
 
@@ -92,8 +82,7 @@ describe('splitByLargestRemainder', () => {
           const sum = weights.reduce((a, b) => a + b, 0);
           const exactFloors = weights.map((w) => Math.floor((total * w) / sum));
           return (
-            parts.reduce((a, b) => a + b, 0) === total &&
-            parts.every((p, i) => p - exactFloors[i]! === 0 || p - exactFloors[i]! === 1)
+            parts.reduce((a, b) => a + b, 0) === total && parts.every((p, i) => p - exactFloors[i]! === 0 || p - exactFloors[i]! === 1)
           );
         },
       ),
@@ -103,9 +92,7 @@ describe('splitByLargestRemainder', () => {
 
 describe('amortize properties', () => {
   it('property: parts sum to the value, to N business days and to the calendar days', () => {
-    const start = fc
-      .integer({ min: toDayNumber('2024-01-01'), max: toDayNumber('2028-06-30') })
-      .map(fromDayNumber);
+    const start = fc.integer({ min: toDayNumber('2024-01-01'), max: toDayNumber('2028-06-30') }).map(fromDayNumber);
     fc.assert(
       fc.property(
         start,

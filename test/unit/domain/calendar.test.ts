@@ -108,16 +108,12 @@ describe('calendarDays and businessDaysBetween', () => {
 });
 
 describe('business day properties', () => {
-  const startDay = fc
-    .integer({ min: toDayNumber('2024-01-01'), max: toDayNumber('2028-06-30') })
-    .map(fromDayNumber);
+  const startDay = fc.integer({ min: toDayNumber('2024-01-01'), max: toDayNumber('2028-06-30') }).map(fromDayNumber);
   const businessDays = fc.integer({ min: 1, max: 30 });
 
   it('property: the end date is a business day', () => {
     fc.assert(
-      fc.property(startDay, businessDays, fc.boolean(), (start, n, sat) =>
-        isBusinessDay(endDate(start, n, sat, calendar), sat, calendar),
-      ),
+      fc.property(startDay, businessDays, fc.boolean(), (start, n, sat) => isBusinessDay(endDate(start, n, sat, calendar), sat, calendar)),
       { numRuns: 300 },
     );
   });
@@ -135,9 +131,7 @@ describe('business day properties', () => {
   it('property: Saturday workers never end later than weekday-only workers', () => {
     const weekdayStart = startDay.filter((d) => isBusinessDay(d, false, calendar));
     fc.assert(
-      fc.property(weekdayStart, businessDays, (start, n) =>
-        endDate(start, n, true, calendar) <= endDate(start, n, false, calendar),
-      ),
+      fc.property(weekdayStart, businessDays, (start, n) => endDate(start, n, true, calendar) <= endDate(start, n, false, calendar)),
       { numRuns: 300 },
     );
   });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  consultContract,
-  contractStatus,
-  governingContract,
-  isValidOn,
-  type ContractDates,
-} from '../../../src/domain/index.ts';
+import { consultContract, contractStatus, governingContract, isValidOn, type ContractDates } from '../../../src/domain/index.ts';
 
 const contract = (id: string, over: Partial<ContractDates> = {}): ContractDates & { id: string } => ({
   id,

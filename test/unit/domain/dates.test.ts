@@ -14,14 +14,11 @@ import {
   todayInBogota,
 } from '../../../src/domain/index.ts';
 
-const anyDate = fc
-  .integer({ min: toDayNumber('0000-01-01'), max: toDayNumber('9999-12-31') })
-  .map(fromDayNumber);
+const anyDate = fc.integer({ min: toDayNumber('0000-01-01'), max: toDayNumber('9999-12-31') }).map(fromDayNumber);
 
 describe('isValidDate', () => {
-  it.each(['2026-01-05', '2024-02-29', '2000-02-29', '0000-01-01', '9999-12-31'])(
-    'given %s, when checked, then it is a real date',
-    (s) => expect(isValidDate(s)).toBe(true),
+  it.each(['2026-01-05', '2024-02-29', '2000-02-29', '0000-01-01', '9999-12-31'])('given %s, when checked, then it is a real date', (s) =>
+    expect(isValidDate(s)).toBe(true),
   );
 
   it.each([
@@ -75,10 +72,13 @@ describe('day numbers', () => {
 
   it('property: day numbers agree with UTC milliseconds / 86400000', () => {
     fc.assert(
-      fc.property(anyDate.filter((d) => d >= '0100'), (d) => {
-        const [y, m, day] = d.split('-').map(Number) as [number, number, number];
-        return toDayNumber(d) === Date.UTC(y, m - 1, day) / 86_400_000;
-      }),
+      fc.property(
+        anyDate.filter((d) => d >= '0100'),
+        (d) => {
+          const [y, m, day] = d.split('-').map(Number) as [number, number, number];
+          return toDayNumber(d) === Date.UTC(y, m - 1, day) / 86_400_000;
+        },
+      ),
     );
   });
 
@@ -106,9 +106,13 @@ describe('addDays and daysBetweenInclusive', () => {
 
   it('property: daysBetweenInclusive(d, addDays(d, n)) === n + 1', () => {
     fc.assert(
-      fc.property(anyDate.filter((d) => d < '9999'), fc.integer({ min: 0, max: 400 }), (d, n) => {
-        return daysBetweenInclusive(d, addDays(d, n)) === n + 1;
-      }),
+      fc.property(
+        anyDate.filter((d) => d < '9999'),
+        fc.integer({ min: 0, max: 400 }),
+        (d, n) => {
+          return daysBetweenInclusive(d, addDays(d, n)) === n + 1;
+        },
+      ),
     );
   });
 });
@@ -180,12 +184,7 @@ describe('todayInBogota during the 1992-1993 energy-saving hour', () => {
 
 describe('eachDay', () => {
   it('given a range across a month end, when listed, then every day appears once in order', () => {
-    expect(eachDay('2026-01-30', '2026-02-02')).toEqual([
-      '2026-01-30',
-      '2026-01-31',
-      '2026-02-01',
-      '2026-02-02',
-    ]);
+    expect(eachDay('2026-01-30', '2026-02-02')).toEqual(['2026-01-30', '2026-01-31', '2026-02-01', '2026-02-02']);
   });
 
   it('given an empty or reversed range, when listed, then it has one or zero days', () => {

@@ -26,13 +26,7 @@ describe('Days360', () => {
     expect(compareDays360(small, big)).toBe(-1);
     expect(compareDays360(big, small)).toBe(1);
     expect(compareDays360(small, Days360.fromUnits(1))).toBe(0);
-    expect([lt(small, big), lte(small, big), gt(small, big), gte(small, big), eq(small, big)]).toEqual([
-      true,
-      true,
-      false,
-      false,
-      false,
-    ]);
+    expect([lt(small, big), lte(small, big), gt(small, big), gte(small, big), eq(small, big)]).toEqual([true, true, false, false, false]);
     expect([lte(big, big), gte(big, big), eq(big, big), lt(big, big)]).toEqual([true, true, true, false]);
   });
 });

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  HolidayCalendar,
-  addDays,
-  dayOfWeek,
-  libraryHolidays,
-  parseHolidayOverride,
-} from '../../../src/domain/index.ts';
+import { HolidayCalendar, addDays, dayOfWeek, libraryHolidays, parseHolidayOverride } from '../../../src/domain/index.ts';
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
@@ -36,7 +30,15 @@ function nextMondayFrom(date: string): string {
 function expectedHolidays(year: number): string[] {
   const on = (month: number, day: number): string => `${year}-${pad(month)}-${pad(day)}`;
   const fixed = [on(1, 1), on(5, 1), on(7, 20), on(8, 7), on(12, 8), on(12, 25)];
-  const movable = [[1, 6], [3, 19], [6, 29], [8, 15], [10, 12], [11, 1], [11, 11]];
+  const movable = [
+    [1, 6],
+    [3, 19],
+    [6, 29],
+    [8, 15],
+    [10, 12],
+    [11, 1],
+    [11, 11],
+  ];
   if (year >= 2026) movable.push([7, 9]);
   const moved = movable.map(([m, d]) => nextMondayFrom(on(m!, d!)));
   const easter = easterSunday(year);
@@ -46,16 +48,32 @@ function expectedHolidays(year: number): string[] {
 }
 
 describe('libraryHolidays', () => {
-  it.each([2025, 2026, 2027])(
-    'given year %i, when read from date-holidays, then it equals the independent rules',
-    (year) => {
-      expect(libraryHolidays(year)).toEqual(expectedHolidays(year));
-    },
-  );
+  it.each([2025, 2026, 2027])('given year %i, when read from date-holidays, then it equals the independent rules', (year) => {
+    expect(libraryHolidays(year)).toEqual(expectedHolidays(year));
+  });
 
   it('given 2026, when read, then it is exactly the published list', () => {
-    const days = ['01-01', '01-12', '03-23', '04-02', '04-03', '05-01', '05-18', '06-08', '06-15',
-      '06-29', '07-13', '07-20', '08-07', '08-17', '10-12', '11-02', '11-16', '12-08', '12-25'];
+    const days = [
+      '01-01',
+      '01-12',
+      '03-23',
+      '04-02',
+      '04-03',
+      '05-01',
+      '05-18',
+      '06-08',
+      '06-15',
+      '06-29',
+      '07-13',
+      '07-20',
+      '08-07',
+      '08-17',
+      '10-12',
+      '11-02',
+      '11-16',
+      '12-08',
+      '12-25',
+    ];
     expect(libraryHolidays(2026)).toEqual(days.map((d) => `2026-${d}`));
   });
 

@@ -148,7 +148,9 @@ describe('sheetsFromSummary', () => {
       sheets.map((s) => ({ ...s, basicCompensation: 1 })),
       contracts,
     );
-    expect(accrualPeriods(contracts, sheetsFromSummary(contracts, summary), '2026-11-21')).toEqual(accrualPeriods(contracts, sheets, '2026-11-21'));
+    expect(accrualPeriods(contracts, sheetsFromSummary(contracts, summary), '2026-11-21')).toEqual(
+      accrualPeriods(contracts, sheets, '2026-11-21'),
+    );
   });
 });
 

@@ -21,12 +21,9 @@ describe('pilaCode', () => {
     expect(pilaCode({ ...base, identity: 'a' })).not.toBe(pilaCode({ ...base, identity: 'b' }));
   });
 
-  it.each(['0A1B2C3D', '0a1b2c3', '0a1b2c3d4', 'ghijklmn', ''])(
-    'given random hex %j, when built, then it is rejected',
-    (randomHex8) => {
-      expect(() => pilaCode({ epochMillis: 1, randomHex8, identity: 'x' })).toThrow(RangeError);
-    },
-  );
+  it.each(['0A1B2C3D', '0a1b2c3', '0a1b2c3d4', 'ghijklmn', ''])('given random hex %j, when built, then it is rejected', (randomHex8) => {
+    expect(() => pilaCode({ epochMillis: 1, randomHex8, identity: 'x' })).toThrow(RangeError);
+  });
 
   it.each([-1, 1.5, Number.NaN])('given epoch %s, when built, then it is rejected', (epochMillis) => {
     expect(() => pilaCode({ epochMillis, randomHex8: '00000000', identity: 'x' })).toThrow(RangeError);

@@ -5,13 +5,7 @@ import { chainHash } from '../../../src/store/chain.ts';
 import { HASH_KEY, PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
 import { COUNT_CAP, KurrentEventStore, REPEAT_LOOKBACK } from '../../../src/store/kurrentdb-store.ts';
 import { DuplicateEventIdError, START, WrongExpectedRevisionError, type NewEvent, type StreamWrite } from '../../../src/store/types.ts';
-import {
-  FakeKurrentClient,
-  FakeKurrentLog,
-  internalError,
-  notLeaderAppendError,
-  streamTwiceError,
-} from '../../support/fake-kurrent.ts';
+import { FakeKurrentClient, FakeKurrentLog, internalError, notLeaderAppendError, streamTwiceError } from '../../support/fake-kurrent.ts';
 
 /**
  * The adapter's own logic, on an in-memory stand-in for the client (test/support/fake-kurrent)
@@ -19,7 +13,12 @@ import {
  * really answers is not shown here.
  */
 
-const ev = (type = 'Tick', data: Record<string, unknown> = {}): NewEvent => ({ id: randomUUID(), type, data, metadata: { requestId: 'r' } });
+const ev = (type = 'Tick', data: Record<string, unknown> = {}): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { requestId: 'r' },
+});
 
 /** A store on one log; `followers` clients are followers, counted from the first one made. */
 function setup(followers = 0) {
@@ -55,7 +54,9 @@ describe('KurrentDB adapter: a leader change', () => {
 
   it('replaces the client once for all the writes a follower refused at the same time', async () => {
     const { store, clients, log } = setup(1);
-    await Promise.all(Array.from({ length: 5 }, (_, i) => store.append([{ stream: `w-${i}`, expectedRevision: 'no_stream', events: [ev()] }])));
+    await Promise.all(
+      Array.from({ length: 5 }, (_, i) => store.append([{ stream: `w-${i}`, expectedRevision: 'no_stream', events: [ev()] }])),
+    );
     expect(clients).toHaveLength(2);
     expect(log.all).toHaveLength(5);
   });
@@ -69,7 +70,13 @@ describe('KurrentDB adapter: a leader change', () => {
 
   it('reads that require the leader are sent once more on a new client too', async () => {
     const { store, clients, log } = setup(1);
-    log.append([{ streamName: 'w', expectedState: 'any', events: [{ id: randomUUID(), type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(ev()) }] }]);
+    log.append([
+      {
+        streamName: 'w',
+        expectedState: 'any',
+        events: [{ id: randomUUID(), type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(ev()) }],
+      },
+    ]);
     expect(await store.readStream('w')).toHaveLength(1);
     expect(clients).toHaveLength(2);
   });
@@ -95,7 +102,7 @@ describe('KurrentDB adapter: a leader change', () => {
 });
 
 describe('KurrentDB adapter: an UnavailableError on an append', () => {
-  it('is what the client makes of the server\'s INTERNAL', () => {
+  it("is what the client makes of the server's INTERNAL", () => {
     expect(internalError()).toBeInstanceOf(UnavailableError);
   });
 
@@ -161,11 +168,19 @@ describe('KurrentDB adapter: an UnavailableError on an append', () => {
   it('says which ids are stored when only some are', async () => {
     const { store, log, client } = setup();
     const stored = ev();
-    log.append([{ streamName: 'a', expectedState: 'no_stream', events: [{ id: stored.id, type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(stored) }] }]);
+    log.append([
+      {
+        streamName: 'a',
+        expectedState: 'no_stream',
+        events: [{ id: stored.id, type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(stored) }],
+      },
+    ]);
     client().onAppend = () => {
       throw internalError();
     };
-    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [stored, ev()] }])).rejects.toBeInstanceOf(DuplicateEventIdError);
+    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [stored, ev()] }])).rejects.toBeInstanceOf(
+      DuplicateEventIdError,
+    );
   });
 
   it(`looks for a write that expected nothing among its stream's last ${REPEAT_LOOKBACK} events`, async () => {
@@ -208,7 +223,9 @@ describe('KurrentDB adapter: stream names', () => {
 describe('KurrentDB adapter: counting and the head', () => {
   async function fill(store: KurrentEventStore, n: number) {
     for (let i = 0; i < n; i += 500) {
-      await store.append([{ stream: `bulk-${i}`, expectedRevision: 'no_stream', events: Array.from({ length: Math.min(500, n - i) }, () => ev()) }]);
+      await store.append([
+        { stream: `bulk-${i}`, expectedRevision: 'no_stream', events: Array.from({ length: Math.min(500, n - i) }, () => ev()) },
+      ]);
     }
   }
 
@@ -242,7 +259,19 @@ describe('KurrentDB adapter: counting and the head', () => {
     await store.append([{ stream: 'ours', expectedRevision: 'any', events: [ev()] }]);
     const ours = log.all.at(-1)!.position;
     // Forty events of another tool's stream the adapter leaves out (as it does the probe's).
-    log.append([{ streamName: PROBE_STREAM, expectedState: 'any', events: Array.from({ length: 40 }, () => ({ id: randomUUID(), type: 'Other', contentType: 'application/json' as const, data: {}, metadata: {} })) }]);
+    log.append([
+      {
+        streamName: PROBE_STREAM,
+        expectedState: 'any',
+        events: Array.from({ length: 40 }, () => ({
+          id: randomUUID(),
+          type: 'Other',
+          contentType: 'application/json' as const,
+          data: {},
+          metadata: {},
+        })),
+      },
+    ]);
     expect(await store.headPosition()).toEqual(ours);
     const heads = client().allReads.filter((o) => o.direction === 'backwards');
     expect(heads.length).toBeGreaterThan(1);
@@ -304,7 +333,9 @@ describe('KurrentDB adapter: serialising', () => {
     ['data that serialises to a string', { toJSON: () => 'text' }, /not a JSON object/],
   ])('refuses %s before calling the client', async (_label, data, message) => {
     const { store, client } = setup();
-    await expect(store.append([{ stream: 'a', expectedRevision: 'any', events: [ev('T', data as Record<string, unknown>)] }])).rejects.toThrow(message);
+    await expect(
+      store.append([{ stream: 'a', expectedRevision: 'any', events: [ev('T', data as Record<string, unknown>)] }]),
+    ).rejects.toThrow(message);
     expect(client().appendCalls).toHaveLength(0);
   });
 
@@ -319,7 +350,9 @@ describe('KurrentDB adapter: serialising', () => {
 describe('KurrentDB adapter: the rest of the port', () => {
   it('appendAny writes what append writes, and only writes that expect nothing', async () => {
     const { store, log } = setup();
-    await expect(store.appendAny([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toThrow(/appendAny takes no expected revision/);
+    await expect(store.appendAny([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toThrow(
+      /appendAny takes no expected revision/,
+    );
     const r = await store.appendAny([
       { stream: 'a', expectedRevision: 'any', events: [ev(), ev()] },
       { stream: 'b', expectedRevision: 'any', events: [ev()] },
@@ -349,10 +382,12 @@ describe('KurrentDB adapter: the rest of the port', () => {
     ]);
   });
 
-  it('close() closes the client, and a conflict still reads as the port\'s', async () => {
+  it("close() closes the client, and a conflict still reads as the port's", async () => {
     const { store, client } = setup();
     await store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }]);
-    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
     await store.close();
     expect(client().closed).toBe(true);
   });
@@ -379,13 +414,39 @@ describe('KurrentDB adapter: the hash chain', () => {
       if (!raced) {
         raced = true;
         const stored = log.streams.get('unit')!;
-        log.append([{ streamName: 'unit', expectedState: BigInt(stored.length - 1), events: [{ id: randomUUID(), type: 'Other', contentType: 'application/json', data: {}, metadata: encodeMetadata(ev(), chainHash(stored.at(-1)!.metadata[HASH_KEY]!, { stream: 'unit', revision: stored.length, type: 'Other', version: 1, data: {}, metadata: { requestId: 'r' } })) }] }]);
+        log.append([
+          {
+            streamName: 'unit',
+            expectedState: BigInt(stored.length - 1),
+            events: [
+              {
+                id: randomUUID(),
+                type: 'Other',
+                contentType: 'application/json',
+                data: {},
+                metadata: encodeMetadata(
+                  ev(),
+                  chainHash(stored.at(-1)!.metadata[HASH_KEY]!, {
+                    stream: 'unit',
+                    revision: stored.length,
+                    type: 'Other',
+                    version: 1,
+                    data: {},
+                    metadata: { requestId: 'r' },
+                  }),
+                ),
+              },
+            ],
+          },
+        ]);
       }
       return storeIt();
     };
     const r = await store.append([{ stream: 'unit', expectedRevision: 'any', events: [ev('Mine')] }]);
     expect(r.revisions).toEqual([{ stream: 'unit', revision: 2 }]);
-    const sent = client().appendCalls.slice(-2).map((c) => c[0]!.expectedState);
+    const sent = client()
+      .appendCalls.slice(-2)
+      .map((c) => c[0]!.expectedState);
     expect(sent).toEqual([0n, 1n]);
     expect((await store.readStream('unit')).map((e) => e.type)).toEqual(['Tick', 'Other', 'Mine']);
     await expectChained(store, ['unit']);
@@ -415,7 +476,7 @@ describe('KurrentDB adapter: the hash chain', () => {
     await expectChained(store, ['w']);
   });
 
-  it('answers a repeat whose events are the stream\'s newest as its first attempt, storing nothing twice', async () => {
+  it("answers a repeat whose events are the stream's newest as its first attempt, storing nothing twice", async () => {
     const { store, log } = setup();
     const events = [ev(), ev()];
     await store.append([{ stream: 'w', expectedRevision: 'any', events }]);
