@@ -138,7 +138,11 @@ describe.skipIf(!hasChromium())(
       await expect(page.locator('section').innerText()).resolves.toContain('Aprobada');
       await screenshot(page, 'journey-08-audit-last');
       await expectAccessible(page);
+      const last = Number(/paso (\d+) de/.exec(await page.locator('#estado-titulo').innerText())![1]);
       await page.getByRole('link', { name: /Paso anterior/ }).click();
+      // The step before is a page of its own: read it only once it has replaced this one.
+      await page.waitForURL(new RegExp(`paso=${last - 1}\\b`));
+      await page.waitForLoadState('load');
       await expect(page.locator('section').innerText()).resolves.toContain('Pendiente de aprobación');
       await screenshot(page, 'journey-09-audit-step-back');
 
