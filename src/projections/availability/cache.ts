@@ -29,7 +29,8 @@ export class AvailabilityCache {
   constructor(
     db: Queryable,
     private readonly projections: ProjectionService,
-    maxEntries = 10_000,
+    // An entry is four counts: a hundred bytes or so, so a large employer's workers all fit.
+    maxEntries = 100_000,
   ) {
     this.entries = new LRUCache({ max: maxEntries });
     this.reads = new Gatherer(async (batch) => {
