@@ -169,17 +169,41 @@ export function csvBook(workers: AsyncIterable<BookWorker>, onError: (err: unkno
   return out;
 }
 
-/** Resolves once `stream` may take more, or is gone (the caller stops then). */
-function drained(stream: PassThrough): Promise<void> {
+interface Drains {
+  once(event: 'drain', fn: () => void): unknown;
+  off(event: 'drain', fn: () => void): unknown;
+}
+
+/** Resolves once `stream` may take more, or `out` is gone (the caller stops then). */
+function drained(stream: Drains, out: PassThrough): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       stream.off('drain', done);
-      stream.off('close', done);
+      out.off('close', done);
       resolve();
     };
-    stream.on('drain', done);
-    stream.on('close', done);
+    stream.once('drain', done);
+    out.once('close', done);
   });
+}
+
+/** The part of exceljs's worksheet writer that paces it: the zip entry its rows are piped to. */
+interface SheetEntry {
+  stream?: { pipes?: (Drains & { _writableState?: { needDrain?: boolean } })[] };
+}
+
+/**
+ * Resolves once the zip has taken in the rows committed so far. exceljs writes a committed row
+ * into the sheet's zip entry without heeding its back-pressure, and deflating is slower than
+ * writing rows, so without this wait the whole sheet would pile up uncompressed in memory (the
+ * register of 50,000 workers held some 400 MB). Reaches into exceljs 4.4's writer, which is why
+ * its version is pinned; test/acceptance/vacation-book-memory.test.ts fails if the wait stops
+ * working.
+ */
+function zipped(sheet: unknown, out: PassThrough): Promise<void> {
+  const entry = (sheet as SheetEntry).stream?.pipes?.[0];
+  // A reader gone away stops the zip too: the entry would never drain, so the output's close ends the wait.
+  return entry?._writableState?.needDrain && !out.destroyed ? drained(entry, out) : Promise.resolve();
 }
 
 /**
@@ -198,7 +222,8 @@ export function xlsxBook(workers: AsyncIterable<BookWorker>, onError: (err: unkn
         // The caller went away: leaving the loop ends the reading of the register.
         if (out.destroyed) return;
         for (const line of bookLines(w)) sheet.addRow(line).commit();
-        if (out.writableNeedDrain) await drained(out);
+        await zipped(sheet, out);
+        if (out.writableNeedDrain) await drained(out, out);
       }
       sheet.commit();
       await book.commit();
