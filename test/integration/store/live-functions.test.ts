@@ -2,15 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { vacAppendAnySql } from '../../../src/store/postgres-schema/vac-append-any.ts';
 import { vacAppendBatchSql } from '../../../src/store/postgres-schema/vac-append-batch.ts';
 import { vacAppendSql } from '../../../src/store/postgres-schema/vac-append.ts';
+import { vacChainSql, vacEventCanonicalSql } from '../../../src/store/postgres-schema/vac-chain.ts';
+import { vacClaimAppendSql } from '../../../src/store/postgres-schema/vac-claim-append.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 
-/** The body of the function a live file creates: what PostgreSQL keeps as its source. */
-function bodyOf(live: string): string {
-  const start = live.indexOf('$fn$') + '$fn$'.length;
-  return live.slice(start, live.indexOf('$fn$', start));
+/** The body of the function `name` a live file creates: what PostgreSQL keeps as its source. */
+function bodyOf(live: string, name: string): string {
+  const from = live.indexOf(`FUNCTION ${name}(`);
+  const tag = /\$[a-z]*\$/.exec(live.slice(from))!;
+  const start = from + tag.index + tag[0].length;
+  return live.slice(start, live.indexOf(tag[0], start));
 }
 
-describe('the append functions a migrated database runs', () => {
+describe('the event store functions a migrated database runs', () => {
   let t: TestDb;
   beforeAll(async () => {
     t = await freshDb();
@@ -23,9 +27,21 @@ describe('the append functions a migrated database runs', () => {
     ['vac_append', vacAppendSql],
     ['vac_append_batch', vacAppendBatchSql],
     ['vac_append_any', vacAppendAnySql],
+    ['vac_claim_append', vacClaimAppendSql],
+    ['vac_event_canonical', vacEventCanonicalSql],
+    ['vac_chain_step', vacChainSql],
   ])('%s is the text of its live file in src/store/postgres-schema, replaced by no later migration', async (name, live) => {
     const r = await t.db.query<{ prosrc: string }>('SELECT prosrc FROM pg_proc WHERE proname = $1', [name]);
     expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]!.prosrc).toBe(bodyOf(live));
+    expect(r.rows[0]!.prosrc).toBe(bodyOf(live, name));
+  });
+
+  it('the aggregate vac_chain runs vac_chain_step over bytea, as its live file creates it', async () => {
+    const r = await t.db.query<{ sfunc: string; stype: string }>(
+      `SELECT a.aggtransfn::regproc::text AS sfunc, format_type(a.aggtranstype, NULL) AS stype
+         FROM pg_aggregate a JOIN pg_proc p ON p.oid = a.aggfnoid WHERE p.proname = 'vac_chain'`,
+    );
+    expect(r.rows).toEqual([{ sfunc: 'vac_chain_step', stype: 'bytea' }]);
+    expect(vacChainSql).toContain('CREATE AGGREGATE vac_chain(bytea, bytea) (SFUNC = vac_chain_step, STYPE = bytea);');
   });
 });

@@ -4,6 +4,8 @@ import { migrations } from '../../../src/db/migrations.ts';
 import { vacAppendAnySql } from '../../../src/store/postgres-schema/vac-append-any.ts';
 import { vacAppendBatchSql } from '../../../src/store/postgres-schema/vac-append-batch.ts';
 import { vacAppendSql } from '../../../src/store/postgres-schema/vac-append.ts';
+import { vacChainSql, vacEventCanonicalSql } from '../../../src/store/postgres-schema/vac-chain.ts';
+import { vacClaimAppendSql } from '../../../src/store/postgres-schema/vac-claim-append.ts';
 
 /**
  * Version, name and SHA-256 of the SQL of every migration applied by a released service. A
@@ -53,8 +55,11 @@ describe('migrations', () => {
     ['vac_append', vacAppendSql],
     ['vac_append_batch', vacAppendBatchSql],
     ['vac_append_any', vacAppendAnySql],
+    ['vac_claim_append', vacClaimAppendSql],
+    ['vac_event_canonical', vacEventCanonicalSql],
+    ['vac_chain_step', vacChainSql],
   ])('the live text of %s is what the last migration that creates it runs', (fn, live) => {
-    const creates = migrations.filter((m) => m.sql.includes(`CREATE OR REPLACE FUNCTION ${fn}(`));
+    const creates = migrations.filter((m) => new RegExp(`CREATE (OR REPLACE )?FUNCTION ${fn}\\(`).test(m.sql));
     expect(creates.at(-1)?.sql).toContain(live);
   });
 });
