@@ -1,7 +1,35 @@
 import type { Queryable } from '../db/types.ts';
 
-/** Column name to SQL type, in insert order. */
+/**
+ * A read model table's columns, stated once, in order: name to SQL type (one word) followed by
+ * its constraints (`NOT NULL`, a `CHECK`). The table is created from it (columnDefinitions), rows
+ * are written by it (insertRows) and queries select by it (selectList).
+ */
 export type Columns = Readonly<Record<string, string>>;
+
+/** The type a column's values are cast to: `bigint` of `bigint NOT NULL`. */
+const sqlType = (definition: string): string => definition.split(' ')[0]!;
+
+/** The column definitions of a CREATE TABLE, aligned. */
+export function columnDefinitions(columns: Columns): string {
+  const width = Math.max(...Object.keys(columns).map((c) => c.length));
+  return Object.entries(columns)
+    .map(([c, d]) => `        ${c.padEnd(width)} ${d}`)
+    .join(',\n');
+}
+
+/**
+ * The columns of a SELECT, under a table alias (or none): times as ISO strings in UTC with
+ * milliseconds, the way the events carry them; dates come back as YYYY-MM-DD on both databases.
+ */
+export function selectList(columns: Columns, alias?: string): string {
+  return Object.entries(columns)
+    .map(([c, d]) => {
+      const col = alias ? `${alias}.${c}` : c;
+      return sqlType(d) === 'timestamptz' ? `${isoSql(col)} AS ${c}` : col;
+    })
+    .join(', ');
+}
 
 const CHUNK = 5000;
 
@@ -22,7 +50,7 @@ export async function insertRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const names = Object.keys(columns);
-  const values = names.map((n, i) => (columns[n] === 'jsonb' ? `e->${i}` : `(e->>${i})::${columns[n]}`)).join(', ');
+  const values = names.map((n, i) => (sqlType(columns[n]!) === 'jsonb' ? `e->${i}` : `(e->>${i})::${sqlType(columns[n]!)}`)).join(', ');
   const sql = `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values} FROM jsonb_array_elements($1::jsonb) AS e ${tail}`;
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK).map((r) => names.map((n) => r[n] ?? null));
@@ -41,8 +69,11 @@ export function upsertRows(
   return insertRows(q, table, columns, rows, `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${updateAllBut(columns, keys)}`);
 }
 
+/** The column names, in order, for an INSERT's list. */
+export const columnNames = (columns: Columns): string => Object.keys(columns).join(', ');
+
 /** `SET a = EXCLUDED.a, ...` for every column but the key ones. */
-function updateAllBut(columns: Columns, keys: readonly string[]): string {
+export function updateAllBut(columns: Columns, keys: readonly string[]): string {
   return Object.keys(columns)
     .filter((c) => !keys.includes(c))
     .map((c) => `${c} = EXCLUDED.${c}`)

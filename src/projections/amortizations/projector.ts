@@ -1,15 +1,15 @@
 import type { DecodedEvent } from '../../events/codec.ts';
-import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, columnDefinitions, columnNames, loggedEvents, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AMORTIZATIONS_TABLE = 'rm_amortizations';
 
-const COLUMNS: Columns = {
-  codigo_pila: 'text',
-  periodo: 'text',
-  dias_habiles: 'integer',
-  dias_calendario: 'integer',
-  valor: 'bigint',
+export const AMORTIZATION_COLUMNS: Columns = {
+  codigo_pila: 'text NOT NULL',
+  periodo: 'text NOT NULL',
+  dias_habiles: 'integer NOT NULL',
+  dias_calendario: 'integer NOT NULL',
+  valor: 'bigint NOT NULL',
 };
 
 /**
@@ -47,11 +47,7 @@ export const amortizationsProjector: Projector = {
     const t = `${AMORTIZATIONS_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${t} (
-        codigo_pila     text NOT NULL,
-        periodo         text NOT NULL,
-        dias_habiles    integer NOT NULL,
-        dias_calendario integer NOT NULL,
-        valor           bigint NOT NULL,
+${columnDefinitions(AMORTIZATION_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila, periodo)
       );
     `;
@@ -60,7 +56,7 @@ export const amortizationsProjector: Projector = {
     const t = `${AMORTIZATIONS_TABLE}${suffix}`;
     const { rows, replaced } = fold(events);
     if (replaced.size > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [[...replaced]]);
-    await upsertRows(q, t, COLUMNS, [...rows.values()], ['codigo_pila', 'periodo']);
+    await upsertRows(q, t, AMORTIZATION_COLUMNS, [...rows.values()], ['codigo_pila', 'periodo']);
   },
   replaySql(suffix) {
     // Per code and period, the last part written since the code's last interruption (which
@@ -70,7 +66,7 @@ export const amortizationsProjector: Projector = {
                   ORDER BY x.data->>'codigoPila', x.tx_id DESC, x.position DESC) li ON li.code = e.data->>'codigoPila'
          CROSS JOIN LATERAL jsonb_array_elements(e.data->'amortizations') WITH ORDINALITY AS a(part, n)`;
     return [
-      `INSERT INTO ${AMORTIZATIONS_TABLE}${suffix} (codigo_pila, periodo, dias_habiles, dias_calendario, valor)
+      `INSERT INTO ${AMORTIZATIONS_TABLE}${suffix} (${columnNames(AMORTIZATION_COLUMNS)})
        SELECT DISTINCT ON (e.data->>'codigoPila', a.part->>'periodo')
               e.data->>'codigoPila', a.part->>'periodo', (a.part->>'diasHabiles')::integer,
               (a.part->>'diasCalendario')::integer, (a.part->>'valor')::bigint

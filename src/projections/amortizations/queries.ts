@@ -1,12 +1,12 @@
 import type { Queryable } from '../../db/types.ts';
-import { toNumber } from '../sql.ts';
+import { selectList, toNumber } from '../sql.ts';
 import type { AmortizationView } from '../vacations/queries.ts';
-import { AMORTIZATIONS_TABLE } from './projector.ts';
+import { AMORTIZATION_COLUMNS, AMORTIZATIONS_TABLE } from './projector.ts';
 
 /** The amortization plan of one record, by period; still there after the record is deleted. */
 export async function amortizationsOfCode(q: Queryable, code: string): Promise<AmortizationView[]> {
   const r = await q.query<Record<string, unknown>>(
-    `SELECT periodo, dias_habiles, dias_calendario, valor FROM ${AMORTIZATIONS_TABLE} WHERE codigo_pila = $1 ORDER BY periodo`,
+    `SELECT ${selectList(AMORTIZATION_COLUMNS)} FROM ${AMORTIZATIONS_TABLE} WHERE codigo_pila = $1 ORDER BY periodo`,
     [code],
   );
   return r.rows.map((a) => ({

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '../../events/types.ts';
-import { insertRows, loggedEvents, timestamp, timestampSql, type Columns } from '../sql.ts';
+import { columnDefinitions, insertRows, loggedEvents, timestamp, timestampSql, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AUDIT_TABLE = 'rm_audit';
@@ -19,20 +19,20 @@ export type AuditAction =
   | 'CONSULTA_DATOS'
   | 'VERIFICACION_CONTRATO';
 
-const COLUMNS: Columns = {
-  event_id: 'uuid',
-  commit_pos: 'bigint',
-  prepare_pos: 'bigint',
-  worker_id: 'bigint',
+export const AUDIT_COLUMNS: Columns = {
+  event_id: 'uuid NOT NULL',
+  commit_pos: 'bigint NOT NULL',
+  prepare_pos: 'bigint NOT NULL',
+  worker_id: 'bigint NOT NULL',
   codigo_pila: 'text',
-  action: 'text',
+  action: 'text NOT NULL',
   user_id: 'bigint',
   user_email: 'text',
   api_key_name: 'text',
   request_id: 'text',
   correlation_id: 'text',
   occurred_at: 'timestamptz',
-  details: 'jsonb',
+  details: 'jsonb NOT NULL',
 };
 
 interface Entry {
@@ -120,19 +120,7 @@ export const auditProjector: Projector = {
     const t = `${AUDIT_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${t} (
-        event_id       uuid NOT NULL,
-        commit_pos     bigint NOT NULL,
-        prepare_pos    bigint NOT NULL,
-        worker_id      bigint NOT NULL,
-        codigo_pila    text,
-        action         text NOT NULL,
-        user_id        bigint,
-        user_email     text,
-        api_key_name   text,
-        request_id     text,
-        correlation_id text,
-        occurred_at    timestamptz,
-        details        jsonb NOT NULL,
+${columnDefinitions(AUDIT_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (event_id)
       );
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id, commit_pos, prepare_pos);
@@ -162,7 +150,7 @@ export const auditProjector: Projector = {
         details: e.details,
       });
     }
-    await insertRows(q, `${AUDIT_TABLE}${suffix}`, COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
+    await insertRows(q, `${AUDIT_TABLE}${suffix}`, AUDIT_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
   },
   replaySql(suffix) {
     // entry() of each event, in SQL. A deletion keeps only those of its snapshot's fields that
@@ -189,7 +177,7 @@ export const auditProjector: Projector = {
         WHEN 'VacationDataConsulted' THEN 'CONSULTA_DATOS'
         ELSE 'VERIFICACION_CONTRATO' END`;
     return [
-      `INSERT INTO ${AUDIT_TABLE}${suffix} (${Object.keys(COLUMNS).join(', ')})
+      `INSERT INTO ${AUDIT_TABLE}${suffix} (${Object.keys(AUDIT_COLUMNS).join(', ')})
        SELECT e.event_id, e.tx_id::text::bigint, e.position, (e.data->>'workerId')::bigint,
               CASE WHEN e.type IN ('VacationDataConsulted', 'ContractStatusChecked') THEN NULL ELSE e.data->>'codigoPila' END,
               ${action}, (e.metadata->>'userId')::bigint, e.metadata->>'userEmail', e.metadata->>'apiKeyName',

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types.ts';
-import { isoSql, toNumber, toNumberOrNull } from '../sql.ts';
-import { AUDIT_TABLE, type AuditAction } from './projector.ts';
+import { selectList, toNumber, toNumberOrNull } from '../sql.ts';
+import { AUDIT_COLUMNS, AUDIT_TABLE, type AuditAction } from './projector.ts';
 
 export interface AuditEntry {
   eventId: string;
@@ -18,9 +18,7 @@ export interface AuditEntry {
   details: Record<string, unknown>;
 }
 
-const SELECT = `SELECT event_id::text, commit_pos::text, prepare_pos::text, worker_id, codigo_pila, action, user_id,
-  user_email, api_key_name, request_id, correlation_id, ${isoSql('occurred_at')} AS occurred_at, details
-  FROM ${AUDIT_TABLE}`;
+const SELECT = `SELECT ${selectList(AUDIT_COLUMNS)} FROM ${AUDIT_TABLE}`;
 
 const toEntry = (r: Record<string, unknown>): AuditEntry => ({
   eventId: r.event_id as string,

@@ -1,17 +1,25 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWordPerCode } from '../last-word.ts';
-import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, columnDefinitions, columnNames, loggedEvents, updateAllBut, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const AVAILABILITY_TABLE = 'rm_availability';
 export const AVAILABILITY_RECORDS_TABLE = 'rm_availability_records';
 
+export const AVAILABILITY_COLUMNS: Columns = {
+  worker_id: 'bigint NOT NULL',
+  days_taken: 'integer NOT NULL',
+  days_enjoyed: 'integer NOT NULL',
+  days_compensated: 'integer NOT NULL',
+  live_records: 'integer NOT NULL',
+};
+
 const RECORD_COLUMNS: Columns = {
-  codigo_pila: 'text',
-  worker_id: 'bigint',
-  business_days: 'integer',
-  compensated: 'boolean',
-  live: 'boolean',
+  codigo_pila: 'text NOT NULL',
+  worker_id: 'bigint NOT NULL',
+  business_days: 'integer NOT NULL',
+  compensated: 'boolean NOT NULL',
+  live: 'boolean NOT NULL',
 };
 
 const recordRow = (r: VacationRecord, live: boolean) => ({
@@ -24,7 +32,7 @@ const recordRow = (r: VacationRecord, live: boolean) => ({
 
 /** The start of the statement that writes workers' totals from their records (a WHERE and GROUP BY follow). */
 const totals = (suffix: string) => `
-  INSERT INTO ${AVAILABILITY_TABLE}${suffix} (worker_id, days_taken, days_enjoyed, days_compensated, live_records)
+  INSERT INTO ${AVAILABILITY_TABLE}${suffix} (${columnNames(AVAILABILITY_COLUMNS)})
   SELECT worker_id,
          coalesce(sum(business_days) FILTER (WHERE live), 0),
          coalesce(sum(business_days) FILTER (WHERE live AND NOT compensated), 0),
@@ -45,20 +53,12 @@ export const availabilityProjector: Projector = {
     const r = `${AVAILABILITY_RECORDS_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${r} (
-        codigo_pila   text NOT NULL,
-        worker_id     bigint NOT NULL,
-        business_days integer NOT NULL,
-        compensated   boolean NOT NULL,
-        live          boolean NOT NULL,
+${columnDefinitions(RECORD_COLUMNS)},
         CONSTRAINT ${r}_pkey PRIMARY KEY (codigo_pila)
       );
       CREATE INDEX IF NOT EXISTS ${r}_worker ON ${r} (worker_id);
       CREATE TABLE IF NOT EXISTS ${a} (
-        worker_id        bigint NOT NULL,
-        days_taken       integer NOT NULL,
-        days_enjoyed     integer NOT NULL,
-        days_compensated integer NOT NULL,
-        live_records     integer NOT NULL,
+${columnDefinitions(AVAILABILITY_COLUMNS)},
         CONSTRAINT ${a}_pkey PRIMARY KEY (worker_id)
       );
     `;
@@ -78,8 +78,7 @@ export const availabilityProjector: Projector = {
     const workers = [...new Set(rows.map((r) => r.worker_id as number))];
     await q.query(
       `${totals(suffix)} WHERE worker_id = ANY($1::bigint[]) GROUP BY worker_id
-       ON CONFLICT (worker_id) DO UPDATE SET days_taken = EXCLUDED.days_taken, days_enjoyed = EXCLUDED.days_enjoyed,
-         days_compensated = EXCLUDED.days_compensated, live_records = EXCLUDED.live_records`,
+       ON CONFLICT (worker_id) DO UPDATE SET ${updateAllBut(AVAILABILITY_COLUMNS, ['worker_id'])}`,
       [workers],
     );
   },

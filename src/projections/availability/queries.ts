@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types.ts';
-import { toNumber } from '../sql.ts';
-import { AVAILABILITY_TABLE } from './projector.ts';
+import { selectList, toNumber } from '../sql.ts';
+import { AVAILABILITY_COLUMNS, AVAILABILITY_TABLE } from './projector.ts';
 
 export interface AvailabilityView {
   daysTaken: number;
@@ -12,7 +12,7 @@ export interface AvailabilityView {
 /** Business days taken by a worker's live records; zeros for a worker without any. */
 export async function availabilityOf(q: Queryable, workerId: number): Promise<AvailabilityView> {
   const r = await q.query<Record<string, unknown>>(
-    `SELECT days_taken, days_enjoyed, days_compensated, live_records FROM ${AVAILABILITY_TABLE} WHERE worker_id = $1`,
+    `SELECT ${selectList(AVAILABILITY_COLUMNS)} FROM ${AVAILABILITY_TABLE} WHERE worker_id = $1`,
     [workerId],
   );
   const row = r.rows[0];
@@ -31,7 +31,7 @@ const toView = (row: Record<string, unknown>): AvailabilityView => ({
 /** availabilityOf for many workers in one query; workers without a row are left out. */
 export async function availabilityOfMany(q: Queryable, workerIds: readonly number[]): Promise<Map<number, AvailabilityView>> {
   const r = await q.query<Record<string, unknown>>(
-    `SELECT worker_id, days_taken, days_enjoyed, days_compensated, live_records FROM ${AVAILABILITY_TABLE} WHERE worker_id = ANY($1::bigint[])`,
+    `SELECT ${selectList(AVAILABILITY_COLUMNS)} FROM ${AVAILABILITY_TABLE} WHERE worker_id = ANY($1::bigint[])`,
     [workerIds],
   );
   return new Map(r.rows.map((row) => [toNumber(row.worker_id), toView(row)]));

@@ -1,13 +1,13 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWordPerCode } from '../last-word.ts';
-import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, columnDefinitions, loggedEvents, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const CONTRACT_LINKS_TABLE = 'rm_vacation_contract_links';
 
-const COLUMNS: Columns = {
-  codigo_pila: 'text',
-  worker_id: 'bigint',
+export const CONTRACT_LINK_COLUMNS: Columns = {
+  codigo_pila: 'text NOT NULL',
+  worker_id: 'bigint NOT NULL',
   contract_id: 'bigint',
   company_contract_id: 'bigint',
 };
@@ -28,10 +28,7 @@ export const contractLinksProjector: Projector = {
     const t = `${CONTRACT_LINKS_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${t} (
-        codigo_pila         text NOT NULL,
-        worker_id           bigint NOT NULL,
-        contract_id         bigint,
-        company_contract_id bigint,
+${columnDefinitions(CONTRACT_LINK_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
       );
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id);
@@ -47,7 +44,7 @@ export const contractLinksProjector: Projector = {
       else removed.push(code);
     }
     if (removed.length > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [removed]);
-    await upsertRows(q, t, COLUMNS, rows, ['codigo_pila']);
+    await upsertRows(q, t, CONTRACT_LINK_COLUMNS, rows, ['codigo_pila']);
   },
   replaySql(suffix) {
     // The last word on each code: its record's link, or none when that is a deletion.

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types.ts';
-import { toNumber, toNumberOrNull } from '../sql.ts';
-import { CONTRACT_LINKS_TABLE } from './projector.ts';
+import { selectList, toNumber, toNumberOrNull } from '../sql.ts';
+import { CONTRACT_LINK_COLUMNS, CONTRACT_LINKS_TABLE } from './projector.ts';
 
 export interface ContractLinkView {
   codigoPila: string;
@@ -19,7 +19,7 @@ const toView = (r: Record<string, unknown>): ContractLinkView => ({
 /** Links of a worker's live records, by code. */
 export async function contractLinksOfWorker(q: Queryable, workerId: number): Promise<ContractLinkView[]> {
   const r = await q.query<Record<string, unknown>>(
-    `SELECT codigo_pila, worker_id, contract_id, company_contract_id FROM ${CONTRACT_LINKS_TABLE}
+    `SELECT ${selectList(CONTRACT_LINK_COLUMNS)} FROM ${CONTRACT_LINKS_TABLE}
      WHERE worker_id = $1 ORDER BY codigo_pila`,
     [workerId],
   );

@@ -1,6 +1,6 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWordPerCode } from '../last-word.ts';
-import { LATEST_FIRST, loggedEvents, upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, columnDefinitions, columnNames, loggedEvents, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 /**
@@ -9,12 +9,12 @@ import type { Projector } from '../types.ts';
  */
 export const OCCUPANCY_TABLE = 'rm_occupancy_spans';
 
-const COLUMNS: Columns = {
-  codigo_pila: 'text',
-  subgerencia_id: 'text',
-  worker_id: 'bigint',
-  start_date: 'date',
-  end_date: 'date',
+export const OCCUPANCY_COLUMNS: Columns = {
+  codigo_pila: 'text NOT NULL',
+  subgerencia_id: 'text NOT NULL',
+  worker_id: 'bigint NOT NULL',
+  start_date: 'date NOT NULL',
+  end_date: 'date NOT NULL',
 };
 
 interface Span {
@@ -40,11 +40,7 @@ export const occupancyProjector: Projector = {
     const t = `${OCCUPANCY_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${t} (
-        codigo_pila    text NOT NULL,
-        subgerencia_id text NOT NULL,
-        worker_id      bigint NOT NULL,
-        start_date     date NOT NULL,
-        end_date       date NOT NULL,
+${columnDefinitions(OCCUPANCY_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
       );
       CREATE INDEX IF NOT EXISTS ${t}_unit ON ${t} (subgerencia_id, start_date, end_date);
@@ -56,12 +52,12 @@ export const occupancyProjector: Projector = {
     const freed = [...spans].filter(([, s]) => s === null).map(([code]) => code);
     if (freed.length > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [freed]);
     const occupied = [...spans.values()].filter((s): s is Span => s !== null);
-    await upsertRows(q, t, COLUMNS, occupied as unknown as Record<string, unknown>[], ['codigo_pila']);
+    await upsertRows(q, t, OCCUPANCY_COLUMNS, occupied as unknown as Record<string, unknown>[], ['codigo_pila']);
   },
   replaySql(suffix) {
     // The last word on each code, then span() of it.
     return [
-      `INSERT INTO ${OCCUPANCY_TABLE}${suffix} (codigo_pila, subgerencia_id, worker_id, start_date, end_date)
+      `INSERT INTO ${OCCUPANCY_TABLE}${suffix} (${columnNames(OCCUPANCY_COLUMNS)})
        SELECT w.code, w.subgerencia_id, w.worker_id, w.start_date, w.end_date
          FROM (SELECT DISTINCT ON (e.data->>'codigoPila') e.data->>'codigoPila' AS code, e.type,
                       e.data->>'subgerenciaId' AS subgerencia_id, (e.data->>'workerId')::bigint AS worker_id,

@@ -1,33 +1,33 @@
 import type { Queryable } from '../../db/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import type { VacationRecord } from '../../events/types.ts';
-import { LATEST_FIRST, loggedEvents, timestamp, timestampSql, upsertRows, type Columns } from '../sql.ts';
+import { LATEST_FIRST, columnDefinitions, loggedEvents, timestamp, timestampSql, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 export const VACATIONS_TABLE = 'rm_vacations';
 
-const COLUMNS: Columns = {
-  record_id: 'bigint',
-  codigo_pila: 'text',
-  worker_id: 'bigint',
-  document_number: 'text',
+export const VACATION_COLUMNS: Columns = {
+  record_id: 'bigint NOT NULL',
+  codigo_pila: 'text NOT NULL',
+  worker_id: 'bigint NOT NULL',
+  document_number: 'text NOT NULL',
   contract_id: 'bigint',
   company_contract_id: 'bigint',
   subgerencia_id: 'text',
-  start_date: 'date',
-  end_date: 'date',
-  business_days: 'integer',
-  calendar_days: 'integer',
-  salary: 'bigint',
-  total_value: 'bigint',
-  advance: 'boolean',
-  works_saturday: 'boolean',
-  compensated: 'boolean',
+  start_date: 'date NOT NULL',
+  end_date: 'date NOT NULL',
+  business_days: 'integer NOT NULL',
+  calendar_days: 'integer NOT NULL',
+  salary: 'bigint NOT NULL',
+  total_value: 'bigint NOT NULL',
+  advance: 'boolean NOT NULL',
+  works_saturday: 'boolean NOT NULL',
+  compensated: 'boolean NOT NULL',
   social_security_in_payroll: 'boolean',
-  approved: 'boolean',
+  approved: 'boolean NOT NULL',
   approved_at: 'timestamptz',
   approved_by: 'bigint',
-  status: 'text',
+  status: "text NOT NULL CHECK (status IN ('live', 'deleted'))",
   deleted_reason: 'text',
   deleted_at: 'timestamptz',
   deleted_by: 'bigint',
@@ -39,7 +39,7 @@ const COLUMNS: Columns = {
   continues: 'text',
 };
 
-type Row = Record<keyof typeof COLUMNS, unknown>;
+type Row = Record<keyof typeof VACATION_COLUMNS, unknown>;
 
 interface Approval {
   approved_at: string | null;
@@ -158,36 +158,7 @@ export const vacationsProjector: Projector = {
     const t = `${VACATIONS_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${t} (
-        record_id                  bigint NOT NULL,
-        codigo_pila                text NOT NULL,
-        worker_id                  bigint NOT NULL,
-        document_number            text NOT NULL,
-        contract_id                bigint,
-        company_contract_id        bigint,
-        subgerencia_id             text,
-        start_date                 date NOT NULL,
-        end_date                   date NOT NULL,
-        business_days              integer NOT NULL,
-        calendar_days              integer NOT NULL,
-        salary                     bigint NOT NULL,
-        total_value                bigint NOT NULL,
-        advance                    boolean NOT NULL,
-        works_saturday             boolean NOT NULL,
-        compensated                boolean NOT NULL,
-        social_security_in_payroll boolean,
-        approved                   boolean NOT NULL,
-        approved_at                timestamptz,
-        approved_by                bigint,
-        status                     text NOT NULL CHECK (status IN ('live', 'deleted')),
-        deleted_reason             text,
-        deleted_at                 timestamptz,
-        deleted_by                 bigint,
-        replaces                   text,
-        replaced_by                text,
-        created_at                 timestamptz,
-        interrupted_on             date,
-        interruption_reason        text,
-        continues                  text,
+${columnDefinitions(VACATION_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
       );
       -- Tables made before interruptions existed (CST art. 188) gain their columns, empty. Asked
@@ -220,7 +191,7 @@ export const vacationsProjector: Projector = {
           ...c.shortening,
         });
     }
-    await upsertRows(q, t, COLUMNS, rows, ['codigo_pila']);
+    await upsertRows(q, t, VACATION_COLUMNS, rows, ['codigo_pila']);
     if (updates.length === 0) return;
     await q.query(
       `UPDATE ${t} v SET
@@ -301,7 +272,7 @@ export const vacationsProjector: Projector = {
        ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}`;
     const after = (tx: string, position: string) => `(x.${tx}, x.${position}) > (c.tx, c.position)`;
     return [
-      `INSERT INTO ${VACATIONS_TABLE}${suffix} (${Object.keys(COLUMNS).join(', ')})
+      `INSERT INTO ${VACATIONS_TABLE}${suffix} (${Object.keys(VACATION_COLUMNS).join(', ')})
        SELECT c.recordId, c.code, c.workerId, c.documentNumber, c.contractId, c.companyContractId, c.subgerenciaId,
               c.startDate, coalesce(i.endDate, c.endDate), coalesce(i.businessDays, c.businessDays),
               coalesce(i.calendarDays, c.calendarDays), c.salary, coalesce(i.totalValue, c.totalValue), c.advance, c.worksSaturday,

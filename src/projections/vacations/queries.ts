@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/types.ts';
-import { AMORTIZATIONS_TABLE } from '../amortizations/projector.ts';
-import { isoSql, toNumber, toNumberOrNull } from '../sql.ts';
-import { VACATIONS_TABLE } from './projector.ts';
+import { AMORTIZATION_COLUMNS, AMORTIZATIONS_TABLE } from '../amortizations/projector.ts';
+import { selectList, toNumber, toNumberOrNull } from '../sql.ts';
+import { VACATION_COLUMNS, VACATIONS_TABLE } from './projector.ts';
 
 export interface AmortizationView {
   periodo: string;
@@ -46,12 +46,7 @@ export interface VacationView {
   amortizations: AmortizationView[];
 }
 
-const SELECT = `SELECT record_id, codigo_pila, worker_id, document_number, contract_id, company_contract_id,
-  subgerencia_id, start_date, end_date, business_days, calendar_days, salary, total_value, advance,
-  works_saturday, compensated, social_security_in_payroll, approved, ${isoSql('approved_at')} AS approved_at,
-  approved_by, status, deleted_reason, ${isoSql('deleted_at')} AS deleted_at, deleted_by, replaces, replaced_by,
-  ${isoSql('created_at')} AS created_at, to_char(interrupted_on, 'YYYY-MM-DD') AS interrupted_on, interruption_reason, continues
-  FROM ${VACATIONS_TABLE}`;
+const SELECT = `SELECT ${selectList(VACATION_COLUMNS)} FROM ${VACATIONS_TABLE}`;
 
 type Row = Record<string, unknown>;
 
@@ -95,7 +90,7 @@ async function amortizationsOf(q: Queryable, codes: string[]): Promise<Map<strin
   const out = new Map<string, AmortizationView[]>();
   if (codes.length === 0) return out;
   const r = await q.query<Row>(
-    `SELECT codigo_pila, periodo, dias_habiles, dias_calendario, valor FROM ${AMORTIZATIONS_TABLE}
+    `SELECT ${selectList(AMORTIZATION_COLUMNS)} FROM ${AMORTIZATIONS_TABLE}
      WHERE codigo_pila = ANY($1::text[]) ORDER BY codigo_pila, periodo`,
     [codes],
   );
