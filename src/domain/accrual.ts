@@ -131,8 +131,6 @@ export interface PayrollSummary {
   months: readonly (readonly [month: string, compensation: number])[];
 }
 
-export const EMPTY_PAYROLL: PayrollSummary = { worked: [], months: [] };
-
 /** The summary of these sheets under these contracts; workedBy and ibcOf answer from it as daysWorked and ibcLastMonth do from the sheets. */
 export function summarizePayroll<Id>(
   sheets: readonly (WorkedSheet<Id> & Pick<PayrollSheet, 'basicCompensation'>)[],

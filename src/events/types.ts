@@ -48,8 +48,8 @@ export const vacationRecordSchema = z.object({
 });
 export type VacationRecord = z.infer<typeof vacationRecordSchema>;
 
-export const vacationCreatedSchema = vacationRecordSchema;
-export type VacationCreated = z.infer<typeof vacationCreatedSchema>;
+/** A vacation booked through the service: the record as it was decided. */
+export type VacationCreated = VacationRecord;
 
 export const vacationImportedSchema = vacationRecordSchema.extend({ approved: z.boolean() });
 export type VacationImported = z.infer<typeof vacationImportedSchema>;
@@ -172,7 +172,7 @@ export const contractStatusCheckedSchema = z.object({
 export type ContractStatusChecked = z.infer<typeof contractStatusCheckedSchema>;
 
 export const eventSchemas = {
-  VacationCreated: vacationCreatedSchema,
+  VacationCreated: vacationRecordSchema,
   VacationImported: vacationImportedSchema,
   VacationDeleted: vacationDeletedSchema,
   VacationApproved: vacationApprovedSchema,

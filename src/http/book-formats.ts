@@ -13,8 +13,6 @@ import { periodBody } from './period-body.ts';
  * company of any size goes out in the memory of one page of workers.
  */
 
-export type BookFormat = 'json' | 'csv' | 'xlsx';
-
 /** The state of a record in the register. */
 export function recordState(r: Pick<RegisterEntry, 'approved' | 'interruptedOn'>): 'registrada' | 'aprobada' | 'interrumpida' {
   if (r.interruptedOn) return 'interrumpida';

@@ -25,9 +25,6 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-/** Text a test or a screen reader can read, from a value the code itself built (never input). */
-export const trusted = (s: string) => new Html(s);
-
 const PESOS = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', maximumFractionDigits: 0 });
 const DAYS = new Intl.NumberFormat('es-CO', { maximumFractionDigits: 2 });
 const MONTH_NAMES = [

@@ -119,16 +119,6 @@ export const referenceDataSchema = z.strictObject({
   vacaciones: z.array(historicVacationSchema).optional(),
 });
 
-export type ReferenceData = z.infer<typeof referenceDataSchema>;
-export type SubgerenciaRow = z.infer<typeof subgerenciaSchema>;
-export type VacationParamsRow = z.infer<typeof vacationParamsSchema>;
-export type CompanyContractRow = z.infer<typeof companyContractSchema>;
-export type WorkerRow = z.infer<typeof workerSchema>;
-export type ContractRow = z.infer<typeof contractSchema>;
-export type PayrollRow = z.infer<typeof payrollSchema>;
-export type UserRow = z.infer<typeof userSchema>;
-export type HistoricVacationRow = z.infer<typeof historicVacationSchema>;
-
 /** `contratos[3].fechaFin`: the notation an operator can follow in an editor. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';

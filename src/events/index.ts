@@ -1,3 +1,0 @@
-export * from './types.ts';
-export * from './streams.ts';
-export * from './codec.ts';
