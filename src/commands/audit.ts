@@ -3,7 +3,8 @@ import { encode } from '../events/codec.ts';
 import { auditStream } from '../events/streams.ts';
 import type { ContractStatusChecked, VacationDataConsulted, VacationEditFailed } from '../events/types.ts';
 import type { Position, StreamWrite } from '../store/types.ts';
-import { metadataOf, type Actor } from './types.ts';
+import type { EditAttempt } from './handler.ts';
+import { metadataOf, type Actor, type VacationRequest } from './types.ts';
 
 /** What the audit stream holds: facts that change no vacation. */
 export type AuditOnlyEvent =
@@ -27,4 +28,45 @@ export async function recordAudit(
   return audits.append([
     { stream: auditStream(event.data.workerId), expectedRevision: 'any', events: [encode(event, metadata, randomUUID())] },
   ]);
+}
+
+/** A refused or failed edit of a known record, as its trail records it. */
+export interface EditFailure {
+  code: string;
+  attempt: EditAttempt;
+  reason: VacationEditFailed['reason'];
+  /** What the caller was told, in the words of the interface. */
+  detail: string[];
+  documentNumber: string;
+  request: Pick<VacationRequest, 'startDate' | 'days'>;
+}
+
+/** Records a failed edit in the audit stream of the record's worker, beside the record's own trail. */
+export function recordEditFailure(
+  audits: { append(writes: StreamWrite[]): Promise<Position> },
+  actor: Actor,
+  f: EditFailure,
+  businessDate: string,
+  now: Date,
+): Promise<Position> {
+  return recordAudit(
+    audits,
+    actor,
+    {
+      type: 'VacationEditFailed',
+      data: {
+        codigoPila: f.code,
+        workerId: f.attempt.workerId,
+        newRecordId: f.attempt.newRecordId,
+        reason: f.reason,
+        detail: f.detail,
+        documentNumber: f.documentNumber,
+        startDate: f.request.startDate,
+        days: f.request.days,
+        failedAt: now.toISOString(),
+      },
+    },
+    businessDate,
+    now,
+  );
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { recordAudit } from '../../commands/audit.ts';
+import { recordEditFailure } from '../../commands/audit.ts';
 import type { EditOutcome } from '../../commands/handler.ts';
 import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
 import { actorOf } from '../actor.ts';
@@ -170,27 +170,9 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     else req.log.warn(line, 'edit refused');
     // Without a known record (an unknown code or document) there is no trail to write to.
     if (!r.attempt || r.kind === 'worker_not_found') return;
+    const failure = { code, attempt: r.attempt, reason: r.kind, detail, documentNumber: input.documentNumber, request: input.request };
     try {
-      await recordAudit(
-        deps.audits,
-        actor,
-        {
-          type: 'VacationEditFailed',
-          data: {
-            codigoPila: code,
-            workerId: r.attempt.workerId,
-            newRecordId,
-            reason: r.kind,
-            detail,
-            documentNumber: input.documentNumber,
-            startDate: input.request.startDate,
-            days: input.request.days,
-            failedAt: now().toISOString(),
-          },
-        },
-        deps.today(),
-        now(),
-      );
+      await recordEditFailure(deps.audits, actor, failure, deps.today(), now());
     } catch (err) {
       req.log.error({ err, codigoPilaAnterior: code, idNuevo: newRecordId }, 'a failed edit could not be recorded in the audit stream');
     }
