@@ -5,7 +5,7 @@ import { checkedMetadata, encodeBuilt, type CheckedMetadata } from '../events/co
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import type { VacationImported } from '../events/types.ts';
 import type { HistoricHandler, HistoricVacation } from './import.ts';
-import { ReferenceRepository, type WorkerFile } from './repository.ts';
+import { ReferenceRepository, type WorkerRecords } from './repository.ts';
 import { nextRecordIds } from '../store/record-ids.ts';
 import type { EventStore, StreamWrite } from '../store/types.ts';
 import { monthsOf } from '../commands/occupancy.ts';
@@ -17,7 +17,7 @@ import { monthsOf } from '../commands/occupancy.ts';
  */
 export function historicRecord(
   row: HistoricVacation,
-  file: WorkerFile,
+  file: WorkerRecords,
   recordId: number,
   calendar: HolidayLookup,
   nowIso: string,
@@ -146,8 +146,8 @@ export function historicImporter(
     const fresh = rows.filter((r) => !known.has(pilaStream(r.pilaCode)));
     if (fresh.length === 0) return { imported: 0, skipped: rows.length };
 
-    const files = new Map<number, WorkerFile>(
-      (await new ReferenceRepository(tx).workerFilesWithoutPayroll([...new Set(fresh.map((r) => r.workerId))])).map((f) => [
+    const files = new Map<number, WorkerRecords>(
+      (await new ReferenceRepository(tx).workerRecordsWithoutPayroll([...new Set(fresh.map((r) => r.workerId))])).map((f) => [
         f.worker.id,
         f,
       ]),

@@ -27,7 +27,8 @@ export interface Contract {
   technicalOrTrusted: boolean;
 }
 
-export interface PayrollSheet {
+/** A payroll sheet as the reference table holds it. */
+export interface PayrollRow {
   contractId: number;
   workerId: number;
   periodStart: string;
@@ -65,11 +66,11 @@ export interface User {
   permissions: string[];
 }
 
-/** Everything the vacation rules need about one worker. */
-export interface WorkerFile {
+/** One worker as the reference tables hold it: contracts, payroll sheets and the company contracts (the import reads it; requests read the per-worker read model). */
+export interface WorkerRecords {
   worker: Worker;
   contracts: Contract[];
-  sheets: PayrollSheet[];
+  sheets: PayrollRow[];
   companyContracts: Map<number, CompanyContract>;
 }
 
@@ -87,10 +88,10 @@ export interface ReferenceReader {
   workerById(id: number): Promise<Worker | null>;
   userByEmail(email: string): Promise<User | null>;
   contractsOf(workerId: number): Promise<Contract[]>;
-  payrollSheetsOf(workerId: number): Promise<PayrollSheet[]>;
+  payrollSheetsOf(workerId: number): Promise<PayrollRow[]>;
   companyContract(id: number): Promise<CompanyContract | null>;
   companyContracts(ids: number[]): Promise<Map<number, CompanyContract>>;
-  workerFile(workerId: number): Promise<WorkerFile | null>;
+  workerRecords(workerId: number): Promise<WorkerRecords | null>;
   version(): Promise<number>;
 }
 
@@ -146,7 +147,7 @@ function date(v: unknown): string {
   return s;
 }
 
-function toSheet(r: Row): PayrollSheet {
+function toSheet(r: Row): PayrollRow {
   return {
     contractId: num(r.contract_id),
     workerId: num(r.worker_id),
@@ -219,7 +220,7 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
     return r.rows.map(toContract);
   }
 
-  async payrollSheetsOf(workerId: number): Promise<PayrollSheet[]> {
+  async payrollSheetsOf(workerId: number): Promise<PayrollRow[]> {
     const r = await this.db.query<Row>(
       `SELECT ${SHEET_COLUMNS} FROM ref_payroll_sheets WHERE worker_id = $1 ORDER BY period_start, contract_id`,
       [workerId],
@@ -249,7 +250,7 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
    * Worker, contracts, payroll and the contracts' company rules: three queries, one after the
    * other, because the Queryable may be a single connection inside a transaction (the import).
    */
-  async workerFile(workerId: number): Promise<WorkerFile | null> {
+  async workerRecords(workerId: number): Promise<WorkerRecords | null> {
     const worker = await this.workerById(workerId);
     if (!worker) return null;
     return (await this.filesOf([worker]))[0]!;
@@ -259,13 +260,13 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
    * The files of the given workers (those that exist) in two queries, without their payroll
    * sheets: what the import needs to value historic vacations.
    */
-  async workerFilesWithoutPayroll(ids: number[]): Promise<WorkerFile[]> {
+  async workerRecordsWithoutPayroll(ids: number[]): Promise<WorkerRecords[]> {
     if (ids.length === 0) return [];
     const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id = ANY($1::bigint[])`, [ids]);
     return this.filesOf(r.rows.map(toWorker), false);
   }
 
-  private async filesOf(workers: Worker[], withSheets = true): Promise<WorkerFile[]> {
+  private async filesOf(workers: Worker[], withSheets = true): Promise<WorkerRecords[]> {
     if (workers.length === 0) return [];
     const ids = workers.map((w) => w.id);
     const contracts = await this.db.query<Row>(
@@ -285,7 +286,7 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
           [ids],
         )
       : { rows: [] };
-    const files = new Map<number, WorkerFile>(
+    const files = new Map<number, WorkerRecords>(
       workers.map((worker) => [worker.id, { worker, contracts: [], sheets: [], companyContracts: new Map() }]),
     );
     for (const row of contracts.rows) {

@@ -131,15 +131,15 @@ describe('ReferenceRepository', () => {
   });
 
   it('assembles a worker file in one call', async () => {
-    const file = (await repo.workerFile(1010))!;
+    const file = (await repo.workerRecords(1010))!;
     expect(file.worker.id).toBe(1010);
     expect(file.contracts.map((c) => c.id)).toEqual([10010, 10510]);
     expect(file.sheets).toHaveLength(66 + 44);
     expect([...file.companyContracts.keys()]).toEqual([10]);
     expect(file.companyContracts.get(10)!.vacationParams!.annualDays).toBe(15);
-    expect((await repo.workerFile(1009))!.companyContracts.size).toBe(0);
-    expect((await repo.workerFile(1005))!).toMatchObject({ contracts: [], sheets: [] });
-    expect(await repo.workerFile(9999)).toBeNull();
+    expect((await repo.workerRecords(1009))!.companyContracts.size).toBe(0);
+    expect((await repo.workerRecords(1005))!).toMatchObject({ contracts: [], sheets: [] });
+    expect(await repo.workerRecords(9999)).toBeNull();
     expect(await repo.version()).toBe(1);
   });
 });

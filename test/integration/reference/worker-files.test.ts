@@ -38,7 +38,7 @@ async function expectCurrent(): Promise<void> {
   const workers = (await t.db.query<{ id: string }>('SELECT id FROM ref_workers ORDER BY id')).rows.map((r) => Number(r.id));
   expect(held.map((f) => f.worker.id)).toEqual(workers);
   for (const file of held) {
-    const source = (await repo.workerFile(file.worker.id))!;
+    const source = (await repo.workerRecords(file.worker.id))!;
     expect(file.worker).toEqual(source.worker);
     expect(file.contracts).toEqual(source.contracts);
     expect(file.companyContracts).toEqual(source.companyContracts);
