@@ -53,7 +53,7 @@ async function reportAnchor(
   kept: { root: string; position: string },
   recorded?: string,
 ): Promise<string | undefined> {
-  const r = await checkAnchor(store, db, kept);
+  const r = await checkAnchor(store, kept);
   const which = `anchor ${kept.root} at ${kept.position}${recorded ? ` (${recorded})` : ''}`;
   if (r.holds) {
     io.out(`${which}: holds`);
@@ -159,7 +159,7 @@ export function registerAudit(program: Command, io: CliIo): void {
             what = opts.stream.join(', ');
           }
           const bar = phaseBar(io);
-          const report = await verifyChains(store, db, scope, (p) => bar.update('verify', p.done, p.total, 'events'));
+          const report = await verifyChains(store, scope, (p) => bar.update('verify', p.done, p.total, 'events'));
           bar.stop();
           const failures = [reportVerification(io, what, report)];
           if (scope.all) {
@@ -230,7 +230,7 @@ export function registerAudit(program: Command, io: CliIo): void {
       await withDb(async (db, config) => {
         const store = await openEventStore(config, db);
         try {
-          io.out(anchorLine(await recordAnchor(store, db)));
+          io.out(anchorLine(await recordAnchor(store)));
         } finally {
           await store.close();
         }

@@ -33,7 +33,7 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     const read = await workerRead(deps.reference, req, reply);
     if (!read) return reply;
     const { worker } = read;
-    const { streams, report } = await verifyWorker(store, deps.db, worker.id);
+    const { streams, report } = await verifyWorker(store, worker.id);
     req.log.info(
       { action: 'VERIFICACION_AUDITORIA', documento: worker.documentNumber, ok: report.breaks.length === 0 },
       'hash chains verified',

@@ -223,7 +223,7 @@ ${
         body: html`<p><a href="/panel/auditoria">Volver</a></p>`,
       });
     }
-    const { streams, report } = await verifyWorker(deps.store, deps.db, worker.id);
+    const { streams, report } = await verifyWorker(deps.store, worker.id);
     const ok = report.breaks.length === 0;
     const broken = new Map(report.breaks.map((b) => [b.stream, b]));
     req.log.info(

@@ -8,6 +8,7 @@ import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { EventStore, NewEvent } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 import { FakeKurrentClient, FakeKurrentLog } from '../../support/fake-kurrent.ts';
+import { asPlainStore } from '../../support/plain-store.ts';
 
 const ev = (i: number): NewEvent => ({
   id: randomUUID(),
@@ -16,31 +17,11 @@ const ev = (i: number): NewEvent => ({
   metadata: { requestId: `r-${i}` },
 });
 
-/** The port without its PostgreSQL class: verification reads and checks the events itself. */
-function asPlainStore(store: EventStore): EventStore {
-  return {
-    name: 'plain',
-    append: (w) => store.append(w),
-    appendAny: (w) => store.appendAny(w),
-    readStream: (s, o) => store.readStream(s, o),
-    readStreams: (r) => store.readStreams(r),
-    readAll: (o) => store.readAll(o),
-    headPosition: () => store.headPosition(),
-    countAfter: (p) => store.countAfter(p),
-    logDatabase: () => undefined,
-    claimAppend: async () => {},
-    existingStreams: (tx, streams) => store.existingStreams(tx, streams),
-    appendImported: (tx, writes) => store.appendImported(tx, writes),
-    ping: () => store.ping(),
-    close: async () => {},
-  };
-}
-
 describe('verifying the hash chains', () => {
   let t: TestDb;
   let store: PostgresEventStore;
   const streams = ['worker-1', 'worker-2', 'worker-3', 'worker-4', 'audit-worker-1'];
-  const verify = (scope: VerifyScope, s: EventStore = store) => verifyChains(s, t.db, scope);
+  const verify = (scope: VerifyScope, s: EventStore = store) => verifyChains(s, scope);
 
   beforeAll(async () => {
     t = await freshDb();
@@ -167,9 +148,9 @@ describe('verifying the hash chains kept in KurrentDB metadata', () => {
     const log = new FakeKurrentLog();
     const store = new KurrentEventStore(() => new FakeKurrentClient(log));
     for (let i = 0; i < 4; i++) await store.append([{ stream: 'worker-9', expectedRevision: 'any', events: [ev(i)] }]);
-    expect((await verifyChains(store, undefined, { all: true })).breaks).toEqual([]);
+    expect((await verifyChains(store, { all: true })).breaks).toEqual([]);
     log.streams.get('worker-9')![1]!.data.approvedByUserId = 77;
-    const r = await verifyChains(store, undefined, { streams: ['worker-9'] });
+    const r = await verifyChains(store, { streams: ['worker-9'] });
     expect(r.breaks).toMatchObject([{ stream: 'worker-9', revision: 1, kind: 'altered' }]);
   });
 });
