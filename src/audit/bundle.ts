@@ -40,7 +40,7 @@ export interface BundleManifest {
   service: { name: string; version: string };
   exportedAt: string;
   selection: BundleSelection;
-  /** Only events recorded at or before this time (each stream cut at its first later event). */
+  /** Each stream up to its last event recorded at or before this time (see streamAsOf). */
   asOf: string | null;
 }
 

@@ -70,8 +70,10 @@ export interface EventsQuery {
   /** Every stream, or only those selected (LogSnapshot.select). */
   which: 'all' | 'selected';
   /**
-   * Epoch milliseconds: each stream up to its last event recorded at or before this time (with
-   * whatever revisions come before that event, whenever recorded); streams with none, left out.
+   * Epoch milliseconds: each stream up to its last event recorded at or before this time, with
+   * every revision before that one whenever it was recorded (a recording time is when the
+   * appending transaction began: under contention a later revision may carry an earlier time);
+   * streams with none, left out. The rule of src/audit/as-of.ts's streamAsOf.
    */
   asOf?: number;
 }

@@ -226,16 +226,19 @@ class PostgresSnapshot implements LogSnapshot {
     await this.tx.query(`CLOSE ${cursor}`);
   }
 
-  /** The events a query names; as of a time, each stream cut before its first event recorded later. */
+  /**
+   * The events a query names. As of a time, each stream up to its last event recorded at or
+   * before it (to the millisecond, as the service reads recording times), with every revision
+   * before that one: see EventsQuery.asOf.
+   */
   private from(q: EventsQuery): string {
     const selected = (alias: string) => (q.which === 'selected' ? `JOIN ${SELECTION} ON ${SELECTION}.stream = ${alias}.stream` : '');
     if (q.asOf !== undefined && !Number.isFinite(q.asOf)) throw new RangeError(`not a time: ${q.asOf}`);
     if (q.asOf === undefined) return `FROM events ${selected('events')}`;
     return `FROM events ${selected('events')}
-      LEFT JOIN (SELECT c.stream, min(c.revision) AS first_later FROM events c ${selected('c')}
-                  WHERE date_trunc('milliseconds', c.recorded_at) > '${new Date(q.asOf).toISOString()}'::timestamptz
-                  GROUP BY c.stream) later ON later.stream = events.stream
-      WHERE later.first_later IS NULL OR events.revision < later.first_later`;
+      JOIN (SELECT c.stream, max(c.revision) AS last FROM events c ${selected('c')}
+             WHERE date_trunc('milliseconds', c.recorded_at) <= '${new Date(q.asOf).toISOString()}'::timestamptz
+             GROUP BY c.stream) cut ON cut.stream = events.stream AND events.revision <= cut.last`;
   }
 
   private async ensureSelection(): Promise<void> {

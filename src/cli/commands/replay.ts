@@ -5,13 +5,14 @@ import type { Command } from 'commander';
 import { BundleReadError, readBundle, storedEvent } from '../../audit/bundle.ts';
 import { ChainChecker, describeBreak } from '../../audit/chain-check.ts';
 import { asOfTime } from '../../audit/as-of.ts';
+import { replayOrder } from '../../audit/replay-order.ts';
 import { workerOf } from '../../audit/scope.ts';
 import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { auditStream, workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import { openEventStore } from '../../store/open.ts';
-import { comparePositions, positionToString, type StoredEvent } from '../../store/types.ts';
+import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
 import { formatTable } from './projections.ts';
 
@@ -176,8 +177,7 @@ export async function replay(io: CliIo, source: ReplaySource, opts: ReplayOption
   const found = await source.workerEvents(opts.documento);
   if (!found) throw new CliError(`no worker with document ${opts.documento}`);
   const { workerId } = found;
-  let events = [...found.events].sort((a, b) => comparePositions(a.position, b.position));
-  if (asOf !== undefined) events = events.filter((e) => Date.parse(e.recordedAt) <= asOf);
+  const events = replayOrder(found.events, asOf);
 
   let state = emptyWorkerState();
   const entries = events.map((stored) => {
@@ -233,7 +233,10 @@ export function registerReplay(program: Command, io: CliIo): void {
     .command('replay')
     .description("a worker's events in order, each with the state it left behind")
     .requiredOption('--documento <number>', "the worker's document number")
-    .option('--as-of <time>', 'only events recorded at or before this ISO time (a bare date: the end of that day in Bogotá)')
+    .option(
+      '--as-of <time>',
+      'each stream up to its last event recorded at or before this ISO time (a bare date: the end of that day in Bogotá)',
+    )
     .option('--bundle <file>', 'read an audit bundle (audit export) instead of the database: works with no database')
     .option('--json', 'print a JSON array instead of a table')
     .action(async (opts: ReplayOptions & { bundle?: string }) => {

@@ -9,7 +9,8 @@ import { merkleRoot } from '../../../src/audit/merkle.ts';
 import { verifyChains } from '../../../src/audit/verify.ts';
 import { pilaStream } from '../../../src/events/streams.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
-import { freshDb, type TestDb } from '../../support/db.ts';
+import { comparePositions } from '../../../src/store/types.ts';
+import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
 import {
   approvedEvent,
   consultedEvent,
@@ -262,6 +263,35 @@ describe('an export whose reader goes away', () => {
       const again = new PassThrough();
       again.resume();
       expect(await exportBundle(store, again, { selection: { kind: 'all' } })).toMatchObject({ streams: 10, events: 5000 });
+    } finally {
+      await t.drop();
+    }
+  });
+});
+
+describe.skipIf(!hasServer())(`a stream whose positions run against its revisions (${NEEDS_SERVER})`, () => {
+  it('is written so by two appends under way at once, and exports and verifies as any other', async () => {
+    const t = await freshDb();
+    try {
+      const store = new PostgresEventStore(t.db);
+      const tick = (i: number) => ({ id: randomUUID(), type: 'Tick', data: { i }, metadata: {} });
+      // The first transaction draws its id on its first append, then waits for the second, which
+      // writes revision 0 of the shared stream and commits; the first then writes its revision 1.
+      await t.db.transaction(async (tx) => {
+        await store.claimAppend(tx);
+        await store.appendIn(tx, [{ stream: 'unit-SG1-2026-01', expectedRevision: 'any', events: [tick(0)] }]);
+        await store.append([{ stream: 'unit-SG1-2026-02', expectedRevision: 'any', events: [tick(1)] }]);
+        await store.appendIn(tx, [{ stream: 'unit-SG1-2026-02', expectedRevision: 'any', events: [tick(2)] }]);
+      });
+      const [first, second] = await store.readStream('unit-SG1-2026-02');
+      expect([first!.revision, second!.revision]).toEqual([0, 1]);
+      expect(comparePositions(second!.position, first!.position)).toBeLessThan(0);
+
+      const out = new PassThrough();
+      const chunks: Buffer[] = [];
+      out.on('data', (c: Buffer) => chunks.push(c));
+      await exportBundle(store, out, { selection: { kind: 'all' } });
+      expect(await verify(Buffer.concat(chunks))).toMatchObject({ streams: 2, events: 3, breaks: [], problems: [] });
     } finally {
       await t.drop();
     }
