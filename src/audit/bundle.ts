@@ -237,10 +237,17 @@ export async function* readBundle(input: Readable): AsyncGenerator<BundleRecord 
     }
   } catch (err) {
     if (err instanceof BundleReadError) throw err;
-    throw new BundleReadError(`the bundle cannot be read after line ${line}: ${(err as Error).message}`);
+    throw new BundleReadError(whyUnreadable(err as NodeJS.ErrnoException, line));
   }
   rest += decoder.end();
   if (rest !== '') yield parse(rest);
+}
+
+/** Why a bundle's bytes could not be read, in one line. */
+function whyUnreadable(err: NodeJS.ErrnoException, line: number): string {
+  if (line === 0 && err.code === 'Z_DATA_ERROR') return 'the file is not gzip: it is not an audit bundle';
+  if (line === 0 && err.code === 'Z_BUF_ERROR') return 'the file ends before its first line: it is empty or cut short';
+  return `the bundle cannot be read after line ${line}: ${err.message}`;
 }
 
 export interface BundleReport {
@@ -280,18 +287,27 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
   let last: string | undefined;
   let headless = 0;
 
+  /** A stream's head into the root; one out of order is already a problem, and stays out of it. */
+  const closeStream = (stream: string) => {
+    if (last === undefined || compareUtf8(last, stream) < 0) {
+      merkle.add({ stream, ...checker.head(stream) });
+      last = stream;
+    }
+    checker.forget(stream);
+    open = undefined;
+  };
   const closeWithoutHead = () => {
     if (open === undefined) return;
     headless++;
     if (headless <= 3) problem(`stream ${open} has no head record after its last event`);
-    merkle.add({ stream: open, ...checker.head(open) });
-    last = open;
-    checker.forget(open);
-    open = undefined;
+    closeStream(open);
   };
 
+  let records = 0;
+  let unreadable = false;
   try {
     for await (const r of readBundle(input)) {
+      records++;
       if (r.line === 1) {
         if (r.record !== 'manifest' || r.format !== BUNDLE_FORMAT) {
           problem('line 1 is not the manifest of an audit bundle');
@@ -334,10 +350,7 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
             problem(
               `stream ${r.stream}: its head record says revision ${r.revision} with hash ${r.hash}, its events end at revision ${seen.revision} with hash ${seen.hash}`,
             );
-          merkle.add({ stream: r.stream, ...seen });
-          last = r.stream;
-          checker.forget(r.stream);
-          open = undefined;
+          closeStream(r.stream);
           break;
         }
         case 'end':
@@ -350,12 +363,14 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
     }
   } catch (err) {
     if (!(err instanceof BundleReadError)) throw err;
+    unreadable = true;
     problem(err.message);
   }
   closeWithoutHead();
   if (headless > 3) problem(`... ${headless} streams in all have no head record`);
   const root = merkle.root();
-  if (manifest && !end) problem('the bundle ends without its end record: it was cut short');
+  if (records === 0 && !unreadable) problem('the bundle holds no records: it is empty');
+  else if (manifest && !end) problem('the bundle ends without its end record: it was cut short');
   if (end) {
     const counts = { workers, streams: merkle.count, events: checker.events };
     for (const [what, n] of Object.entries(counts)) {

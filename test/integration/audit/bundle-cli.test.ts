@@ -228,6 +228,35 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
     expect(await offline('replay', '--bundle', whole, '--documento', '1001', '--as-of', '2024-05-01', '--json')).toEqual(live);
   }, 300_000);
 
+  it('fails a file that is not a whole bundle, or whose streams are out of order, with one line and exit 1', async () => {
+    const bytes = readFileSync(bundle);
+    const records = gunzipSync(bytes).toString('utf8').trim().split('\n');
+    const stream = (line: string) => (JSON.parse(line) as { stream?: string }).stream;
+    const block = (name: string) => records.filter((l) => stream(l) === name);
+    const others = records.filter((l) => !['audit-worker-1', 'pila-VAC_A_1'].includes(stream(l) ?? ''));
+    const cases: [string, Buffer, string][] = [
+      ['empty.gz', Buffer.alloc(0), 'the file ends before its first line: it is empty or cut short'],
+      ['nothing.gz', gzipSync(''), 'the bundle holds no records: it is empty'],
+      ['plain.ndjson', Buffer.from(records.join('\n') + '\n'), 'the file is not gzip: it is not an audit bundle'],
+      ['headless.gz', gzipSync(records.slice(1).join('\n') + '\n'), 'line 1 is not the manifest of an audit bundle'],
+      ['endless.gz', gzipSync(records.slice(0, -1).join('\n') + '\n'), 'the bundle ends without its end record: it was cut short'],
+      ['half.gz', bytes.subarray(0, Math.floor(bytes.length / 2)), 'the bundle cannot be read after line '],
+      [
+        'swapped.gz',
+        gzipSync([...others.slice(0, 2), ...block('pila-VAC_A_1'), ...block('audit-worker-1'), ...others.slice(2)].join('\n') + '\n'),
+        'line 5: stream audit-worker-1 comes after pila-VAC_A_1, out of order or twice',
+      ],
+    ];
+    for (const [name, content, reason] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      const r = await offline('audit', 'verify', '--bundle', file);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toEqual([expect.stringContaining(`vacaciones: the bundle does not hold: ${reason}`)]);
+      expect(r.stdout, name).toContainEqual(expect.stringContaining(`PROBLEM ${reason}`));
+    }
+  }, 300_000);
+
   it('refuses what it cannot do in one line, and leaves no file behind', async () => {
     const out = join(dir, 'none.ndjson.gz');
     expect(await cli.run('audit', 'export', '--out', out)).toMatchObject({

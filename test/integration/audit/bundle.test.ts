@@ -219,6 +219,46 @@ describe('audit bundles', () => {
     });
   });
 
+  describe('that are not whole bundles', () => {
+    it('fail with one reason each: no records, an empty file, a file that is not gzip, no manifest, no end record, cut mid-file', async () => {
+      const recs = recordsOf(await exportToBuffer(store, t, { kind: 'documento', documento: '1001' }));
+      const whole = bundleOf(recs);
+      const cases: [string, Buffer, string][] = [
+        ['gzip of nothing', gzipSync(''), 'the bundle holds no records: it is empty'],
+        ['gzip of blank lines', gzipSync('\n\n'), 'the bundle holds no records: it is empty'],
+        ['an empty file', Buffer.alloc(0), 'the file ends before its first line: it is empty or cut short'],
+        ['not gzip', Buffer.from(recs.map((r) => JSON.stringify(r)).join('\n')), 'the file is not gzip: it is not an audit bundle'],
+        ['no manifest', bundleOf(recs.slice(1)), 'line 1 is not the manifest of an audit bundle'],
+        ['no end record', bundleOf(recs.slice(0, -1)), 'the bundle ends without its end record: it was cut short'],
+        ['cut mid-file', whole.subarray(0, Math.floor(whole.length / 2)), 'the bundle cannot be read after line '],
+      ];
+      for (const [what, bytes, reason] of cases) {
+        const r = await verify(bytes);
+        expect(r.problems[0], what).toContain(reason);
+        expect(r.breaks, what).toEqual([]);
+      }
+    });
+
+    it('name the stream that comes out of order or twice, and go on checking', async () => {
+      const recs = recordsOf(await exportToBuffer(store, t, { kind: 'documento', documento: '1001' }));
+      const block = (stream: string) => recs.filter((r) => (r.record === 'event' || r.record === 'head') && r.stream === stream);
+      const rest = recs.filter((r) => !['audit-worker-1', 'pila-VAC_A_1'].includes(r.stream));
+      // pila-VAC_A_1 before audit-worker-1: the blocks of two streams swapped.
+      const swapped = [...rest.slice(0, 2), ...block('pila-VAC_A_1'), ...block('audit-worker-1'), ...rest.slice(2)];
+      const r = await verify(bundleOf(swapped));
+      expect(r.problems).toContainEqual(
+        expect.stringMatching(/^line \d+: stream audit-worker-1 comes after pila-VAC_A_1, out of order or twice$/),
+      );
+      expect(r.breaks).toEqual([]);
+      // A stream given twice.
+      const twice = [...recs.slice(0, -1), ...block('pila-VAC_B_2'), recs.at(-1)!];
+      const again = await verify(bundleOf(twice));
+      expect(again.problems).toContainEqual(
+        expect.stringMatching(/^line \d+: stream pila-VAC_B_2 comes after worker-1, out of order or twice$/),
+      );
+    });
+  });
+
   it('exported from a database someone edited, tell the same break the database verification tells', async () => {
     await t.db.query(`UPDATE events SET data = data || '{"businessDays": 30}' WHERE stream = 'worker-2' AND revision = 0`);
     const inDb = await verifyChains(store, { streams: ['worker-2'] });
