@@ -208,7 +208,7 @@ export function openApiDocument(): Json {
       {
         '200': {
           description:
-            'El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos y la raíz de Merkle); se verifica con `vacaciones audit verify --bundle`',
+            'El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos, la raíz de Merkle y el resumen SHA-256 de las líneas anteriores); se verifica con `vacaciones audit verify --bundle`',
           content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
         },
         ...lookupErrors(READ_ERRORS),

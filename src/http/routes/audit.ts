@@ -88,7 +88,11 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     // Written as it is read: a failure after the first bytes can only cut the download short,
     // which leaves a bundle without its end record, one that never verifies.
     exportBundle(store, body, { selection, asOf, now: deps.now?.() }).then(
-      (end) => req.log.info({ action: 'EXPORTACION_AUDITORIA', selection, events: end.events, root: end.root }, 'audit bundle exported'),
+      (end) =>
+        req.log.info(
+          { action: 'EXPORTACION_AUDITORIA', selection, events: end.events, root: end.root, digest: end.digest },
+          'audit bundle exported',
+        ),
       (err: unknown) => {
         req.log.error({ err, selection }, 'audit bundle export failed');
         body.destroy(err as Error);

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT, verifyBundle, type BundleRecord, type BundleSelection } from '../../../src/audit/bundle.ts';
+import { BUNDLE_FORMAT, type BundleRecord, type BundleSelection } from '../../../src/audit/bundle.ts';
+import { againstKept, verifyBundle } from '../../../src/audit/bundle-verify.ts';
 import { describeBreak } from '../../../src/audit/chain-check.ts';
 import { exportBundle, NothingSelectedError } from '../../../src/audit/export.ts';
 import { merkleRoot } from '../../../src/audit/merkle.ts';
@@ -38,7 +39,14 @@ const recordsOf = (bundle: Buffer): Rec[] =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Rec);
-const bundleOf = (records: Rec[]): Buffer => gzipSync(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+const linesOf = (records: Rec[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+/** Records gzipped again as they are: changed in place, the end record's digest left as it was. */
+const bundleOf = (records: Rec[]): Buffer => gzipSync(linesOf(records));
+/** Records gzipped again with the end record's digest recomputed: a bundle rewritten whole. */
+const rewrittenWhole = (records: Rec[]): Buffer => {
+  const before = linesOf(records.slice(0, -1));
+  return gzipSync(before + linesOf([{ ...records.at(-1)!, digest: createHash('sha256').update(before).digest('hex') }]));
+};
 const verify = (bundle: Buffer) => verifyBundle(Readable.from([bundle]));
 
 describe('audit bundles', () => {
@@ -81,7 +89,7 @@ describe('audit bundles', () => {
     expect(recs[0]).toMatchObject({
       record: 'manifest',
       format: BUNDLE_FORMAT,
-      formatVersion: 1,
+      formatVersion: 2,
       service: { name: 'vacaciones-service', version: expect.any(String) },
       exportedAt: '2026-11-23T12:00:00.000Z',
       selection: { kind: 'documento', documento: '1001' },
@@ -105,6 +113,10 @@ describe('audit bundles', () => {
       streams: 4,
       events: 7,
       root: merkleRoot(heads.map((h) => ({ stream: h.stream, revision: h.revision, hash: h.hash! }))),
+      // Every line before the end record, as written.
+      digest: createHash('sha256')
+        .update(linesOf(recs.slice(0, -1)))
+        .digest('hex'),
     });
   });
 
@@ -191,9 +203,40 @@ describe('audit bundles', () => {
       ]);
     });
 
+    it('fail on what the chains do not cover changed (a position, a recording time, a worker record, the manifest): by the digest of its lines, or rewritten whole, against the digest kept', async () => {
+      const original = await verify(bundleOf(recs));
+      expect(original).toMatchObject({ breaks: [], problems: [], digest: recs.at(-1)!.digest });
+      const kept = { root: original.root, digest: original.digest! };
+      const edits: [string, (r: Rec[]) => void][] = [
+        ['a position', (r) => (r[at('worker-1', 2)]!.position = r[at('worker-1', 0)]!.position)],
+        ['a recording time', (r) => (r[at('worker-1', 2)]!.recordedAt = '2020-01-01T00:00:00.000000Z')],
+        ["a worker record's document number", (r) => (r.find((x) => x.record === 'worker')!.documentNumber = '1002')],
+        ["the manifest's export time", (r) => (r[0]!.exportedAt = '2020-01-01T00:00:00.000Z')],
+      ];
+      for (const [what, edit] of edits) {
+        const changed = structuredClone(recs);
+        edit(changed);
+        const inPlace = await verify(bundleOf(changed));
+        expect(inPlace.breaks, what).toEqual([]);
+        expect(inPlace.problems, what).toEqual([
+          expect.stringMatching(
+            /^the end record gives the digest [0-9a-f]{64}, the lines before it hash to [0-9a-f]{64}: the bundle was changed after it was written$/,
+          ),
+        ]);
+        // Rewritten whole, the bundle holds by itself, with the same root: only the digest kept tells.
+        const whole = await verify(rewrittenWhole(changed));
+        expect(whole.problems, what).toEqual([]);
+        expect(whole.root, what).toBe(original.root);
+        expect(againstKept(whole, kept), what).toEqual([
+          `the bundle's lines hash to ${whole.digest}, not to the digest kept, ${kept.digest}`,
+        ]);
+      }
+      expect(againstKept(original, kept)).toEqual([]);
+    });
+
     it("fail on a stream's newest event removed, on heads or root rewritten, and on a bundle cut short", async () => {
       const last = at('worker-1', 3);
-      const truncated = await verify(bundleOf(recs.filter((_, i) => i !== last)));
+      const truncated = await verify(rewrittenWhole(recs.filter((_, i) => i !== last)));
       expect(truncated.breaks).toEqual([]);
       expect(truncated.problems).toEqual([
         expect.stringMatching(/^stream worker-1: its head record says revision 3 with hash [0-9a-f]{64}, its events end at revision 2/),
@@ -207,7 +250,7 @@ describe('audit bundles', () => {
         { revision: 2, hash: recs[last - 1]!.hash },
       );
       rewritten.at(-1)!.events = 6;
-      expect((await verify(bundleOf(rewritten))).problems).toEqual([expect.stringMatching(/^the end record gives the root /)]);
+      expect((await verify(rewrittenWhole(rewritten))).problems).toEqual([expect.stringMatching(/^the end record gives the root /)]);
 
       expect((await verify(bundleOf(recs.slice(0, -1)))).problems).toEqual(['the bundle ends without its end record: it was cut short']);
       const bytes = bundleOf(recs);
