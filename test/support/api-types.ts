@@ -2048,6 +2048,15 @@ export interface paths {
                         "application/json": components["schemas"]["LookupError"];
                     };
                 };
+                /** @description Error */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
                 /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
                 503: {
                     headers: {

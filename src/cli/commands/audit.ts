@@ -4,7 +4,7 @@ import { Transform, pipeline } from 'node:stream';
 import type { Command } from 'commander';
 import type { BundleSelection } from '../../audit/bundle.ts';
 import { againstKept, keptLine, parseKeptLine, verifyBundle } from '../../audit/bundle-verify.ts';
-import { exportBundle, NothingSelectedError } from '../../audit/export.ts';
+import { ExportUnsupportedError, exportBundle, NothingSelectedError } from '../../audit/export.ts';
 import { anchorLine, checkAnchor, latestAnchor, parseAnchorLine, recordAnchor } from '../../audit/anchor.ts';
 import { describeBreak } from '../../audit/chain-check.ts';
 import { workerOf, workerStreams } from '../../audit/scope.ts';
@@ -222,7 +222,7 @@ export function registerAudit(program: Command, io: CliIo): void {
           bar.stop();
           file.destroy();
           await rm(partial, { force: true });
-          if (err instanceof NothingSelectedError) throw new CliError(err.message);
+          if (err instanceof NothingSelectedError || err instanceof ExportUnsupportedError) throw new CliError(err.message);
           throw err;
         } finally {
           await store.close();

@@ -18,6 +18,8 @@ export const AUDIT_MESSAGES = {
   selectionRequired: 'Indique numeroDocumento o subgerencia, no ambos.',
   subgerenciaNotFound: 'Subgerencia no encontrada.',
   badAsOf: 'fechaCorte debe ser una fecha YYYY-MM-DD o una hora ISO 8601.',
+  exportNeedsPostgres:
+    'La exportación de auditoría necesita el almacén de eventos PostgreSQL; esta instancia guarda sus eventos en KurrentDB.',
 } as const;
 
 /**
@@ -82,8 +84,8 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     }
     if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
 
-    // Answered as any internal failure (500, logged) before a byte of the bundle is sent.
-    if (!canExport(store)) throw new Error('audit bundles are read from the events table; this instance keeps its events in KurrentDB');
+    // A bundle is read from one snapshot of the events where they are kept in a database.
+    if (!canExport(store)) return lookupError(reply, 501, AUDIT_MESSAGES.exportNeedsPostgres);
     const body = new PassThrough();
     // Written as it is read: a failure after the first bytes can only cut the download short,
     // which leaves a bundle without its end record, one that never verifies.

@@ -153,4 +153,24 @@ describe('verifying the hash chains kept in KurrentDB metadata', () => {
     const r = await verifyChains(store, { streams: ['worker-9'] });
     expect(r.breaks).toMatchObject([{ stream: 'worker-9', revision: 1, kind: 'altered' }]);
   });
+
+  it('names a stream whose first events were stored before the chain, with no hash, once: at its first event', async () => {
+    const log = new FakeKurrentLog();
+    const before = new KurrentEventStore(() => new FakeKurrentClient(log));
+    for (let i = 0; i < 2; i++) await before.append([{ stream: 'worker-7', expectedRevision: 'any', events: [ev(i)] }]);
+    // As a version of the service before the chain wrote them: no hash in their metadata.
+    for (const e of log.streams.get('worker-7')!) delete e.metadata['vacaciones.hash'];
+    // The service since chains what it appends after the newest of them, which has no hash either.
+    const after = new KurrentEventStore(() => new FakeKurrentClient(log));
+    await after.append([{ stream: 'worker-7', expectedRevision: 'any', events: [ev(2)] }]);
+    await after.append([{ stream: 'worker-8', expectedRevision: 'any', events: [ev(3)] }]);
+    const r = await verifyChains(after, { all: true });
+    expect(r).toMatchObject({ events: 4, streams: 2 });
+    expect(r.breaks).toEqual([
+      { stream: 'worker-7', revision: 0, kind: 'altered', expected: expect.stringMatching(/^[0-9a-f]{64}$/), found: '' },
+    ]);
+    expect(describeBreak(r.breaks[0]!)).toMatch(
+      /^stream worker-7 revision 0: the event does not match its hash .*: expected [0-9a-f]{64}, found no hash$/,
+    );
+  });
 });
