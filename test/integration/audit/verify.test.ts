@@ -139,6 +139,10 @@ describe('verifying the hash chains', () => {
     it('checks only the streams asked for', async () => {
       expect((await verify({ streams: ['worker-2'] })).breaks.map((b) => b.stream)).toEqual(['worker-2']);
       expect((await verify({ streams: ['audit-worker-1'] })).breaks).toEqual([]);
+      // A worker's streams alone (audit verify --documento) still tell a stream missing its end, by its row in the store.
+      expect((await verify({ streams: ['worker-4', 'audit-worker-1'] })).breaks).toMatchObject([
+        { stream: 'worker-4', revision: 4, kind: 'truncated', previous: 4 },
+      ]);
     });
   });
 });
