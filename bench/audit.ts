@@ -1,18 +1,25 @@
 /**
- * The auditor's tools on a generated employer's log: verifying every hash chain in the database
- * and by reading the log, anchoring the stream heads. Needs DATABASE_URL (a server).
+ * The auditor's tools on a generated employer's log, each through the function its command runs:
+ * `audit verify --all` (in the database, and by reading the log as on KurrentDB), `audit anchor`,
+ * `audit export --all` to a file, and `audit verify --bundle` of that file with no database.
+ * Needs DATABASE_URL (a server): `npm run bench:audit`.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bin/run-ts.mjs bench/audit.ts [--workers 20000] [--regenerate] [--drop]
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:audit -- [--workers 20000] [--regenerate] [--drop]
  *
  * The events (ten per worker on average, bench/events.ts) are appended once into a database named
  * after the number of workers, which is kept for the next run (`--regenerate` appends them again,
- * `--drop` removes it afterwards). Every run first measures the machine's ceiling: one core's
- * SHA-256, and the database server hashing 200,000 rows of 600 bytes with its own sha256().
+ * `--drop` removes it afterwards). Every run measures the machine's ceiling (bench/lib.ts: one
+ * core's SHA-256 and JSON, the server's indexed inserts) and the database server hashing 200,000
+ * rows of 600 bytes with its own sha256(), and prints them beside the figures.
  */
-import { loadavg } from 'node:os';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { recordAnchor } from '../src/audit/anchor.ts';
+import { verifyBundle } from '../src/audit/bundle-verify.ts';
+import { exportBundle } from '../src/audit/export.ts';
 import { verifyChains } from '../src/audit/verify.ts';
 import { migrate } from '../src/db/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
@@ -52,18 +59,20 @@ const name = `vac_bench_audit_${WORKERS}`;
 const url = new URL(admin);
 url.pathname = `/${name}`;
 
-console.log(`ceiling: ${await ceiling(admin)}`);
+const machine = await ceiling(admin);
 const serverSha = await (async () => {
   const t0 = performance.now();
   await adminQuery(`SELECT count(sha256(convert_to(repeat('x', 600) || g::text, 'UTF8'))) FROM generate_series(1, 200000) g`);
   return rate(200_000, performance.now() - t0);
 })();
-console.log(`ceiling: PostgreSQL sha256() of 600-byte rows: ${serverSha} rows/s; load average ${load()}`);
 
 if (args.regenerate) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 const exists = (await adminQuery('SELECT 1 FROM pg_database WHERE datname = $1', [name])).length > 0;
 if (!exists) await adminQuery(`CREATE DATABASE ${name}`);
 const db = new PostgresDb({ connectionString: url.toString(), max: 8 });
+const dir = mkdtempSync(join(tmpdir(), 'vac-bench-audit-'));
+const figures: string[] = [];
+const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 try {
   await migrate(db);
   const store = new PostgresEventStore(db);
@@ -77,26 +86,38 @@ try {
   }
   await db.query('VACUUM ANALYZE events');
 
-  const inDb = await verifyChains(store, db, { all: true });
+  const inDb = await verifyChains(store, { all: true });
   if (inDb.breaks.length) throw new Error(`the generated log does not verify: ${JSON.stringify(inDb.breaks[0])}`);
-  console.log(
-    `verify, every stream, in the database: ${inDb.events} events in ${(inDb.ms / 1000).toFixed(2)} s = ${rate(inDb.events, inDb.ms)} events/s; load ${load()}`,
-  );
+  figures.push(`audit verify --all, in the database: ${inDb.events} events in ${secs(inDb.ms)} = ${rate(inDb.events, inDb.ms)} events/s`);
 
   // The same log read through the port and checked in this process, as on KurrentDB.
-  const plain: EventStore = Object.assign(Object.create(null) as object, { readAll: store.readAll.bind(store) }) as EventStore;
-  const read = await verifyChains(plain, undefined, { all: true });
-  console.log(
-    `verify, every stream, reading the log: ${read.events} events in ${(read.ms / 1000).toFixed(2)} s = ${rate(read.events, read.ms)} events/s; load ${load()}`,
-  );
+  const plain = { readAll: store.readAll.bind(store), logDatabase: () => undefined } as unknown as EventStore;
+  const read = await verifyChains(plain, { all: true });
+  figures.push(`audit verify --all, reading the log: ${read.events} events in ${secs(read.ms)} = ${rate(read.events, read.ms)} events/s`);
 
-  const t0 = performance.now();
-  const anchor = await recordAnchor(store, db);
-  console.log(
-    `anchor of ${anchor.streams} stream heads (${anchor.events} events) in ${((performance.now() - t0) / 1000).toFixed(2)} s; load ${load()}`,
+  let t0 = performance.now();
+  const anchor = await recordAnchor(store);
+  figures.push(`audit anchor: ${anchor.streams} stream heads (${anchor.events} events) in ${secs(performance.now() - t0)}`);
+
+  const file = join(dir, 'all.ndjson.gz');
+  t0 = performance.now();
+  const end = await exportBundle(store, createWriteStream(file), { selection: { kind: 'all' } });
+  const exportMs = performance.now() - t0;
+  const mb = (statSync(file).size / 1e6).toFixed(1);
+  figures.push(`audit export --all: ${end.events} events (${mb} MB of gzip) in ${secs(exportMs)} = ${rate(end.events, exportMs)} events/s`);
+
+  const offline = await verifyBundle(createReadStream(file));
+  if (offline.breaks.length || offline.problems.length) throw new Error(`the bundle does not verify: ${offline.problems[0] ?? ''}`);
+  figures.push(
+    `audit verify --bundle, no database: ${offline.events} events in ${secs(offline.ms)} = ${rate(offline.events, offline.ms)} events/s`,
   );
-  console.log(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 } finally {
   await db.close();
+  rmSync(dir, { recursive: true, force: true });
   if (args.drop) await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
 }
+
+console.log('\nResults (target: audit verify >= 100,000 events/s)\n');
+for (const f of figures) console.log(f);
+console.log(`peak RSS ${Math.round(process.resourceUsage().maxRSS / 1024)} MB; load average ${load()}`);
+console.log(`ceiling: ${machine}; PostgreSQL sha256() of 600-byte rows: ${serverSha} rows/s`);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { Db } from '../db/types.ts';
 import type { EventMetadata } from '../events/types.ts';
+import { auditLogOf } from '../store/audit-log.ts';
 import { compareUtf8 } from '../store/chain.ts';
 import { START, comparePositions, positionToString, type EventStore, type Position } from '../store/types.ts';
 import { MerkleRoot, type StreamHead } from './merkle.ts';
@@ -46,41 +46,21 @@ export function parseAnchorLine(line: string): { root: string; position: string 
   return m ? { root: m[1]!, position: m[2]! } : undefined;
 }
 
-/** Rows fetched at a time from the heads' cursor. */
-const FETCH = 10_000;
+/** Events read per page of the log where the store has no audit log of its own. */
 const PAGE = 2_000;
 
 /** The Merkle root of the heads of every stream at `position`. */
-export async function rootAt(store: EventStore, db: Db | undefined, position: Position): Promise<Omit<Anchor, 'anchoredAt'>> {
+export async function rootAt(store: EventStore, position: Position): Promise<Omit<Anchor, 'anchoredAt'>> {
   const m = new MerkleRoot();
   let events = 0;
   const add = (h: StreamHead) => {
     m.add(h);
     events += h.revision + 1;
   };
-  if (db && store.logDatabase()) await headsInDatabase(db, position, add);
+  const log = auditLogOf(store);
+  if (log) await log.heads(position, add);
   else await headsFromLog(store, position, add);
   return { root: m.root(), position: positionToString(position), streams: m.count, events };
-}
-
-async function headsInDatabase(db: Db, at: Position, each: (h: StreamHead) => void): Promise<void> {
-  // A cursor: the heads of every stream, a page at a time, in the order of the tree's leaves.
-  await db.transaction(async (tx) => {
-    await tx.query(
-      `DECLARE anchor_heads NO SCROLL CURSOR FOR
-         SELECT h.stream, h.revision::text AS revision, encode(e.hash, 'hex') AS hash
-           FROM (SELECT stream, max(revision) AS revision FROM events
-                  WHERE (tx_id, position) <= ('${at.commit}'::xid8, ${at.prepare}::bigint)
-                  GROUP BY stream) h
-           JOIN events e ON e.stream = h.stream AND e.revision = h.revision
-          ORDER BY h.stream COLLATE "C"`,
-    );
-    for (;;) {
-      const rows = (await tx.query<{ stream: string; revision: string; hash: string }>(`FETCH ${FETCH} FROM anchor_heads`)).rows;
-      for (const r of rows) each({ stream: r.stream, revision: Number(r.revision), hash: r.hash });
-      if (rows.length < FETCH) break;
-    }
-  });
 }
 
 /** Any store: the log read from its start, one head kept per stream. */
@@ -101,9 +81,9 @@ async function headsFromLog(store: EventStore, at: Position, each: (h: StreamHea
 }
 
 /** Anchors the heads of now: computes the root at the log's head and records it in the anchors stream. */
-export async function recordAnchor(store: EventStore, db: Db | undefined, now: Date = new Date()): Promise<Anchor> {
+export async function recordAnchor(store: EventStore, now: Date = new Date()): Promise<Anchor> {
   const head = await store.headPosition();
-  const anchor: Anchor = { ...(await rootAt(store, db, head)), anchoredAt: now.toISOString() };
+  const anchor: Anchor = { ...(await rootAt(store, head)), anchoredAt: now.toISOString() };
   const metadata: EventMetadata = {
     userId: null,
     userEmail: null,
@@ -132,11 +112,7 @@ export async function latestAnchor(store: EventStore): Promise<{ revision: numbe
 }
 
 /** Recomputes an anchor's root: whether the heads it stood for are still there, unchanged. */
-export async function checkAnchor(
-  store: EventStore,
-  db: Db | undefined,
-  kept: { root: string; position: string },
-): Promise<{ holds: boolean; root: string }> {
-  const now = await rootAt(store, db, parsePosition(kept.position));
+export async function checkAnchor(store: EventStore, kept: { root: string; position: string }): Promise<{ holds: boolean; root: string }> {
+  const now = await rootAt(store, parsePosition(kept.position));
   return { holds: now.root === kept.root, root: now.root };
 }

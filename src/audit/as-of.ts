@@ -17,3 +17,15 @@ export function asOfTime(s: string): number | undefined {
   }
   return undefined;
 }
+
+/**
+ * One stream as it stood at a time: its events up to its last one recorded at or before it, with
+ * every revision before that one whenever it was recorded. A recording time is when the
+ * appending transaction began, so under contention a later revision may carry an earlier time;
+ * a prefix of the chain is what can be verified on its own, and what an export as of the same
+ * time holds (the store's EventsQuery.asOf keeps the same rule). `events` in revision order.
+ */
+export function streamAsOf<E extends { recordedAt: string }>(events: E[], asOf: number): E[] {
+  const last = events.findLastIndex((e) => Date.parse(e.recordedAt) <= asOf);
+  return events.slice(0, last + 1);
+}

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { pipeline, type Readable, type Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -5,7 +6,6 @@ import { createGunzip, createGzip, type Gzip } from 'node:zlib';
 import { compareUtf8 } from '../store/chain.ts';
 import { positionToString, type StoredEvent } from '../store/types.ts';
 import { parsePosition } from './anchor.ts';
-import { ChainChecker, type ChainBreak } from './chain-check.ts';
 import { MerkleRoot } from './merkle.ts';
 
 /**
@@ -21,15 +21,21 @@ import { MerkleRoot } from './merkle.ts';
  *              (UTF-8), each stream in revision order, with the hash the store keeps;
  *   head       after each stream's last event: the stream, its last revision and that event's
  *              hash (the stream's head);
- *   end        one, last: the counts of workers, streams and events, and the Merkle root of the
- *              heads (merkle.ts, as `audit anchor` computes it).
+ *   end        one, last: the counts of workers, streams and events, the Merkle root of the
+ *              heads (merkle.ts, as `audit anchor` computes it), and the SHA-256 digest of
+ *              every line before it, as written (each with its newline).
  *
  * The manifest opens the file and the end closes it: a bundle cut short has no end record. The
  * heads are records of their own, each written as its stream ends, rather than a list in the
- * end record, so that a bundle of any number of streams is written and read in bounded memory.
+ * end record, so that a bundle of any number of streams is written and read in bounded memory;
+ * the digest is a running hash, kept as the lines are written and read. The chains cover what
+ * the events say; the digest covers everything else too (positions, recording times, workers,
+ * the manifest), so a bundle changed anywhere and not rewritten whole fails on its own digest,
+ * and one rewritten whole fails against the root and digest kept from its export (keptLine).
  */
 export const BUNDLE_FORMAT = 'vacaciones-audit-bundle';
-export const BUNDLE_FORMAT_VERSION = 1;
+/** 2: the end record carries the digest of the lines before it. */
+export const BUNDLE_FORMAT_VERSION = 2;
 
 export type BundleSelection = { kind: 'documento'; documento: string } | { kind: 'subgerencia'; subgerencia: string } | { kind: 'all' };
 
@@ -40,7 +46,7 @@ export interface BundleManifest {
   service: { name: string; version: string };
   exportedAt: string;
   selection: BundleSelection;
-  /** Only events recorded at or before this time (each stream cut at its first later event). */
+  /** Each stream up to its last event recorded at or before this time (see streamAsOf). */
   asOf: string | null;
 }
 
@@ -79,6 +85,8 @@ export interface BundleEnd {
   streams: number;
   events: number;
   root: string;
+  /** SHA-256 of every line before this one, as hex. */
+  digest: string;
 }
 
 export type BundleRecord = BundleManifest | BundleWorker | BundleEvent | BundleHead | BundleEnd;
@@ -128,6 +136,7 @@ export class BundleWriter {
   private readonly gzip: Gzip;
   private readonly done: Promise<void>;
   private readonly merkle = new MerkleRoot();
+  private readonly digest = createHash('sha256');
   private current: { stream: string; revision: number; hash: string } | undefined;
   workers = 0;
   streams = 0;
@@ -143,7 +152,9 @@ export class BundleWriter {
 
   private line(r: BundleRecord): Promise<void> | undefined {
     if (this.gzip.destroyed) throw new Error("the bundle's output was closed");
-    return this.gzip.write(`${JSON.stringify(r)}\n`) ? undefined : this.drained();
+    const text = `${JSON.stringify(r)}\n`;
+    this.digest.update(text, 'utf8');
+    return this.gzip.write(text) ? undefined : this.drained();
   }
 
   /** Gzip's buffer emptied, or the output closed under it (a download given up): then it fails. */
@@ -191,7 +202,14 @@ export class BundleWriter {
   /** Writes the last head and the end record and waits until everything reached `out`. */
   async end(): Promise<BundleEnd> {
     await this.closeStream();
-    const end: BundleEnd = { record: 'end', workers: this.workers, streams: this.streams, events: this.events, root: this.merkle.root() };
+    const end: BundleEnd = {
+      record: 'end',
+      workers: this.workers,
+      streams: this.streams,
+      events: this.events,
+      root: this.merkle.root(),
+      digest: this.digest.digest('hex'),
+    };
     this.gzip.end(`${JSON.stringify(end)}\n`);
     await this.done;
     return end;
@@ -208,22 +226,27 @@ export class BundleReadError extends Error {
   override name = 'BundleReadError';
 }
 
+/** A record as read: its line, and for the end record the digest of the lines before it, recomputed. */
+export type ReadRecord = BundleRecord & { line: number; digestBefore?: string };
+
 /** The records of a bundle, one at a time, from its gzip bytes. */
-export async function* readBundle(input: Readable): AsyncGenerator<BundleRecord & { line: number }> {
+export async function* readBundle(input: Readable): AsyncGenerator<ReadRecord> {
   const gunzip = createGunzip();
   pipeline(input, gunzip, () => {});
   const decoder = new StringDecoder('utf8');
+  const digest = createHash('sha256');
   let rest = '';
   let line = 0;
-  const parse = (text: string) => {
+  const parse = (text: string): ReadRecord => {
     line++;
+    let r: BundleRecord;
     try {
-      const r = JSON.parse(text) as BundleRecord;
+      r = JSON.parse(text) as BundleRecord;
       if (typeof r !== 'object' || r === null || typeof r.record !== 'string') throw new Error('no record member');
-      return { ...r, line };
     } catch (err) {
       throw new BundleReadError(`line ${line} is not a bundle record: ${(err as Error).message}`);
     }
+    return r.record === 'end' ? { ...r, line, digestBefore: digest.copy().digest('hex') } : { ...r, line };
   };
   try {
     for await (const chunk of gunzip) {
@@ -232,147 +255,22 @@ export async function* readBundle(input: Readable): AsyncGenerator<BundleRecord 
       while ((nl = rest.indexOf('\n')) >= 0) {
         const text = rest.slice(0, nl);
         rest = rest.slice(nl + 1);
+        // Blank lines are no records, but count as written: the digest covers every byte.
         if (text !== '') yield parse(text);
+        digest.update(`${text}\n`, 'utf8');
       }
     }
   } catch (err) {
     if (err instanceof BundleReadError) throw err;
-    throw new BundleReadError(`the bundle cannot be read after line ${line}: ${(err as Error).message}`);
+    throw new BundleReadError(whyUnreadable(err as NodeJS.ErrnoException, line));
   }
   rest += decoder.end();
   if (rest !== '') yield parse(rest);
 }
 
-export interface BundleReport {
-  manifest: BundleManifest | undefined;
-  workers: number;
-  streams: number;
-  events: number;
-  /** The Merkle root of the heads recomputed from the events. */
-  root: string;
-  /** The first break of each broken chain. */
-  breaks: ChainBreak[];
-  /** Whatever else does not hold: records out of place, heads, counts or root that disagree, a cut. */
-  problems: string[];
-  ms: number;
-}
-
-/** Problems listed before the rest is only counted (a bundle mangled throughout would list every line). */
-const PROBLEMS_KEPT = 100;
-
-/**
- * Recomputes every chain of a bundle and the root of their heads, and checks them against its
- * head and end records: everything an auditor can check with the bundle alone.
- */
-export async function verifyBundle(input: Readable, onProgress?: (events: number) => void): Promise<BundleReport> {
-  const t0 = performance.now();
-  const checker = new ChainChecker();
-  const merkle = new MerkleRoot();
-  const problems: string[] = [];
-  let dropped = 0;
-  const problem = (p: string) => (problems.length < PROBLEMS_KEPT ? problems.push(p) : dropped++);
-  let manifest: BundleManifest | undefined;
-  let end: BundleEnd | undefined;
-  let workers = 0;
-  /** The stream whose events are being read, until its head record. */
-  let open: string | undefined;
-  /** The last stream closed by its head, for the order of names. */
-  let last: string | undefined;
-  let headless = 0;
-
-  const closeWithoutHead = () => {
-    if (open === undefined) return;
-    headless++;
-    if (headless <= 3) problem(`stream ${open} has no head record after its last event`);
-    merkle.add({ stream: open, ...checker.head(open) });
-    last = open;
-    checker.forget(open);
-    open = undefined;
-  };
-
-  try {
-    for await (const r of readBundle(input)) {
-      if (r.line === 1) {
-        if (r.record !== 'manifest' || r.format !== BUNDLE_FORMAT) {
-          problem('line 1 is not the manifest of an audit bundle');
-          break;
-        }
-        if (r.formatVersion !== BUNDLE_FORMAT_VERSION) {
-          problem(`the bundle is of format version ${r.formatVersion}; this service reads version ${BUNDLE_FORMAT_VERSION}`);
-          break;
-        }
-        manifest = r;
-        continue;
-      }
-      if (end) {
-        problem(`line ${r.line}: a record after the end record`);
-        break;
-      }
-      switch (r.record) {
-        case 'worker':
-          workers++;
-          if (checker.events > 0) problem(`line ${r.line}: a worker record among the events`);
-          break;
-        case 'event': {
-          if (open !== r.stream) {
-            closeWithoutHead();
-            if (last !== undefined && compareUtf8(last, r.stream) >= 0)
-              problem(`line ${r.line}: stream ${r.stream} comes after ${last}, out of order or twice`);
-            open = r.stream;
-          }
-          checker.check(r);
-          onProgress?.(checker.events);
-          break;
-        }
-        case 'head': {
-          if (open !== r.stream) {
-            problem(`line ${r.line}: the head of stream ${r.stream} does not follow its events`);
-            break;
-          }
-          const seen = checker.head(r.stream);
-          if (seen.revision !== r.revision || seen.hash !== r.hash)
-            problem(
-              `stream ${r.stream}: its head record says revision ${r.revision} with hash ${r.hash}, its events end at revision ${seen.revision} with hash ${seen.hash}`,
-            );
-          merkle.add({ stream: r.stream, ...seen });
-          last = r.stream;
-          checker.forget(r.stream);
-          open = undefined;
-          break;
-        }
-        case 'end':
-          closeWithoutHead();
-          end = r;
-          break;
-        default:
-          problem(`line ${r.line}: a record of unknown kind ${JSON.stringify((r as { record: unknown }).record)}`);
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof BundleReadError)) throw err;
-    problem(err.message);
-  }
-  closeWithoutHead();
-  if (headless > 3) problem(`... ${headless} streams in all have no head record`);
-  const root = merkle.root();
-  if (manifest && !end) problem('the bundle ends without its end record: it was cut short');
-  if (end) {
-    const counts = { workers, streams: merkle.count, events: checker.events };
-    for (const [what, n] of Object.entries(counts)) {
-      const said = end[what as keyof typeof counts];
-      if (said !== n) problem(`the end record counts ${said} ${what}, the bundle holds ${n}`);
-    }
-    if (end.root !== root) problem(`the end record gives the root ${end.root}, the heads recomputed give ${root}`);
-  }
-  if (dropped > 0) problems.push(`... and ${dropped} more problems`);
-  return {
-    manifest,
-    workers,
-    streams: merkle.count,
-    events: checker.events,
-    root,
-    breaks: checker.breaks,
-    problems,
-    ms: performance.now() - t0,
-  };
+/** Why a bundle's bytes could not be read, in one line. */
+function whyUnreadable(err: NodeJS.ErrnoException, line: number): string {
+  if (line === 0 && err.code === 'Z_DATA_ERROR') return 'the file is not gzip: it is not an audit bundle';
+  if (line === 0 && err.code === 'Z_BUF_ERROR') return 'the file ends before its first line: it is empty or cut short';
+  return `the bundle cannot be read after line ${line}: ${err.message}`;
 }

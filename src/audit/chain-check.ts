@@ -24,13 +24,15 @@ export interface ChainBreak {
 
 export function describeBreak(b: ChainBreak): string {
   const at = `stream ${b.stream} revision ${b.revision}`;
+  // An event with no hash at all: stored on KurrentDB before the chain, or by another tool.
+  const found = b.found === '' ? 'no hash' : b.found;
   switch (b.kind) {
     case 'altered':
-      return `${at}: the event does not match its hash (changed, or not in its place): expected ${b.expected}, found ${b.found}`;
+      return `${at}: the event does not match its hash (changed, or not in its place): expected ${b.expected}, found ${found}`;
     case 'missing': {
       const from = (b.previous ?? -1) + 1;
       const gap = from === b.revision - 1 ? `revision ${from} is` : `revisions ${from} to ${b.revision - 1} are`;
-      return `${at}: ${gap} missing before it: expected ${b.expected}, found ${b.found}`;
+      return `${at}: ${gap} missing before it: expected ${b.expected}, found ${found}`;
     }
     case 'truncated': {
       const gap = b.revision === b.previous ? `revision ${b.revision}` : `revisions ${b.revision} to ${b.previous}`;

@@ -1,100 +1,75 @@
 import type { Writable } from 'node:stream';
-import type { Queryable } from '../db/types.ts';
-import { COLUMNS, toStored, type EventRow } from '../store/postgres-store.ts';
+import { unitStream, workerStream } from '../events/streams.ts';
+import { ReferenceRepository, type Worker } from '../reference/repository.ts';
+import { auditLogOf, type EventsQuery, type LogSnapshot } from '../store/audit-log.ts';
 import type { EventStore } from '../store/types.ts';
 import { BundleWriter, type BundleEnd, type BundleSelection } from './bundle.ts';
+import { streamsOfWorker } from './scope.ts';
 
-/** Rows fetched at a time from the export's cursors: a few megabytes at most. */
-const FETCH = 1_000;
+/** Workers read at a time, with their vacation streams (for the streams of their PILA codes). */
+const WORKERS_PAGE = 250;
+/** Events between two reports of progress. */
+const PROGRESS_EVERY = 1_000;
 
-/** The selection names nothing that exists (no such worker, no worker in that subgerencia). */
+/** The selection names nothing that exists (no such worker, no such subgerencia). */
 export class NothingSelectedError extends Error {
   override name = 'NothingSelectedError';
 }
 
+/** The store keeps its events where a bundle cannot be read from (KurrentDB). */
+export class ExportUnsupportedError extends Error {
+  override name = 'ExportUnsupportedError';
+}
+
 export interface ExportOptions {
   selection: BundleSelection;
-  /** Epoch milliseconds: each stream is cut before its first event recorded later. */
+  /** Epoch milliseconds: each stream up to its last event recorded at or before it (see streamAsOf). */
   asOf?: number;
   now?: Date;
   onProgress?: (p: { done: number; total: number }) => void;
 }
 
-/** Whether the events are where an export reads them: the events table. */
-export const canExport = (store: EventStore): boolean => store.logDatabase() !== undefined;
+/** Whether the store can give a bundle: its log is kept where the audit reads it in place. */
+export const canExport = (store: EventStore): boolean => auditLogOf(store) !== undefined;
 
 /**
- * Writes the bundle of a selection (bundle.ts) to `out`, read from the events table through
- * cursors in one REPEATABLE READ transaction: every stream as of one moment, fetched a thousand
- * rows at a time, whatever the number of events. Streams come in the byte order of their names
- * (the database sorts them, spilling to disk if it must); a worker's streams are its vacation
- * and audit streams and the stream of every PILA code its vacations name (as `audit verify
- * --documento`); a subgerencia's are those of every worker with a contract in it, and its
+ * Writes the bundle of a selection (bundle.ts) to `out`, read from one snapshot of the log (every
+ * stream as of one moment, the reference data too) a page at a time, whatever the number of
+ * events or workers. Streams come in the byte order of their names; a worker's streams are its
+ * vacation and audit streams and the stream of every PILA code its vacations name (as `audit
+ * verify --documento`); a subgerencia's are those of every worker with a contract in it, and its
  * occupancy streams (`unit-<subgerencia>-<month>`).
  *
- * Needs the events in the database (PostgreSQL or PGlite); on PGlite the transaction holds its
- * one connection until the bundle is written.
+ * Needs a store whose log is kept in a database (PostgreSQL or PGlite); on PGlite the snapshot
+ * holds its one connection until the bundle is written.
  */
 export async function exportBundle(store: EventStore, out: Writable, opts: ExportOptions): Promise<BundleEnd> {
-  const db = store.logDatabase();
-  if (!db) throw new Error('an audit bundle is read from the events table: it needs the PostgreSQL or PGlite event store');
+  const log = auditLogOf(store);
+  if (!log) throw new ExportUnsupportedError('audit bundles are read from the events table: this store keeps its events in KurrentDB');
   const { selection } = opts;
-  return db.transaction(async (tx) => {
-    // One snapshot for everything read below: the heads and the counts of one moment.
-    await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ');
-    const all = selection.kind === 'all';
-    if (!all) await selectStreams(tx, selection);
-
-    const total = Number(
-      (
-        await tx.query<{ n: string }>(
-          all
-            ? 'SELECT count(*)::text AS n FROM events'
-            : 'SELECT count(*)::text AS n FROM events e JOIN export_streams s ON s.stream = e.stream',
-        )
-      ).rows[0]!.n,
-    );
+  return log.snapshot(async (s) => {
+    const reference = new ReferenceRepository(s.tx);
+    // Checked before a byte is written: a refused export leaves nothing behind.
+    const pages = await workerPages(reference, selection);
     const writer = new BundleWriter(out, {
       exportedAt: (opts.now ?? new Date()).toISOString(),
       selection,
       asOf: opts.asOf === undefined ? null : new Date(opts.asOf).toISOString(),
     });
     try {
-      await tx.query(
-        `DECLARE export_workers_cursor NO SCROLL CURSOR FOR
-           SELECT w.id::text AS id, w.document_type, w.document_number FROM ref_workers w
-           ${all ? '' : 'JOIN export_workers x ON x.id = w.id'} ORDER BY w.id`,
-      );
-      for (;;) {
-        const rows = (
-          await tx.query<{ id: string; document_type: string; document_number: string }>(`FETCH ${FETCH} FROM export_workers_cursor`)
-        ).rows;
-        for (const r of rows) await writer.worker({ id: Number(r.id), documentType: r.document_type, documentNumber: r.document_number });
-        if (rows.length < FETCH) break;
+      for await (const page of pages) {
+        for (const w of page) await writer.worker({ id: w.id, documentType: w.documentType, documentNumber: w.documentNumber });
+        if (selection.kind !== 'all') await selectWorkerStreams(s, page);
       }
-
-      await tx.query(
-        `DECLARE export_events_cursor NO SCROLL CURSOR FOR
-           SELECT ${COLUMNS} FROM events ${all ? '' : 'JOIN export_streams s ON s.stream = events.stream'}
-           ORDER BY events.stream COLLATE "C", events.revision`,
-      );
+      if (selection.kind === 'subgerencia') await s.select(await occupancyStreams(s, selection.subgerencia));
+      const query: EventsQuery = { which: selection.kind === 'all' ? 'all' : 'selected', asOf: opts.asOf };
+      const total = await s.count(query);
       let done = 0;
-      /** A stream cut by --as-of: its later events are skipped. */
-      let cut: string | undefined;
-      for (;;) {
-        const rows = (await tx.query<EventRow>(`FETCH ${FETCH} FROM export_events_cursor`)).rows;
-        for (const r of rows) {
-          done++;
-          if (r.stream === cut) continue;
-          if (opts.asOf !== undefined && Date.parse(r.recorded_at) > opts.asOf) {
-            cut = r.stream;
-            continue;
-          }
-          await writer.event(toStored(r));
-        }
-        opts.onProgress?.({ done, total: Math.max(done, total) });
-        if (rows.length < FETCH) break;
-      }
+      await s.events(query, async (e) => {
+        await writer.event(e);
+        if (++done % PROGRESS_EVERY === 0) opts.onProgress?.({ done, total: Math.max(done, total) });
+      });
+      opts.onProgress?.({ done, total: Math.max(done, total) });
       return await writer.end();
     } catch (err) {
       writer.abort(err as Error);
@@ -103,39 +78,36 @@ export async function exportBundle(store: EventStore, out: Writable, opts: Expor
   });
 }
 
-/** Fills the transaction's `export_workers` and `export_streams` with what the selection names. */
-async function selectStreams(tx: Queryable, selection: Exclude<BundleSelection, { kind: 'all' }>): Promise<void> {
-  await tx.exec(
-    `CREATE TEMP TABLE export_workers (id bigint PRIMARY KEY) ON COMMIT DROP;
-     CREATE TEMP TABLE export_streams (stream text PRIMARY KEY) ON COMMIT DROP;`,
-  );
+/** The selected workers, a page at a time by id; refuses a selection that names nothing. */
+async function workerPages(reference: ReferenceRepository, selection: BundleSelection): Promise<AsyncIterable<Worker[]>> {
   if (selection.kind === 'documento') {
-    const found = await tx.query('INSERT INTO export_workers (id) SELECT id FROM ref_workers WHERE document_number = $1', [
-      selection.documento,
-    ]);
-    if (found.rowCount === 0) throw new NothingSelectedError(`no worker with document ${selection.documento}`);
-  } else {
-    const known = await tx.query('SELECT 1 FROM ref_subgerencias WHERE id = $1', [selection.subgerencia]);
-    if (known.rows.length === 0) throw new NothingSelectedError(`no subgerencia ${selection.subgerencia}`);
-    await tx.query('INSERT INTO export_workers (id) SELECT DISTINCT worker_id FROM ref_contracts WHERE subgerencia_id = $1', [
-      selection.subgerencia,
-    ]);
+    const worker = await reference.workerByDocument(selection.documento);
+    if (!worker) throw new NothingSelectedError(`no worker with document ${selection.documento}`);
+    return (async function* () {
+      yield [worker];
+    })();
   }
-  await tx.query(
-    `INSERT INTO export_streams (stream)
-       SELECT 'worker-' || id FROM export_workers
-       UNION SELECT 'audit-worker-' || id FROM export_workers
-       UNION SELECT 'pila-' || c.code FROM export_workers w
-               JOIN events e ON e.stream = 'worker-' || w.id
-               CROSS JOIN LATERAL (VALUES (e.data->>'codigoPila'), (e.data->>'newCodigoPila')) c(code)
-              WHERE c.code IS NOT NULL`,
-  );
-  if (selection.kind === 'subgerencia') {
-    await tx.query(
-      `INSERT INTO export_streams (stream)
-         SELECT stream FROM streams WHERE left(stream, length($1)) = $1 AND substr(stream, length($1) + 1) ~ '^\\d{4}-\\d{2}$'
-         ON CONFLICT DO NOTHING`,
-      [`unit-${selection.subgerencia}-`],
-    );
-  }
+  const subgerencia = selection.kind === 'subgerencia' ? selection.subgerencia : undefined;
+  if (subgerencia !== undefined && !(await reference.subgerenciaExists(subgerencia)))
+    throw new NothingSelectedError(`no subgerencia ${subgerencia}`);
+  return (async function* () {
+    for (let after = 0; ;) {
+      const page = await reference.workersPage({ after, limit: WORKERS_PAGE, subgerencia });
+      if (page.length > 0) yield page;
+      if (page.length < WORKERS_PAGE) return;
+      after = page.at(-1)!.id;
+    }
+  })();
+}
+
+/** Selects the streams of a page of workers, read from their vacation streams as of the snapshot. */
+async function selectWorkerStreams(s: LogSnapshot, workers: Worker[]): Promise<void> {
+  const own = await s.readStreams(workers.map((w) => workerStream(w.id)));
+  await s.select(workers.flatMap((w) => streamsOfWorker(w.id, own.get(workerStream(w.id)) ?? [])));
+}
+
+/** A subgerencia's occupancy streams: `unit-<subgerencia>-<YYYY-MM>` (not those of a subgerencia whose id it begins). */
+async function occupancyStreams(s: LogSnapshot, subgerencia: string): Promise<string[]> {
+  const prefix = unitStream(subgerencia, '');
+  return (await s.streamsNamed(prefix)).filter((name) => /^\d{4}-\d{2}$/.test(name.slice(prefix.length)));
 }

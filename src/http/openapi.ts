@@ -208,10 +208,11 @@ export function openApiDocument(): Json {
       {
         '200': {
           description:
-            'El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos y la raíz de Merkle); se verifica con `vacaciones audit verify --bundle`',
+            'El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos, la raíz de Merkle y el resumen SHA-256 de las líneas anteriores); se verifica con `vacaciones audit verify --bundle`',
           content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
         },
-        ...lookupErrors(READ_ERRORS),
+        // 501: the instance keeps its events in KurrentDB.
+        ...lookupErrors([...READ_ERRORS, 501]),
       },
     ),
     '/health': { get: { summary: 'Vida del proceso', responses: ok(200, 'Vivo', 'Alive', R.healthOk) } },

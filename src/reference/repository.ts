@@ -199,6 +199,22 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
     return r.rows[0] ? toWorker(r.rows[0]) : null;
   }
 
+  /**
+   * Workers by id, a page at a time after `after` (0 for the first page): every worker, or those
+   * with a contract in a subgerencia. Each page is one index walk from where the last ended.
+   */
+  async workersPage(opts: { after: number; limit: number; subgerencia?: string }): Promise<Worker[]> {
+    const inUnit =
+      opts.subgerencia === undefined
+        ? ''
+        : 'AND EXISTS (SELECT 1 FROM ref_contracts c WHERE c.worker_id = ref_workers.id AND c.subgerencia_id = $3)';
+    const r = await this.db.query<Row>(
+      `SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id > $1 ${inUnit} ORDER BY id LIMIT $2`,
+      opts.subgerencia === undefined ? [opts.after, opts.limit] : [opts.after, opts.limit, opts.subgerencia],
+    );
+    return r.rows.map(toWorker);
+  }
+
   async workerById(id: number): Promise<Worker | null> {
     const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id = $1`, [id]);
     return r.rows[0] ? toWorker(r.rows[0]) : null;

@@ -1976,7 +1976,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos y la raíz de Merkle); se verifica con `vacaciones audit verify --bundle` */
+                /** @description El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos, la raíz de Merkle y el resumen SHA-256 de las líneas anteriores); se verifica con `vacaciones audit verify --bundle` */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -2041,6 +2041,15 @@ export interface paths {
                 };
                 /** @description Error interno */
                 500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Error */
+                501: {
                     headers: {
                         [name: string]: unknown;
                     };

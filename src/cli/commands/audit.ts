@@ -2,8 +2,9 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { Transform, pipeline } from 'node:stream';
 import type { Command } from 'commander';
-import { verifyBundle, type BundleSelection } from '../../audit/bundle.ts';
-import { exportBundle, NothingSelectedError } from '../../audit/export.ts';
+import type { BundleSelection } from '../../audit/bundle.ts';
+import { againstKept, keptLine, parseKeptLine, verifyBundle } from '../../audit/bundle-verify.ts';
+import { ExportUnsupportedError, exportBundle, NothingSelectedError } from '../../audit/export.ts';
 import { anchorLine, checkAnchor, latestAnchor, parseAnchorLine, recordAnchor } from '../../audit/anchor.ts';
 import { describeBreak } from '../../audit/chain-check.ts';
 import { workerOf, workerStreams } from '../../audit/scope.ts';
@@ -53,7 +54,7 @@ async function reportAnchor(
   kept: { root: string; position: string },
   recorded?: string,
 ): Promise<string | undefined> {
-  const r = await checkAnchor(store, db, kept);
+  const r = await checkAnchor(store, kept);
   const which = `anchor ${kept.root} at ${kept.position}${recorded ? ` (${recorded})` : ''}`;
   if (r.holds) {
     io.out(`${which}: holds`);
@@ -65,7 +66,7 @@ async function reportAnchor(
 }
 
 /** Verifies a bundle file and prints what it found; its first failure, or undefined. */
-async function reportBundle(io: CliIo, file: string, keptRoot?: string): Promise<string | undefined> {
+async function reportBundle(io: CliIo, file: string, kept?: { root?: string; digest?: string }): Promise<string | undefined> {
   const bar = phaseBar(io);
   const input = await openBundleFile(file);
   // The progress is that of the file read: the events in it are counted only at its end.
@@ -98,10 +99,13 @@ async function reportBundle(io: CliIo, file: string, keptRoot?: string): Promise
       `bundle ${file}: ${what}${m.asOf ? ` as of ${m.asOf}` : ''}, exported ${m.exportedAt} by ${m.service.name} ${m.service.version}`,
     );
   }
-  const broken = reportVerification(io, `bundle ${file} (${report.workers} workers, root ${report.root})`, report);
-  // The bundle rewritten whole (chains, heads and end record recomputed) holds by itself; not against a root kept apart.
-  if (keptRoot !== undefined && keptRoot !== report.root)
-    report.problems.push(`the heads have the root ${report.root}, not the root kept, ${keptRoot}`);
+  const broken = reportVerification(
+    io,
+    `bundle ${file} (${report.workers} workers, root ${report.root}, digest ${report.digest ?? 'none'})`,
+    report,
+  );
+  // The bundle rewritten whole (chains, heads and end record recomputed) holds by itself; not against what was kept apart.
+  if (kept) report.problems.push(...againstKept(report, kept));
   for (const p of report.problems) io.out(`PROBLEM ${p}`);
   return broken ?? (report.problems.length > 0 ? `the bundle does not hold: ${report.problems[0]}` : undefined);
 }
@@ -120,17 +124,20 @@ export function registerAudit(program: Command, io: CliIo): void {
     .option('--anchor <line>', 'only this anchor: the line `audit anchor` printed, or <root>@<position>')
     .option(
       '--bundle <file>',
-      'an audit bundle (audit export) instead of the database: its chains, heads, counts and root; needs no database',
+      'an audit bundle (audit export) instead of the database: its chains, heads, counts, root and digest; needs no database',
     )
-    .option('--root <line>', 'with --bundle: the root kept from when it was made (the line audit export printed), which it must still have')
+    .option(
+      '--root <line>',
+      'with --bundle: the root and digest kept from when it was made (the line audit export printed, or a root alone), which it must still have',
+    )
     .action(async (opts: ScopeOptions & { anchor?: string; bundle?: string; root?: string }) => {
-      const keptRoot = opts.root === undefined ? undefined : /\b[0-9a-f]{64}\b/.exec(opts.root)?.[0];
+      const keptFromExport = opts.root === undefined ? undefined : parseKeptLine(opts.root);
       if (opts.root !== undefined && opts.bundle === undefined) throw new CliError('--root is the root of a bundle: it goes with --bundle');
-      if (opts.root !== undefined && !keptRoot) throw new CliError(`--root ${opts.root} names no root (64 hex digits)`);
+      if (opts.root !== undefined && !keptFromExport) throw new CliError(`--root ${opts.root} names no root or digest (64 hex digits)`);
       if (opts.bundle !== undefined) {
         if (chosenScopes(opts) > 0 || opts.anchor !== undefined)
           throw new CliError('--bundle checks the bundle alone: it takes no --documento, --stream, --all or --anchor');
-        const failure = await reportBundle(io, opts.bundle, keptRoot);
+        const failure = await reportBundle(io, opts.bundle, keptFromExport);
         if (failure) throw new CliError(failure);
         return;
       }
@@ -159,7 +166,7 @@ export function registerAudit(program: Command, io: CliIo): void {
             what = opts.stream.join(', ');
           }
           const bar = phaseBar(io);
-          const report = await verifyChains(store, db, scope, (p) => bar.update('verify', p.done, p.total, 'events'));
+          const report = await verifyChains(store, scope, (p) => bar.update('verify', p.done, p.total, 'events'));
           bar.stop();
           const failures = [reportVerification(io, what, report)];
           if (scope.all) {
@@ -209,13 +216,13 @@ export function registerAudit(program: Command, io: CliIo): void {
           await rename(partial, opts.out);
           const secs = (performance.now() - t0) / 1000;
           io.out(
-            `exported ${end.events} events in ${end.streams} streams (${end.workers} workers) to ${opts.out} in ${secs.toFixed(1)} s: root ${end.root}`,
+            `exported ${end.events} events in ${end.streams} streams (${end.workers} workers) to ${opts.out} in ${secs.toFixed(1)} s: ${keptLine(end)}`,
           );
         } catch (err) {
           bar.stop();
           file.destroy();
           await rm(partial, { force: true });
-          if (err instanceof NothingSelectedError) throw new CliError(err.message);
+          if (err instanceof NothingSelectedError || err instanceof ExportUnsupportedError) throw new CliError(err.message);
           throw err;
         } finally {
           await store.close();
@@ -230,7 +237,7 @@ export function registerAudit(program: Command, io: CliIo): void {
       await withDb(async (db, config) => {
         const store = await openEventStore(config, db);
         try {
-          io.out(anchorLine(await recordAnchor(store, db)));
+          io.out(anchorLine(await recordAnchor(store)));
         } finally {
           await store.close();
         }

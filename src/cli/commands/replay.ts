@@ -2,16 +2,17 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { Command } from 'commander';
-import { BundleReadError, readBundle, storedEvent } from '../../audit/bundle.ts';
+import { BundleReadError, readBundle, storedEvent, type ReadRecord } from '../../audit/bundle.ts';
 import { ChainChecker, describeBreak } from '../../audit/chain-check.ts';
 import { asOfTime } from '../../audit/as-of.ts';
+import { replayOrder } from '../../audit/replay-order.ts';
 import { workerOf } from '../../audit/scope.ts';
 import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { auditStream, workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import { openEventStore } from '../../store/open.ts';
-import { comparePositions, positionToString, type StoredEvent } from '../../store/types.ts';
+import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
 import { formatTable } from './projections.ts';
 
@@ -130,28 +131,43 @@ export async function openBundleFile(file: string): Promise<Readable> {
 
 /**
  * An audit bundle read from a file, with no database: the worker's record names its id, and its
- * two streams are taken as they pass. Their chains are checked on the way (a bundle whose events
- * were changed replays nothing); the whole bundle is checked by `audit verify --bundle`.
+ * two streams are taken as they pass. Their chains are checked on the way, each stream's events
+ * must come together, and the bundle must end with its end record and the digest of its lines (a
+ * bundle changed after it was written, or cut short, replays nothing); the whole bundle, and what
+ * was kept from its export, are checked by `audit verify --bundle`.
  */
 export function bundleSource(file: string): ReplaySource {
+  const refuse = (why: string) => new CliError(`the bundle does not hold: ${why}: run audit verify --bundle ${file}`);
   return {
     async workerEvents(documento) {
       let workerId: number | undefined;
       let streams: string[] = [];
       const events: StoredEvent[] = [];
       const checker = new ChainChecker();
+      /** The worker's stream whose events are being read, and those already read to their end. */
+      let reading: string | undefined;
+      const ended = new Set<string>();
+      let end: ReadRecord | undefined;
       try {
         for await (const r of readBundle(await openBundleFile(file))) {
+          if (reading !== undefined && !(r.record === 'event' && r.stream === reading)) {
+            ended.add(reading);
+            reading = undefined;
+          }
           if (r.record === 'worker' && r.documentNumber === documento) {
             workerId = r.id;
             streams = [workerStream(r.id), auditStream(r.id)];
           } else if (r.record === 'event' && streams.includes(r.stream)) {
+            if (ended.has(r.stream)) throw refuse(`the events of stream ${r.stream} do not come together`);
+            reading = r.stream;
             checker.check(r);
             events.push(storedEvent(r));
           } else if (r.record === 'head' && streams.includes(r.stream)) {
             const seen = checker.head(r.stream);
             if (seen.revision !== r.revision || seen.hash !== r.hash)
               throw new CliError(`the bundle's head of stream ${r.stream} does not match its events: run audit verify --bundle`);
+          } else if (r.record === 'end') {
+            end = r;
           }
         }
       } catch (err) {
@@ -159,6 +175,8 @@ export function bundleSource(file: string): ReplaySource {
         throw err;
       }
       if (checker.breaks.length > 0) throw new CliError(`the bundle's hash chain is broken: ${describeBreak(checker.breaks[0]!)}`);
+      if (end?.record !== 'end') throw refuse('it ends without its end record');
+      if (end.digest !== end.digestBefore) throw refuse('its lines do not hash to the digest of its end record');
       return workerId === undefined ? undefined : { workerId, events };
     },
   };
@@ -176,8 +194,7 @@ export async function replay(io: CliIo, source: ReplaySource, opts: ReplayOption
   const found = await source.workerEvents(opts.documento);
   if (!found) throw new CliError(`no worker with document ${opts.documento}`);
   const { workerId } = found;
-  let events = [...found.events].sort((a, b) => comparePositions(a.position, b.position));
-  if (asOf !== undefined) events = events.filter((e) => Date.parse(e.recordedAt) <= asOf);
+  const events = replayOrder(found.events, asOf);
 
   let state = emptyWorkerState();
   const entries = events.map((stored) => {
@@ -233,7 +250,10 @@ export function registerReplay(program: Command, io: CliIo): void {
     .command('replay')
     .description("a worker's events in order, each with the state it left behind")
     .requiredOption('--documento <number>', "the worker's document number")
-    .option('--as-of <time>', 'only events recorded at or before this ISO time (a bare date: the end of that day in Bogotá)')
+    .option(
+      '--as-of <time>',
+      'each stream up to its last event recorded at or before this ISO time (a bare date: the end of that day in Bogotá)',
+    )
     .option('--bundle <file>', 'read an audit bundle (audit export) instead of the database: works with no database')
     .option('--json', 'print a JSON array instead of a table')
     .action(async (opts: ReplayOptions & { bundle?: string }) => {

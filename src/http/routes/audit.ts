@@ -3,10 +3,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { asOfTime } from '../../audit/as-of.ts';
 import type { BundleSelection } from '../../audit/bundle.ts';
 import { canExport, exportBundle } from '../../audit/export.ts';
-import { BREAK_KIND_ES, breakInSpanish, verifyWorker } from '../../audit/worker.ts';
+import { verifyWorker } from '../../audit/worker.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
+import { BREAK_KIND_ES, breakInSpanish } from '../chain-break-messages.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
 import { responsibleOfQuery, workerRead } from '../responsible.ts';
@@ -17,6 +18,8 @@ export const AUDIT_MESSAGES = {
   selectionRequired: 'Indique numeroDocumento o subgerencia, no ambos.',
   subgerenciaNotFound: 'Subgerencia no encontrada.',
   badAsOf: 'fechaCorte debe ser una fecha YYYY-MM-DD o una hora ISO 8601.',
+  exportNeedsPostgres:
+    'La exportación de auditoría necesita el almacén de eventos PostgreSQL; esta instancia guarda sus eventos en KurrentDB.',
 } as const;
 
 /**
@@ -32,7 +35,7 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     const read = await workerRead(deps.reference, req, reply);
     if (!read) return reply;
     const { worker } = read;
-    const { streams, report } = await verifyWorker(store, deps.db, worker.id);
+    const { streams, report } = await verifyWorker(store, worker.id);
     req.log.info(
       { action: 'VERIFICACION_AUDITORIA', documento: worker.documentNumber, ok: report.breaks.length === 0 },
       'hash chains verified',
@@ -81,13 +84,17 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     }
     if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
 
-    // Answered as any internal failure (500, logged) before a byte of the bundle is sent.
-    if (!canExport(store)) throw new Error('audit bundles are read from the events table; this instance keeps its events in KurrentDB');
+    // A bundle is read from one snapshot of the events where they are kept in a database.
+    if (!canExport(store)) return lookupError(reply, 501, AUDIT_MESSAGES.exportNeedsPostgres);
     const body = new PassThrough();
     // Written as it is read: a failure after the first bytes can only cut the download short,
     // which leaves a bundle without its end record, one that never verifies.
     exportBundle(store, body, { selection, asOf, now: deps.now?.() }).then(
-      (end) => req.log.info({ action: 'EXPORTACION_AUDITORIA', selection, events: end.events, root: end.root }, 'audit bundle exported'),
+      (end) =>
+        req.log.info(
+          { action: 'EXPORTACION_AUDITORIA', selection, events: end.events, root: end.root, digest: end.digest },
+          'audit bundle exported',
+        ),
       (err: unknown) => {
         req.log.error({ err, selection }, 'audit bundle export failed');
         body.destroy(err as Error);

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { workerStream } from '../../events/streams.ts';
-import { breakInSpanish, verifyWorker } from '../../audit/worker.ts';
+import { verifyWorker } from '../../audit/worker.ts';
+import { breakInSpanish } from '../../http/chain-break-messages.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
@@ -222,7 +223,7 @@ ${
         body: html`<p><a href="/panel/auditoria">Volver</a></p>`,
       });
     }
-    const { streams, report } = await verifyWorker(deps.store, deps.db, worker.id);
+    const { streams, report } = await verifyWorker(deps.store, worker.id);
     const ok = report.breaks.length === 0;
     const broken = new Map(report.breaks.map((b) => [b.stream, b]));
     req.log.info(

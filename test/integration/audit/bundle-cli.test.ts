@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,16 @@ import {
   toWorker,
 } from '../../support/event-builders.ts';
 import { cliTarget, runCli, type CliRun, type CliTarget } from '../reference/helpers.ts';
+
+type Rec = Record<string, any>;
+const linesOf = (records: Rec[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+/** Records gzipped again into `file`: as they are, or rewritten whole (the end record's digest recomputed). */
+function writeBundle(file: string, records: Rec[], how: 'in place' | 'whole' = 'in place'): string {
+  const before = linesOf(records.slice(0, -1));
+  const end = how === 'whole' ? { ...records.at(-1)!, digest: createHash('sha256').update(before).digest('hex') } : records.at(-1)!;
+  writeFileSync(file, gzipSync(before + linesOf([end])));
+  return file;
+}
 
 /** The CLI with no database it could reach: a server address nothing listens on, and no data directory. */
 const offline = (...args: string[]): Promise<CliRun> =>
@@ -61,7 +72,9 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
     const exported = await cli.run('audit', 'export', '--documento', '1001', '--out', bundle);
     expect(exported).toMatchObject({ code: 0, stderr: [] });
     expect(exported.stdout).toEqual([
-      expect.stringMatching(new RegExp(`^exported 7 events in 4 streams \\(1 workers\\) to ${bundle} in [\\d.]+ s: root [0-9a-f]{64}$`)),
+      expect.stringMatching(
+        new RegExp(`^exported 7 events in 4 streams \\(1 workers\\) to ${bundle} in [\\d.]+ s: root [0-9a-f]{64} digest [0-9a-f]{64}$`),
+      ),
     ]);
     expect(existsSync(`${bundle}.partial`)).toBe(false);
     exportedLine = exported.stdout[0]!;
@@ -71,10 +84,11 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
     expect(verified.stdout).toEqual([
       expect.stringMatching(/^bundle .*ana\.ndjson\.gz: document 1001, exported \d{4}-\d\d-\d\dT.* by vacaciones-service \d+\.\d+\.\d+$/),
       expect.stringMatching(
-        /^verified bundle .*ana\.ndjson\.gz \(1 workers, root [0-9a-f]{64}\): 7 events in 4 streams in .*: every chain holds$/,
+        /^verified bundle .*ana\.ndjson\.gz \(1 workers, root [0-9a-f]{64}, digest [0-9a-f]{64}\): 7 events in 4 streams in .*: every chain holds$/,
       ),
     ]);
-    expect(verified.stdout[1]).toContain(exported.stdout[0]!.split('root ')[1]!);
+    const [, root, digest] = /root ([0-9a-f]{64}) digest ([0-9a-f]{64})$/.exec(exportedLine)!;
+    expect(verified.stdout[1]).toContain(`root ${root}, digest ${digest})`);
 
     for (const extra of [[], ['--json'], ['--as-of', '2024-04-01'], ['--as-of', '2024-04-01', '--json']]) {
       const live = await cli.run('replay', '--documento', '1001', ...extra);
@@ -145,13 +159,17 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
       events: 6,
       root: merkleRoot(heads.map((h) => ({ stream: h.stream, revision: h.revision, hash: h.hash }))),
     });
-    const whole = join(dir, 'rewritten.ndjson.gz');
-    writeFileSync(whole, gzipSync(rewritten.map((x) => JSON.stringify(x)).join('\n') + '\n'));
+    const whole = writeBundle(join(dir, 'rewritten.ndjson.gz'), rewritten, 'whole');
     expect(await offline('audit', 'verify', '--bundle', whole)).toMatchObject({ code: 0, stderr: [] });
     const against = await offline('audit', 'verify', '--bundle', whole, '--root', exportedLine);
     expect(against.code).toBe(1);
-    expect(against.stdout.at(-1)).toMatch(/^PROBLEM the heads have the root [0-9a-f]{64}, not the root kept, [0-9a-f]{64}$/);
+    expect(against.stdout.slice(-2)).toEqual([
+      expect.stringMatching(/^PROBLEM the heads have the root [0-9a-f]{64}, not the root kept, [0-9a-f]{64}$/),
+      expect.stringMatching(/^PROBLEM the bundle's lines hash to [0-9a-f]{64}, not to the digest kept, [0-9a-f]{64}$/),
+    ]);
     expect(await offline('audit', 'verify', '--bundle', bundle, '--root', exportedLine)).toMatchObject({ code: 0, stderr: [] });
+    // The root alone, as it was kept before bundles carried a digest, is still taken.
+    expect(await offline('audit', 'verify', '--bundle', whole, '--root', exportedLine.split(' digest ')[0]!)).toMatchObject({ code: 1 });
 
     // Cut short: whatever is left of it verifies as what it is.
     const cut = join(dir, 'cut-short.ndjson.gz');
@@ -168,6 +186,142 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
     expect(short.code).toBe(1);
     expect(short.stdout.at(-1)).toBe('PROBLEM the bundle ends without its end record: it was cut short');
     expect(short.stderr).toEqual(['vacaciones: the bundle does not hold: the bundle ends without its end record: it was cut short']);
+  }, 300_000);
+
+  it('fails a bundle whose fields outside the chains were changed: by its own digest, or rewritten whole, against the line kept', async () => {
+    const records = (gunzipSync(readFileSync(bundle)).toString('utf8').trim().split('\n') as string[]).map((l) => JSON.parse(l) as Rec);
+    const event = (revision: number) => records.find((r) => r.record === 'event' && r.stream === 'worker-1' && r.revision === revision)!;
+    const edits: [string, (r: Rec[]) => void][] = [
+      ['position', () => (event(2).position = event(0).position)],
+      ['recorded-at', () => (event(2).recordedAt = '2024-03-02T12:00:00.000000Z')],
+      ['document', (r) => (r.find((x) => x.record === 'worker')!.documentNumber = '1002')],
+      ['exported-at', (r) => (r[0]!.exportedAt = '2020-01-01T00:00:00.000Z')],
+    ];
+    const pristine = structuredClone(records);
+    for (const [name, edit] of edits) {
+      records.splice(0, records.length, ...structuredClone(pristine));
+      edit(records);
+      const whole = writeBundle(join(dir, `${name}-whole.ndjson.gz`), records, 'whole');
+      const r = await offline('audit', 'verify', '--bundle', whole, '--root', exportedLine);
+      expect(r.code, name).toBe(1);
+      expect(r.stdout.at(-1), name).toMatch(/^PROBLEM the bundle's lines hash to [0-9a-f]{64}, not to the digest kept, [0-9a-f]{64}$/);
+      expect(r.stderr, name).toEqual([expect.stringMatching(/^vacaciones: the bundle does not hold: the bundle's lines hash to /)]);
+    }
+    // Changed in place, with no line kept: the end record's own digest tells, and replay refuses it.
+    const inPlace = writeBundle(join(dir, 'recorded-at-in-place.ndjson.gz'), records);
+    expect(await offline('audit', 'verify', '--bundle', inPlace)).toMatchObject({
+      code: 1,
+      stderr: [
+        expect.stringMatching(
+          /^vacaciones: the bundle does not hold: the end record gives the digest [0-9a-f]{64}, the lines before it hash to /,
+        ),
+      ],
+    });
+    expect(await offline('replay', '--bundle', inPlace, '--documento', '1001', '--as-of', '2024-04-01')).toMatchObject({
+      code: 1,
+      stderr: [
+        `vacaciones: the bundle does not hold: its lines do not hash to the digest of its end record: run audit verify --bundle ${inPlace}`,
+      ],
+    });
+  }, 300_000);
+
+  it('replays each stream in the order of its revisions, also where the log places a later revision first', async () => {
+    // Two appends that claim a stream one after the other can hold transaction ids in the other
+    // order (an id is drawn before the stream's lock is had), which the log's positions follow:
+    // here revision 2 of the worker's stream placed right after its revision 0, before revision 1.
+    await cli.inspect((db) =>
+      db.query(
+        `UPDATE events SET tx_id = (SELECT tx_id FROM events WHERE stream = 'worker-1' AND revision = 0)
+          WHERE stream = 'worker-1' AND revision = 2`,
+      ),
+    );
+    const live = await cli.run('replay', '--documento', '1001', '--json');
+    expect(live).toMatchObject({ code: 0, stderr: [] });
+    const steps = JSON.parse(live.stdout.join('\n')) as { stream: string; revision: number; stateAfter: { liveRecords: number } }[];
+    expect(steps.map((s) => [s.stream, s.revision, s.stateAfter.liveRecords])).toEqual([
+      ['worker-1', 0, 1],
+      ['audit-worker-1', 0, 1],
+      ['worker-1', 1, 1],
+      ['worker-1', 2, 2],
+      ['worker-1', 3, 1],
+    ]);
+    const reordered = join(dir, 'reordered.ndjson.gz');
+    expect(await cli.run('audit', 'export', '--documento', '1001', '--out', reordered)).toMatchObject({ code: 0 });
+    expect(await offline('audit', 'verify', '--bundle', reordered)).toMatchObject({ code: 0, stderr: [] });
+    for (const extra of [[], ['--json']])
+      expect(await offline('replay', '--bundle', reordered, '--documento', '1001', ...extra)).toEqual(
+        await cli.run('replay', '--documento', '1001', ...extra),
+      );
+  }, 300_000);
+
+  it('as of a time, export and live replay keep the same prefix of each stream, also where recording times run against revisions', async () => {
+    // An event's recording time is when its transaction began: under contention a later revision
+    // may carry an earlier time. Here revision 1 is recorded after revision 2.
+    await cli.inspect((db) =>
+      db.query(
+        `UPDATE events SET recorded_at = CASE revision WHEN 0 THEN '2024-03-01T12:00:00Z'::timestamptz WHEN 1 THEN '2024-06-01T12:00:00Z'
+                                                        WHEN 2 THEN '2024-04-15T12:00:00Z' ELSE '2024-07-01T12:00:00Z' END
+          WHERE stream = 'worker-1'`,
+      ),
+    );
+    const live = await cli.run('replay', '--documento', '1001', '--as-of', '2024-05-01', '--json');
+    expect(live).toMatchObject({ code: 0, stderr: [] });
+    // The stream up to its last event recorded by then (revision 2), with the revision before it.
+    const steps = JSON.parse(live.stdout.join('\n')) as { stream: string; revision: number }[];
+    expect(steps.filter((s) => s.stream === 'worker-1').map((s) => s.revision)).toEqual([0, 1, 2]);
+
+    const cut = join(dir, 'as-of-out-of-order.ndjson.gz');
+    expect(await cli.run('audit', 'export', '--documento', '1001', '--as-of', '2024-05-01', '--out', cut)).toMatchObject({
+      code: 0,
+      stdout: [expect.stringMatching(/^exported 6 events in 4 streams/)],
+    });
+    expect(await offline('audit', 'verify', '--bundle', cut)).toMatchObject({ code: 0, stderr: [] });
+    expect(await offline('replay', '--bundle', cut, '--documento', '1001', '--json')).toEqual(live);
+    // A whole bundle replayed as of the same time tells the same.
+    const whole = join(dir, 'whole-out-of-order.ndjson.gz');
+    expect(await cli.run('audit', 'export', '--documento', '1001', '--out', whole)).toMatchObject({ code: 0 });
+    expect(await offline('replay', '--bundle', whole, '--documento', '1001', '--as-of', '2024-05-01', '--json')).toEqual(live);
+  }, 300_000);
+
+  it('fails a file that is not a whole bundle, or whose streams are out of order, with one line and exit 1', async () => {
+    const bytes = readFileSync(bundle);
+    const records = gunzipSync(bytes).toString('utf8').trim().split('\n');
+    const stream = (line: string) => (JSON.parse(line) as { stream?: string }).stream;
+    const block = (name: string) => records.filter((l) => stream(l) === name);
+    const others = records.filter((l) => !['audit-worker-1', 'pila-VAC_A_1'].includes(stream(l) ?? ''));
+    const cases: [string, Buffer, string][] = [
+      ['empty.gz', Buffer.alloc(0), 'the file ends before its first line: it is empty or cut short'],
+      ['nothing.gz', gzipSync(''), 'the bundle holds no records: it is empty'],
+      ['plain.ndjson', Buffer.from(records.join('\n') + '\n'), 'the file is not gzip: it is not an audit bundle'],
+      ['headless.gz', gzipSync(records.slice(1).join('\n') + '\n'), 'line 1 is not the manifest of an audit bundle'],
+      ['endless.gz', gzipSync(records.slice(0, -1).join('\n') + '\n'), 'the bundle ends without its end record: it was cut short'],
+      ['half.gz', bytes.subarray(0, Math.floor(bytes.length / 2)), 'the bundle cannot be read after line '],
+      [
+        'swapped.gz',
+        gzipSync([...others.slice(0, 2), ...block('pila-VAC_A_1'), ...block('audit-worker-1'), ...others.slice(2)].join('\n') + '\n'),
+        'line 5: stream audit-worker-1 comes after pila-VAC_A_1, out of order or twice',
+      ],
+    ];
+    for (const [name, content, reason] of cases) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      const r = await offline('audit', 'verify', '--bundle', file);
+      expect(r.code, name).toBe(1);
+      expect(r.stderr, name).toEqual([expect.stringContaining(`vacaciones: the bundle does not hold: ${reason}`)]);
+      expect(r.stdout, name).toContainEqual(expect.stringContaining(`PROBLEM ${reason}`));
+    }
+    // A worker's stream whose events do not come together is not replayed.
+    const parsed = records.map((l) => JSON.parse(l) as Rec);
+    const newest = parsed.findLastIndex((r) => r.record === 'event' && r.stream === 'worker-1');
+    const [moved] = parsed.splice(newest, 1);
+    parsed.splice(2, 0, moved!);
+    const split = writeBundle(join(dir, 'split.gz'), parsed, 'whole');
+    expect(await offline('replay', '--bundle', split, '--documento', '1001')).toMatchObject({
+      code: 1,
+      stderr: [
+        `vacaciones: the bundle does not hold: the events of stream worker-1 do not come together: run audit verify --bundle ${split}`,
+      ],
+    });
   }, 300_000);
 
   it('refuses what it cannot do in one line, and leaves no file behind', async () => {

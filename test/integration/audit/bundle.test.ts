@@ -1,15 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { PassThrough, Readable } from 'node:stream';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLE_FORMAT, verifyBundle, type BundleRecord, type BundleSelection } from '../../../src/audit/bundle.ts';
+import { BUNDLE_FORMAT, type BundleRecord, type BundleSelection } from '../../../src/audit/bundle.ts';
+import { againstKept, verifyBundle } from '../../../src/audit/bundle-verify.ts';
 import { describeBreak } from '../../../src/audit/chain-check.ts';
 import { exportBundle, NothingSelectedError } from '../../../src/audit/export.ts';
 import { merkleRoot } from '../../../src/audit/merkle.ts';
 import { verifyChains } from '../../../src/audit/verify.ts';
 import { pilaStream } from '../../../src/events/streams.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
-import { freshDb, type TestDb } from '../../support/db.ts';
+import { comparePositions } from '../../../src/store/types.ts';
+import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
 import {
   approvedEvent,
   consultedEvent,
@@ -37,7 +39,14 @@ const recordsOf = (bundle: Buffer): Rec[] =>
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l) as Rec);
-const bundleOf = (records: Rec[]): Buffer => gzipSync(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+const linesOf = (records: Rec[]): string => records.map((r) => `${JSON.stringify(r)}\n`).join('');
+/** Records gzipped again as they are: changed in place, the end record's digest left as it was. */
+const bundleOf = (records: Rec[]): Buffer => gzipSync(linesOf(records));
+/** Records gzipped again with the end record's digest recomputed: a bundle rewritten whole. */
+const rewrittenWhole = (records: Rec[]): Buffer => {
+  const before = linesOf(records.slice(0, -1));
+  return gzipSync(before + linesOf([{ ...records.at(-1)!, digest: createHash('sha256').update(before).digest('hex') }]));
+};
 const verify = (bundle: Buffer) => verifyBundle(Readable.from([bundle]));
 
 describe('audit bundles', () => {
@@ -80,7 +89,7 @@ describe('audit bundles', () => {
     expect(recs[0]).toMatchObject({
       record: 'manifest',
       format: BUNDLE_FORMAT,
-      formatVersion: 1,
+      formatVersion: 2,
       service: { name: 'vacaciones-service', version: expect.any(String) },
       exportedAt: '2026-11-23T12:00:00.000Z',
       selection: { kind: 'documento', documento: '1001' },
@@ -104,6 +113,10 @@ describe('audit bundles', () => {
       streams: 4,
       events: 7,
       root: merkleRoot(heads.map((h) => ({ stream: h.stream, revision: h.revision, hash: h.hash! }))),
+      // Every line before the end record, as written.
+      digest: createHash('sha256')
+        .update(linesOf(recs.slice(0, -1)))
+        .digest('hex'),
     });
   });
 
@@ -190,9 +203,40 @@ describe('audit bundles', () => {
       ]);
     });
 
+    it('fail on what the chains do not cover changed (a position, a recording time, a worker record, the manifest): by the digest of its lines, or rewritten whole, against the digest kept', async () => {
+      const original = await verify(bundleOf(recs));
+      expect(original).toMatchObject({ breaks: [], problems: [], digest: recs.at(-1)!.digest });
+      const kept = { root: original.root, digest: original.digest! };
+      const edits: [string, (r: Rec[]) => void][] = [
+        ['a position', (r) => (r[at('worker-1', 2)]!.position = r[at('worker-1', 0)]!.position)],
+        ['a recording time', (r) => (r[at('worker-1', 2)]!.recordedAt = '2020-01-01T00:00:00.000000Z')],
+        ["a worker record's document number", (r) => (r.find((x) => x.record === 'worker')!.documentNumber = '1002')],
+        ["the manifest's export time", (r) => (r[0]!.exportedAt = '2020-01-01T00:00:00.000Z')],
+      ];
+      for (const [what, edit] of edits) {
+        const changed = structuredClone(recs);
+        edit(changed);
+        const inPlace = await verify(bundleOf(changed));
+        expect(inPlace.breaks, what).toEqual([]);
+        expect(inPlace.problems, what).toEqual([
+          expect.stringMatching(
+            /^the end record gives the digest [0-9a-f]{64}, the lines before it hash to [0-9a-f]{64}: the bundle was changed after it was written$/,
+          ),
+        ]);
+        // Rewritten whole, the bundle holds by itself, with the same root: only the digest kept tells.
+        const whole = await verify(rewrittenWhole(changed));
+        expect(whole.problems, what).toEqual([]);
+        expect(whole.root, what).toBe(original.root);
+        expect(againstKept(whole, kept), what).toEqual([
+          `the bundle's lines hash to ${whole.digest}, not to the digest kept, ${kept.digest}`,
+        ]);
+      }
+      expect(againstKept(original, kept)).toEqual([]);
+    });
+
     it("fail on a stream's newest event removed, on heads or root rewritten, and on a bundle cut short", async () => {
       const last = at('worker-1', 3);
-      const truncated = await verify(bundleOf(recs.filter((_, i) => i !== last)));
+      const truncated = await verify(rewrittenWhole(recs.filter((_, i) => i !== last)));
       expect(truncated.breaks).toEqual([]);
       expect(truncated.problems).toEqual([
         expect.stringMatching(/^stream worker-1: its head record says revision 3 with hash [0-9a-f]{64}, its events end at revision 2/),
@@ -206,7 +250,7 @@ describe('audit bundles', () => {
         { revision: 2, hash: recs[last - 1]!.hash },
       );
       rewritten.at(-1)!.events = 6;
-      expect((await verify(bundleOf(rewritten))).problems).toEqual([expect.stringMatching(/^the end record gives the root /)]);
+      expect((await verify(rewrittenWhole(rewritten))).problems).toEqual([expect.stringMatching(/^the end record gives the root /)]);
 
       expect((await verify(bundleOf(recs.slice(0, -1)))).problems).toEqual(['the bundle ends without its end record: it was cut short']);
       const bytes = bundleOf(recs);
@@ -218,9 +262,49 @@ describe('audit bundles', () => {
     });
   });
 
+  describe('that are not whole bundles', () => {
+    it('fail with one reason each: no records, an empty file, a file that is not gzip, no manifest, no end record, cut mid-file', async () => {
+      const recs = recordsOf(await exportToBuffer(store, t, { kind: 'documento', documento: '1001' }));
+      const whole = bundleOf(recs);
+      const cases: [string, Buffer, string][] = [
+        ['gzip of nothing', gzipSync(''), 'the bundle holds no records: it is empty'],
+        ['gzip of blank lines', gzipSync('\n\n'), 'the bundle holds no records: it is empty'],
+        ['an empty file', Buffer.alloc(0), 'the file ends before its first line: it is empty or cut short'],
+        ['not gzip', Buffer.from(recs.map((r) => JSON.stringify(r)).join('\n')), 'the file is not gzip: it is not an audit bundle'],
+        ['no manifest', bundleOf(recs.slice(1)), 'line 1 is not the manifest of an audit bundle'],
+        ['no end record', bundleOf(recs.slice(0, -1)), 'the bundle ends without its end record: it was cut short'],
+        ['cut mid-file', whole.subarray(0, Math.floor(whole.length / 2)), 'the bundle cannot be read after line '],
+      ];
+      for (const [what, bytes, reason] of cases) {
+        const r = await verify(bytes);
+        expect(r.problems[0], what).toContain(reason);
+        expect(r.breaks, what).toEqual([]);
+      }
+    });
+
+    it('name the stream that comes out of order or twice, and go on checking', async () => {
+      const recs = recordsOf(await exportToBuffer(store, t, { kind: 'documento', documento: '1001' }));
+      const block = (stream: string) => recs.filter((r) => (r.record === 'event' || r.record === 'head') && r.stream === stream);
+      const rest = recs.filter((r) => !['audit-worker-1', 'pila-VAC_A_1'].includes(r.stream));
+      // pila-VAC_A_1 before audit-worker-1: the blocks of two streams swapped.
+      const swapped = [...rest.slice(0, 2), ...block('pila-VAC_A_1'), ...block('audit-worker-1'), ...rest.slice(2)];
+      const r = await verify(bundleOf(swapped));
+      expect(r.problems).toContainEqual(
+        expect.stringMatching(/^line \d+: stream audit-worker-1 comes after pila-VAC_A_1, out of order or twice$/),
+      );
+      expect(r.breaks).toEqual([]);
+      // A stream given twice.
+      const twice = [...recs.slice(0, -1), ...block('pila-VAC_B_2'), recs.at(-1)!];
+      const again = await verify(bundleOf(twice));
+      expect(again.problems).toContainEqual(
+        expect.stringMatching(/^line \d+: stream pila-VAC_B_2 comes after worker-1, out of order or twice$/),
+      );
+    });
+  });
+
   it('exported from a database someone edited, tell the same break the database verification tells', async () => {
     await t.db.query(`UPDATE events SET data = data || '{"businessDays": 30}' WHERE stream = 'worker-2' AND revision = 0`);
-    const inDb = await verifyChains(store, t.db, { streams: ['worker-2'] });
+    const inDb = await verifyChains(store, { streams: ['worker-2'] });
     const r = await verify(await exportToBuffer(store, t, { kind: 'subgerencia', subgerencia: 'SG1' }));
     expect(r.breaks).toEqual(inDb.breaks);
     expect(r.breaks).toMatchObject([{ stream: 'worker-2', revision: 0, kind: 'altered' }]);
@@ -262,6 +346,35 @@ describe('an export whose reader goes away', () => {
       const again = new PassThrough();
       again.resume();
       expect(await exportBundle(store, again, { selection: { kind: 'all' } })).toMatchObject({ streams: 10, events: 5000 });
+    } finally {
+      await t.drop();
+    }
+  });
+});
+
+describe.skipIf(!hasServer())(`a stream whose positions run against its revisions (${NEEDS_SERVER})`, () => {
+  it('is written so by two appends under way at once, and exports and verifies as any other', async () => {
+    const t = await freshDb();
+    try {
+      const store = new PostgresEventStore(t.db);
+      const tick = (i: number) => ({ id: randomUUID(), type: 'Tick', data: { i }, metadata: {} });
+      // The first transaction draws its id on its first append, then waits for the second, which
+      // writes revision 0 of the shared stream and commits; the first then writes its revision 1.
+      await t.db.transaction(async (tx) => {
+        await store.claimAppend(tx);
+        await store.appendIn(tx, [{ stream: 'unit-SG1-2026-01', expectedRevision: 'any', events: [tick(0)] }]);
+        await store.append([{ stream: 'unit-SG1-2026-02', expectedRevision: 'any', events: [tick(1)] }]);
+        await store.appendIn(tx, [{ stream: 'unit-SG1-2026-02', expectedRevision: 'any', events: [tick(2)] }]);
+      });
+      const [first, second] = await store.readStream('unit-SG1-2026-02');
+      expect([first!.revision, second!.revision]).toEqual([0, 1]);
+      expect(comparePositions(second!.position, first!.position)).toBeLessThan(0);
+
+      const out = new PassThrough();
+      const chunks: Buffer[] = [];
+      out.on('data', (c: Buffer) => chunks.push(c));
+      await exportBundle(store, out, { selection: { kind: 'all' } });
+      expect(await verify(Buffer.concat(chunks))).toMatchObject({ streams: 2, events: 3, breaks: [], problems: [] });
     } finally {
       await t.drop();
     }

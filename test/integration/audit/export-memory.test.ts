@@ -4,13 +4,15 @@ import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyBundle } from '../../../src/audit/bundle.ts';
+import { verifyBundle } from '../../../src/audit/bundle-verify.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { NEEDS_SERVER, freshDb, hasServer, type TestDb } from '../../support/db.ts';
 import { ROOT } from '../../support/server.ts';
 
 const EVENTS = 100_000;
 const STREAMS = 1_000;
+/** Workers of one subgerencia, as a large employer has. */
+const WORKERS = 50_000;
 /** Characters of padding per event: the events hold about 100 MB of data in all. */
 const PADDING = 1_000;
 /**
@@ -69,6 +71,13 @@ describe.skipIf(!hasServer())(`exporting ${EVENTS.toLocaleString('en')} events (
     await t.db.query(
       `INSERT INTO ref_workers (id, document_type, document_number, first_names, last_names) VALUES (1, 'CC', '1001', 'Ana', 'Pérez')`,
     );
+    await t.db.exec(`
+      INSERT INTO ref_subgerencias (id, nombre) VALUES ('SG-BIG', 'Planta');
+      INSERT INTO ref_workers (id, document_type, document_number, first_names, last_names)
+        SELECT 1000 + g, 'CC', (5000000 + g)::text, 'Nombre', 'Apellido' FROM generate_series(1, ${WORKERS}) g;
+      INSERT INTO ref_contracts (id, worker_id, subgerencia_id, settled, additional, base_salary)
+        SELECT g, 1000 + g, 'SG-BIG', false, false, 3000000 FROM generate_series(1, ${WORKERS}) g;
+    `);
     await store.append([
       { stream: 'worker-1', expectedRevision: 'no_stream', events: [{ id: randomUUID(), type: 'Tick', data: { i: 0 }, metadata: {} }] },
     ]);
@@ -94,7 +103,7 @@ describe.skipIf(!hasServer())(`exporting ${EVENTS.toLocaleString('en')} events (
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`writes them in a heap of ${HEAP_MB} MB, with a peak heap and resident set close to those of exporting one event, and the bundle verifies`, async () => {
+  it(`writes them, and a subgerencia of ${WORKERS.toLocaleString('en')} workers, in a heap of ${HEAP_MB} MB, with a peak heap and resident set close to those of exporting one event, and the bundle verifies`, async () => {
     const small = await exportIn(t.url!, dir, 'small', '--documento', '1001');
     expect(small.code, small.stderr).toBe(0);
     const all = await exportIn(t.url!, dir, 'all', '--all');
@@ -109,6 +118,13 @@ describe.skipIf(!hasServer())(`exporting ${EVENTS.toLocaleString('en')} events (
     expect(growth.rss).toBeLessThan(60e6);
 
     const report = await verifyBundle(createReadStream(all.out));
-    expect(report).toMatchObject({ events: EVENTS + 1, streams: STREAMS + 1, breaks: [], problems: [] });
+    expect(report).toMatchObject({ workers: WORKERS + 1, events: EVENTS + 1, streams: STREAMS + 1, breaks: [], problems: [] });
+
+    // A subgerencia of fifty thousand workers: read a page of workers at a time, its streams kept by the database.
+    const unit = await exportIn(t.url!, dir, 'unit', '--subgerencia', 'SG-BIG');
+    expect(unit.code, unit.stderr).toBe(0);
+    console.log(`export of a subgerencia of ${WORKERS} workers: peak heap ${mb(unit.peak.heapUsed)} MB`);
+    expect(unit.peak.heapUsed - small.peak.heapUsed).toBeLessThan(40e6);
+    expect(await verifyBundle(createReadStream(unit.out))).toMatchObject({ workers: WORKERS, events: 0, breaks: [], problems: [] });
   }, 600_000);
 });

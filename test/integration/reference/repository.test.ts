@@ -45,6 +45,27 @@ describe('ReferenceRepository', () => {
     expect(await repo.workerById(9999)).toBeNull();
   });
 
+  it('gives workers by id a page at a time, all of them or those with a contract in a subgerencia', async () => {
+    const ids = async (subgerencia?: string, limit = 3) => {
+      const seen: number[][] = [];
+      for (let after = 0; ;) {
+        const page = await repo.workersPage({ after, limit, subgerencia });
+        seen.push(page.map((w) => w.id));
+        if (page.length < limit) return seen;
+        after = page.at(-1)!.id;
+      }
+    };
+    expect(await ids()).toEqual([[1001, 1002, 1003], [1004, 1005, 1006], [1007, 1008, 1009], [1010]]);
+    // 1010 has two contracts there and comes once; 1005 has none.
+    expect(await ids('SG-OPS')).toEqual([
+      [1001, 1002, 1003],
+      [1004, 1010],
+    ]);
+    expect(await ids('SG-ADM', 2)).toEqual([[1006, 1007], []]);
+    expect(await ids('SG-NADA')).toEqual([[]]);
+    expect((await repo.workersPage({ after: 1000, limit: 1 }))[0]).toEqual(await repo.workerById(1001));
+  });
+
   it('finds users by e-mail ignoring case and surrounding spaces', async () => {
     expect(await repo.userByEmail('  ADMIN@Empresa.CO ')).toEqual({
       id: 1,

@@ -57,6 +57,6 @@ describe('hash chain of the events stored before it (migrations 17 and 19)', () 
       ),
     ).toEqual([18, 19]);
     await store.append([{ stream: 's-1', expectedRevision: 'any', events: [ev(8)] }]);
-    expect(await verifyChains(store, t.db, { all: true })).toMatchObject({ events: 63, streams: 5, breaks: [] });
+    expect(await verifyChains(store, { all: true })).toMatchObject({ events: 63, streams: 5, breaks: [] });
   });
 });
