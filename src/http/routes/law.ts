@@ -8,6 +8,7 @@ import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
 import { periodBody } from '../period-body.ts';
+import { responsibleAdministrator } from '../responsible.ts';
 import { periodsQuery, settlementQuery } from '../schemas.ts';
 import { validate } from '../vacation-input.ts';
 
@@ -39,12 +40,12 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
         numeroDocumento: `No existe un trabajador con documento ${input.numeroDocumento}`,
       });
     }
-    const user = await deps.reference.userByEmail(input.emailResponsable);
-    if (!user?.isAdmin)
+    const user = await responsibleAdministrator(deps.reference, req, input.emailResponsable);
+    if (!user) {
       return void vacationError(reply, 404, MESSAGES.userNotFound, {
         emailResponsable: 'No existe un usuario administrador con ese correo',
       });
-    req.responsibleUser = user;
+    }
     return { file, user, input };
   }
 
