@@ -61,7 +61,8 @@ const REQUEST_KEY = '\u0000request';
 
 /**
  * The periods over the limit of half their days paid in money once the request's days are applied
- * with the others (by start date, oldest pending period first), that were not over it before.
+ * with the others (by start date, oldest pending period first), among those the request adds days
+ * in money to.
  */
 export function compensationOverHalf(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,

@@ -218,11 +218,17 @@ export function addYears(date: string, years: number): string {
 }
 
 /**
- * Whether the days a new compensated request takes would put a period over half its days paid in
- * money (CST art. 189 as amended by Ley 1429 de 2010, art. 20): the periods over the limit with the
- * request that were not without it.
+ * The periods a new compensated request would leave over half their days paid in money (CST art.
+ * 189 as amended by Ley 1429 de 2010, art. 20): those over the limit with the request whose days in
+ * money the request raised. A period already over it (historic records) takes no more; one the
+ * request does not touch is not blamed on it.
  */
 export function periodsOverHalfCompensated(periods: readonly AccrualPeriod<unknown>[], before: Allocation, after: Allocation): number[] {
-  const over = (a: Allocation, i: number) => a.periods[i]!.compensatedUnits * 2 > periods[i]!.entitlementUnits;
-  return periods.map((_, i) => i).filter((i) => over(after, i) && !over(before, i));
+  return periods
+    .map((_, i) => i)
+    .filter((i) => {
+      const was = before.periods[i]!.compensatedUnits;
+      const is = after.periods[i]!.compensatedUnits;
+      return is > was && is * 2 > periods[i]!.entitlementUnits;
+    });
 }

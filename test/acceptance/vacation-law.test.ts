@@ -14,6 +14,7 @@ import {
   type Client,
   type Json,
 } from '../support/http.ts';
+import { OVER_HALF, lawDataWithCorners } from '../support/law-corners.ts';
 import { LIMITED, LONG, TRUSTED, lawData } from '../support/law-data.ts';
 import { importThroughCli } from '../support/reliability-server.ts';
 import { TODAY, startTestServer, type TestServer } from '../support/server.ts';
@@ -22,7 +23,7 @@ let srv: TestServer;
 let c: Client;
 
 beforeAll(async () => {
-  srv = await startTestServer({ beforeStart: async (env) => void (await importThroughCli(env, lawData())) });
+  srv = await startTestServer({ beforeStart: async (env) => void (await importThroughCli(env, lawDataWithCorners(lawData()))) });
   c = client(srv.url, srv.keys.acceptance!);
 });
 afterAll(async () => {
@@ -55,6 +56,24 @@ describe('limit on days paid in money (limiteCompensacion "mitad")', () => {
     // Enjoyed days are not limited: they fill the rest of the first period.
     const enjoyed = await c.post('/api/vacaciones/calculate', vacationForm(LIMITED.document, '2026-02-02', 8));
     expect(enjoyed.status, enjoyed.text).toBe(200);
+  });
+
+  it('refuses more money days in a period already over half (paid so by the system before), and takes them from a period within it', async () => {
+    const code = 'VAC_1740000000000_00000000_00001021';
+    const before = await c.get('/api/vacaciones/periodos', { numeroDocumento: OVER_HALF.document, emailResponsable: ADMIN });
+    expect(before.body.data.periodos[0]).toMatchObject({
+      diasCompensados: 10,
+      diasPendientes: 5,
+      vacaciones: [{ codigoPila: code, dias: 10 }],
+    });
+    const more = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-01', 2));
+    expect(expectVacationError(more, 422, 'No se pueden procesar las vacaciones')).toEqual([
+      `Los días compensados en dinero (12) superarían la mitad de los 15 días del período 1 del contrato ${OVER_HALF.contractId} (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`,
+    ]);
+    // Once the first period's 5 days are enjoyed (and one of the second), money days fall in the second, within half.
+    await addVacation(c, vacationForm(OVER_HALF.document, '2026-12-01', 6));
+    const next = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-14', 7));
+    expect(next.status, next.text).toBe(200);
   });
 
   it('leaves a company contract without the parameter as it was', async () => {

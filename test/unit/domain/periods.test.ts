@@ -217,8 +217,15 @@ describe('half of a period paid in money', () => {
     expect(check([taken('A', '2025-03-03', 8, false, 1)], taken('X', '2026-01-05', 8, true, 9))).toEqual([]);
   });
 
-  it('given a period already over the limit before, then only the periods the request puts over are named', () => {
-    expect(check([taken('A', '2025-03-03', 10, true, 1)], taken('X', '2026-01-05', 2, true, 9))).toEqual([]);
+  it('given a period already over the limit before (historic records), when more money days fall in it, then it is named again', () => {
+    // 10 of 15 already in money; the first period still has 5 pending, which the request takes.
+    expect(check([taken('A', '2025-03-03', 10, true, 1)], taken('X', '2026-01-05', 2, true, 9))).toEqual([0]);
+  });
+
+  it('given a period already over the limit before, when the request falls in another period, then only that one is judged', () => {
+    // The first period is full (10 in money, 5 enjoyed): the request goes to the second, within half.
+    const others = [taken('A', '2025-03-03', 10, true, 1), taken('B', '2025-04-07', 5, false, 2)];
+    expect(check(others, taken('X', '2026-01-05', 7, true, 9))).toEqual([]);
   });
 });
 
