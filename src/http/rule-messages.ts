@@ -43,7 +43,7 @@ export function ruleMessage(v: RuleViolation): string {
     case 'alreadyEnded':
       return `Las vacaciones ${v.codigoPila} terminaron el ${v.endDate} (hoy es ${v.today}): solo se interrumpen vacaciones en curso`;
     case 'interruptionOutside':
-      return `La fecha de interrupción ${v.date} debe ser posterior al inicio (${v.startDate}) y no posterior al fin (${v.endDate}) de las vacaciones`;
+      return `La fecha de interrupción ${v.date} debe estar entre el inicio (${v.startDate}) y el fin (${v.endDate}) de las vacaciones`;
     case 'interruptionNotBusinessDay':
       return `La fecha de interrupción ${v.date} no es un día hábil para el trabajador`;
     case 'continuesUnknown':

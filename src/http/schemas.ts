@@ -64,7 +64,7 @@ export const codeBody = z.object({ codigoPila: code, emailUserResponsable: stric
 export const interruptBody = z.object({
   codigoPila: code,
   fechaInterrupcion: date.meta({
-    description: 'Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD',
+    description: 'Primer día hábil no disfrutado, del inicio (nada disfrutado) al fin de las vacaciones, YYYY-MM-DD',
     example: '2026-11-23',
   }),
   motivo: z.enum(INTERRUPTION_REASONS).meta({ description: 'incapacidad, licencia, calamidad, necesidad del servicio u otro' }),

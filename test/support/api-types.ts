@@ -2496,7 +2496,7 @@ export interface components {
             codigoPila: string;
             /**
              * Format: date
-             * @description Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD
+             * @description Primer día hábil no disfrutado, del inicio (nada disfrutado) al fin de las vacaciones, YYYY-MM-DD
              * @example 2026-11-23
              */
             fechaInterrupcion: string;

@@ -106,3 +106,44 @@ export function lawDataWithCorners(base: Record<string, unknown[]>) {
   for (const [key, rows] of Object.entries(corners)) merged[key] = [...(merged[key] ?? []), ...rows];
   return merged;
 }
+
+/**
+ * Two subgerencias where one person at a time may be away (company contract 40): SG-LEY with
+ * workers 1031 and 1032, SG-LEX with 1033 and 1034, each under a contract since 2024-02-01.
+ */
+export const ONE_AWAY = {
+  companyContractId: 40,
+  first: { workerId: 1031, document: '1020307211', contractId: 10031, subgerenciaId: 'SG-LEY' },
+  second: { workerId: 1032, document: '1020307218', contractId: 10032, subgerenciaId: 'SG-LEY' },
+  third: { workerId: 1033, document: '1020307225', contractId: 10033, subgerenciaId: 'SG-LEX' },
+  fourth: { workerId: 1034, document: '1020307232', contractId: 10034, subgerenciaId: 'SG-LEX' },
+} as const;
+
+export function oneAwayData() {
+  const people = [ONE_AWAY.first, ONE_AWAY.second, ONE_AWAY.third, ONE_AWAY.fourth];
+  return {
+    subgerencias: [
+      { id: 'SG-LEY', nombre: 'Jurídica' },
+      { id: 'SG-LEX', nombre: 'Cumplimiento' },
+    ],
+    contratosEmpresa: [
+      {
+        id: ONE_AWAY.companyContractId,
+        nombre: 'Contrato cliente D, una persona a la vez',
+        vacaciones: {
+          diasVacacionesAnuales: 15,
+          diasVacacionesAnualesAltoRiesgo: 30,
+          diasMinimosDisfrutados: 6,
+          vacacionesAnticipadas: false,
+          diasVacacionesAnticipadas: 0,
+          numeroPersonasVacaciones: 1,
+        },
+      },
+    ],
+    asociados: people.map((p, i) => worker(p.workerId, p.document, ['Alba', 'Bruno', 'Celia', 'Darío'][i]!)),
+    contratos: people.map((p) =>
+      contract({ id: p.contractId, asociadoId: p.workerId, contratoEmpresaId: ONE_AWAY.companyContractId, subgerenciaId: p.subgerenciaId }),
+    ),
+    nomina: people.flatMap((p) => fortnightSheets(p.workerId, p.contractId, '2024-02-01', '2026-10-31', 3_600_000)),
+  };
+}

@@ -60,7 +60,8 @@ export function bookLinesOf(
 ): BookWorker | undefined {
   const report = periodsReport(file, records, o.asOf);
   const periods = report.periods.filter((p) => inRange(p.from, p.earnedOn ?? o.asOf, o));
-  const vacations = records.filter((r) => inRange(r.startDate, r.endDate, o));
+  // A vacation interrupted on its first day ends before it starts: it is shown on its start day.
+  const vacations = records.filter((r) => inRange(r.startDate, r.endDate < r.startDate ? r.startDate : r.endDate, o));
   if (!always && periods.length === 0 && vacations.length === 0) return undefined;
   return { file, hireDate: hireDateOf(file), periods, totals: report.totals, vacations };
 }
