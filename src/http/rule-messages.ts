@@ -1,7 +1,7 @@
 import type { RuleViolation } from '../commands/violations.ts';
 
 /** Day balances shown with at most two decimals, as callers read them. */
-function formatDays(value: number): string {
+export function formatDays(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 

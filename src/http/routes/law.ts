@@ -1,20 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { PeriodsReport } from '../../projections/register/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
+import { warningBody } from '../law-messages.ts';
 import { periodBody } from '../period-body.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { periodsQuery, settlementQuery } from '../schemas.ts';
 import { validate } from '../vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
-
-const warningsBody = (warnings: PeriodsReport['warnings']) => warnings.map((w) => ({ tipo: w.kind, mensaje: w.message }));
 
 /**
  * What Colombian law asks of vacations beyond booking: the accrual periods of a worker, answered
@@ -67,7 +65,7 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
         diasCompensados: report.totals.compensated,
         diasPendientes: report.totals.pending,
       },
-      advertencias: warningsBody(report.warnings),
+      advertencias: report.warnings.map(warningBody),
     });
   });
 
@@ -90,7 +88,7 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
       diasPendientes: s.pending,
       valor: s.value,
       periodos: s.periods.map(periodBody),
-      advertencias: warningsBody(s.warnings),
+      advertencias: s.warnings.map(warningBody),
     });
   });
 

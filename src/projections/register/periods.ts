@@ -31,20 +31,28 @@ export interface PeriodReport {
   pendingUnits: number;
 }
 
-export type WarningKind = 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior';
+/** A period as a warning names it. */
+export interface PeriodRef {
+  contractId: number;
+  number: number;
+}
+
+/** What an employer must heed about a worker's periods (src/http/law-messages.ts words each). */
+export type PeriodWarning =
+  /** More earned periods with days pending than CST art. 190 lets a worker accumulate. */
+  | { kind: 'accumulation'; owed: number; limit: number; extended: boolean }
+  /** A period's pending days prescribe within PRESCRIPTION_NOTICE_DAYS (CST art. 488). */
+  | { kind: 'aboutToPrescribe'; period: PeriodRef; pendingUnits: number; on: string }
+  | { kind: 'prescribed'; period: PeriodRef; pendingUnits: number; on: string };
 
 export interface PeriodsReport {
   asOf: string;
   periods: PeriodReport[];
   totals: { accrued: number; enjoyed: number; compensated: number; pending: number; pendingUnits: number };
-  warnings: { kind: WarningKind; message: string }[];
+  warnings: PeriodWarning[];
 }
 
 const days = (units: number) => toDecimal2(Days360.fromUnits(units));
-const shown = (units: number) => {
-  const d = days(units);
-  return Number.isInteger(d) ? String(d) : d.toFixed(2);
-};
 
 /**
  * A worker's accrual periods on `asOf`: each main contract's periods of 360 days worked (payroll
@@ -101,34 +109,21 @@ export function periodsReport(
   };
 }
 
-function warningsOf(file: Pick<WorkerFile, 'contracts'>, reports: readonly PeriodReport[], asOf: string): PeriodsReport['warnings'] {
-  const warnings: PeriodsReport['warnings'] = [];
+function warningsOf(file: Pick<WorkerFile, 'contracts'>, reports: readonly PeriodReport[], asOf: string): PeriodWarning[] {
+  const warnings: PeriodWarning[] = [];
   const owed = reports.filter((p) => p.earnedOn !== null && p.pendingUnits > 0);
   const extended = file.contracts.some(
     (c) =>
       !c.additional && c.technicalOrTrusted && c.startDate !== null && c.startDate <= asOf && (c.endDate === null || c.endDate >= asOf),
   );
   const limit = extended ? ACCUMULATION_LIMIT_EXTENDED : ACCUMULATION_LIMIT;
-  if (owed.length > limit) {
-    warnings.push({
-      kind: 'acumulacion',
-      message: `El trabajador tiene ${owed.length} períodos causados con días pendientes; el artículo 190 del CST permite acumular hasta ${limit}${extended ? ' para personal técnico, especializado, de confianza o de manejo' : ''}`,
-    });
-  }
+  if (owed.length > limit) warnings.push({ kind: 'accumulation', owed: owed.length, limit, extended });
   const notice = addDays(asOf, PRESCRIPTION_NOTICE_DAYS);
   for (const p of owed) {
-    const where = `del período ${p.number} del contrato ${p.contractId}`;
-    if (p.prescribed) {
-      warnings.push({
-        kind: 'prescrito',
-        message: `Los ${shown(p.pendingUnits)} días pendientes ${where} prescribieron el ${p.prescribesOn} (artículo 488 del CST)`,
-      });
-    } else if (p.prescribesOn! <= notice) {
-      warnings.push({
-        kind: 'prescripcion',
-        message: `Los ${shown(p.pendingUnits)} días pendientes ${where} prescriben el ${p.prescribesOn} (artículo 488 del CST)`,
-      });
-    }
+    const period = { contractId: p.contractId, number: p.number };
+    const on = p.prescribesOn!;
+    if (p.prescribed) warnings.push({ kind: 'prescribed', period, pendingUnits: p.pendingUnits, on });
+    else if (on <= notice) warnings.push({ kind: 'aboutToPrescribe', period, pendingUnits: p.pendingUnits, on });
   }
   return warnings;
 }

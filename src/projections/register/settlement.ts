@@ -1,8 +1,14 @@
 import { Days360, governingContract, toDecimal2, valueOfUnits } from '../../domain/index.ts';
 import type { WorkerFile } from '../../commands/types.ts';
 import type { Contract } from '../../reference/repository.ts';
-import { periodsReport, type PeriodReport, type PeriodsReport } from './periods.ts';
+import { periodsReport, type PeriodReport, type PeriodWarning } from './periods.ts';
 import type { RegisterEntry } from './queries.ts';
+
+/** What a clerk must heed in a settlement (src/http/law-messages.ts words each). */
+export type SettlementWarning =
+  | PeriodWarning
+  /** A live record that ends after the leaving date: its days count as taken. */
+  | { kind: 'endsAfterLeaving'; codigoPila: string; startDate: string; endDate: string };
 
 export interface Settlement {
   leavingDate: string;
@@ -14,7 +20,7 @@ export interface Settlement {
   value: number;
   /** The periods the pending days come from (and the one that owes days taken in advance). */
   periods: PeriodReport[];
-  warnings: PeriodsReport['warnings'];
+  warnings: SettlementWarning[];
 }
 
 /**
@@ -31,14 +37,10 @@ export function settlementPreview(
   const contract = governingContract(file.contracts, leavingDate);
   if (!contract) return null;
   const report = periodsReport(file, records, leavingDate);
-  const warnings = [...report.warnings];
+  const warnings: SettlementWarning[] = [...report.warnings];
   for (const r of records) {
-    if (r.endDate > leavingDate) {
-      warnings.push({
-        kind: 'posterior',
-        message: `Las vacaciones ${r.codigoPila} (del ${r.startDate} al ${r.endDate}) terminan después de la fecha de retiro y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán`,
-      });
-    }
+    if (r.endDate > leavingDate)
+      warnings.push({ kind: 'endsAfterLeaving', codigoPila: r.codigoPila, startDate: r.startDate, endDate: r.endDate });
   }
   const pendingUnits = report.totals.pendingUnits;
   return {
