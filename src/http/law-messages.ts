@@ -1,6 +1,6 @@
 import { Days360, toDecimal2 } from '../domain/index.ts';
-import type { SettlementWarning } from '../projections/register/settlement.ts';
-import { formatDays } from './rule-messages.ts';
+import type { SettlementProblem, SettlementWarning } from '../projections/register/settlement.ts';
+import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE, formatDays } from './rule-messages.ts';
 
 /** The warnings of the periods, the register and the settlement as callers read them: a kind and its words. */
 export type WarningBody = { tipo: 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior'; mensaje: string };
@@ -30,5 +30,17 @@ export function warningBody(w: SettlementWarning): WarningBody {
         tipo: 'posterior',
         mensaje: `Las vacaciones ${w.codigoPila} (del ${w.startDate} al ${w.endDate}) terminan después de la fecha de retiro y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán`,
       };
+  }
+}
+
+/** Why the periods or the settlement cannot be figured, in the consult's words for the same state. */
+export function lawProblemMessage(p: SettlementProblem): string {
+  switch (p.kind) {
+    case 'no_contract_on_leaving':
+      return `El trabajador no tiene un contrato vigente en la fecha de retiro ${p.leavingDate}`;
+    case 'no_params':
+      return NO_PARAMS_STATE;
+    default:
+      return BALANCE_PROBLEM_MESSAGES[p.kind];
   }
 }

@@ -64,6 +64,9 @@ export function notOwnerMessage(code: string, documentNumber: string): string {
   return `El código PILA ${code} no pertenece al trabajador con documento ${documentNumber}`;
 }
 
+/** The consult's `estado` (200) when the company contract has no vacation parameters. */
+export const NO_PARAMS_STATE = 'sin información de parametrización de vacaciones en contrato empresa';
+
 /** The consult's answer (422) when a worker's vacation days cannot be figured (BalanceProblem). */
 export const BALANCE_PROBLEM_MESSAGES = {
   no_dates: 'El contrato no tiene fechas de inicio o fin configuradas correctamente.',

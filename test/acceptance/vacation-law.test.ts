@@ -30,6 +30,14 @@ afterAll(async () => {
   await srv?.stop();
 });
 
+/** Workers of the fixture whose contract cannot accrue days, with the consult's words for why. */
+const CANNOT_ACCRUE: [string, string][] = [
+  [W.paula, 'El contrato no tiene fechas de inicio o fin configuradas correctamente.'],
+  [W.diana, 'El contrato no tiene asociado un contrato empresa válido.'],
+  [W.santiago, 'No se encuentra configurado el nivel de riesgo del contrato.'],
+  [W.jorge, 'sin información de parametrización de vacaciones en contrato empresa'],
+];
+
 const HALF_OF_PERIOD_1 = (days: string) =>
   `Los días compensados en dinero (${days}) superarían la mitad de los 15 días del período 1 del contrato ${LIMITED.contractId} (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`;
 
@@ -158,6 +166,21 @@ describe('GET /api/vacaciones/periodos', () => {
     expect(data.advertencias.map((w: Json) => w.tipo)).toEqual(['prescripcion']);
   });
 
+  it("refuses, as the consult does and in its words, when the worker's contract cannot accrue days", async () => {
+    for (const [doc, reason] of CANNOT_ACCRUE) {
+      const consult = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: doc, emailResponsable: ADMIN });
+      expect(consult.text).toContain(reason);
+      const r = await periods(doc);
+      expect(expectVacationError(r, 422, 'No se pueden calcular los períodos de vacaciones'), doc).toEqual([reason]);
+    }
+  });
+
+  it('shows the periods of a worker whose only contract was settled, as history', async () => {
+    const r = await periods(W.andres);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.periodos.map((p: Json) => p.contratoId)).toEqual([10004, 10004]);
+  });
+
   it('refuses bad input in the vacation envelope', async () => {
     expectKeyedErrors(
       expectVacationError(await c.get('/api/vacaciones/periodos', { emailResponsable: ADMIN }), 400, 'Datos requeridos faltantes'),
@@ -223,6 +246,14 @@ describe('GET /api/vacaciones/liquidacion', () => {
       [3, 15, 15],
       [4, 13.75, 13.75],
     ]);
+  });
+
+  it('refuses, as the consult does and in its words, when the contract that governs the leaving date cannot accrue days', async () => {
+    const settledOnly: [string, string] = [W.andres, 'El trabajador no tiene un contrato vigente en la fecha de retiro 2026-11-30'];
+    for (const [doc, reason] of [...CANNOT_ACCRUE, settledOnly]) {
+      const r = await settle(doc, '2026-11-30');
+      expect(expectVacationError(r, 422, 'No se puede calcular la liquidación de vacaciones'), doc).toEqual([reason]);
+    }
   });
 
   it('refuses a leaving date without a contract in force, and bad input, in the vacation envelope', async () => {

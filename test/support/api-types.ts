@@ -1551,6 +1551,15 @@ export interface paths {
                         "application/json": components["schemas"]["VacationError"];
                     };
                 };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
                 /** @description Demasiadas solicitudes */
                 429: {
                     headers: {

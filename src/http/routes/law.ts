@@ -1,12 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { periodsProblem } from '../../projections/register/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
-import { warningBody } from '../law-messages.ts';
+import { lawProblemMessage, warningBody } from '../law-messages.ts';
 import { periodBody } from '../period-body.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { periodsQuery, settlementQuery } from '../schemas.ts';
@@ -53,6 +54,8 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
     const { file } = who;
     const { worker } = file;
     const today = deps.today();
+    const problem = periodsProblem(file, today);
+    if (problem) return vacationError(reply, 422, 'No se pueden calcular los períodos de vacaciones', [lawProblemMessage(problem)]);
     const report = await deps.readSide.periodsOf(file, today);
     return vacationSuccess(reply, 200, 'Períodos de vacaciones del trabajador', {
       asociadoId: worker.id,
@@ -74,12 +77,11 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!who) return reply;
     const { file, input } = who;
     const { worker } = file;
-    const s = await deps.readSide.settlementOf(file, input.fechaRetiro);
-    if (!s) {
-      return vacationError(reply, 422, 'No se puede calcular la liquidación de vacaciones', [
-        `El trabajador no tiene un contrato vigente en la fecha de retiro ${input.fechaRetiro}`,
-      ]);
+    const outcome = await deps.readSide.settlementOf(file, input.fechaRetiro);
+    if (!outcome.ok) {
+      return vacationError(reply, 422, 'No se puede calcular la liquidación de vacaciones', [lawProblemMessage(outcome.problem)]);
     }
+    const s = outcome.settlement;
     return vacationSuccess(reply, 200, 'Liquidación de vacaciones (vista previa; no se guarda nada)', {
       asociadoId: worker.id,
       numeroDocumento: worker.documentNumber,

@@ -1,5 +1,7 @@
 import { workerPeriods } from '../../commands/worker-periods.ts';
-import { Days360, addDays, enforceableFrom, prescribesOn, toDecimal2 } from '../../domain/index.ts';
+import { Days360, addDays, consultContract, enforceableFrom, prescribesOn, toDecimal2 } from '../../domain/index.ts';
+import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
+import type { CompanyContractRef } from '../../commands/types.ts';
 import type { WorkerFile } from '../../commands/types.ts';
 import type { RegisterEntry } from './queries.ts';
 
@@ -53,6 +55,21 @@ export interface PeriodsReport {
 }
 
 const days = (units: number) => toDecimal2(Days360.fromUnits(units));
+
+/**
+ * Why a worker's periods cannot be figured on `asOf`: the contract a consult would read (the
+ * worker's unsettled contract that ranks first) fails one of the consult's checks. Null when it
+ * passes them, and when every contract is settled or there is none (the periods are then history).
+ */
+export function periodsProblem(
+  file: Pick<WorkerFile, 'contracts' | 'companyContracts'>,
+  asOf: string,
+): AccrualProblem<CompanyContractRef> | null {
+  const contract = consultContract(file.contracts, asOf);
+  if (!contract) return null;
+  const checked = accrualCheck(file, contract);
+  return checked.ok ? null : checked.problem;
+}
 
 /**
  * A worker's accrual periods on `asOf`: each main contract's periods of 360 days worked (payroll

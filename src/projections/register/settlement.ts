@@ -1,4 +1,6 @@
-import { Days360, governingContract, toDecimal2, valueOfUnits } from '../../domain/index.ts';
+import { Days360, consultContract, governingContract, toDecimal2, valueOfUnits } from '../../domain/index.ts';
+import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
+import type { CompanyContractRef } from '../../commands/types.ts';
 import type { WorkerFile } from '../../commands/types.ts';
 import type { Contract } from '../../reference/repository.ts';
 import { periodsReport, type PeriodReport, type PeriodWarning } from './periods.ts';
@@ -9,6 +11,11 @@ export type SettlementWarning =
   | PeriodWarning
   /** A live record that ends after the leaving date: its days count as taken. */
   | { kind: 'endsAfterLeaving'; codigoPila: string; startDate: string; endDate: string };
+
+/** Why no settlement can be figured (src/http/law-messages.ts words each). */
+export type SettlementProblem = AccrualProblem<CompanyContractRef> | { kind: 'no_contract_on_leaving'; leavingDate: string };
+
+export type SettlementOutcome = { ok: true; settlement: Settlement } | { ok: false; problem: SettlementProblem };
 
 export interface Settlement {
   leavingDate: string;
@@ -26,16 +33,24 @@ export interface Settlement {
 /**
  * What a worker leaving on `leavingDate` would be owed for vacations (CST art. 189 §2): the accrual
  * periods on that date, the proportional part of the last one included, less every live record,
- * valued at the salary of the contract that governs that date. Nothing is stored. Null when no
- * contract governs the leaving date.
+ * valued at the salary of the contract that governs that date. Nothing is stored. Refused, as the
+ * consult refuses, when no contract governs the leaving date or the one that does cannot accrue
+ * days (checked in the consult's order; a contract without dates governs no date, so a worker whose
+ * contract lacks them hears that).
  */
 export function settlementPreview(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
   records: readonly RegisterEntry[],
   leavingDate: string,
-): Settlement | null {
+): SettlementOutcome {
   const contract = governingContract(file.contracts, leavingDate);
-  if (!contract) return null;
+  if (!contract) {
+    const held = consultContract(file.contracts, leavingDate);
+    const undated = held !== null && (held.startDate === null || held.endDate === null);
+    return { ok: false, problem: undated ? { kind: 'no_dates' } : { kind: 'no_contract_on_leaving', leavingDate } };
+  }
+  const checked = accrualCheck(file, contract);
+  if (!checked.ok) return { ok: false, problem: checked.problem };
   const report = periodsReport(file, records, leavingDate);
   const warnings: SettlementWarning[] = [...report.warnings];
   for (const r of records) {
@@ -44,12 +59,15 @@ export function settlementPreview(
   }
   const pendingUnits = report.totals.pendingUnits;
   return {
-    leavingDate,
-    contract,
-    pendingUnits,
-    pending: toDecimal2(Days360.fromUnits(pendingUnits)),
-    value: valueOfUnits(contract.baseSalary, pendingUnits),
-    periods: report.periods.filter((p) => p.pendingUnits !== 0),
-    warnings,
+    ok: true,
+    settlement: {
+      leavingDate,
+      contract,
+      pendingUnits,
+      pending: toDecimal2(Days360.fromUnits(pendingUnits)),
+      value: valueOfUnits(contract.baseSalary, pendingUnits),
+      periods: report.periods.filter((p) => p.pendingUnits !== 0),
+      warnings,
+    },
   };
 }
