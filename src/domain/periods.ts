@@ -47,26 +47,28 @@ function dayWithin(sheet: Pick<WorkedSheet<unknown>, 'periodStart' | 'periodEnd'
 
 /**
  * The payroll summary's days worked as sheets of the main contracts: each date on which counted
- * sheets end gives the days worked since the date before, under the main contract whose dates hold
- * it, from the day after that date (or the contract's start). Exact for payroll that runs without
- * gaps under main contracts that do not overlap, as periods of a contract need.
+ * sheets end gives the days worked since the date before, from the first day of those sheets (or,
+ * in a summary kept before it held them, from the day after the date before), under the main
+ * contract whose dates hold it. Exact for main contracts that do not overlap, as periods of a
+ * contract need; a month without a sheet stays a month without days worked.
  */
 export function sheetsFromSummary<Id>(contracts: readonly ContractRange<Id>[], payroll: PayrollSummary): WorkedSheet<Id>[] {
   const ranges = [...mainContractRanges(contracts)].sort(([, a], [, b]) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
   const sheets: WorkedSheet<Id>[] = [];
   let before = 0;
   let previousEnd: string | null = null;
-  for (const [end, soFar] of payroll.worked) {
+  payroll.worked.forEach(([end, soFar], i) => {
     const days = soFar - before;
     before = soFar;
-    const owner = ranges.find(([, r]) => r.from <= end && end <= r.to);
+    const from = payroll.workedFrom?.[i];
+    const owner = ranges.find(([, r]) => r.from <= (from ?? end) && end <= r.to);
     if (owner && days > 0) {
       const [id, range] = owner;
-      const dayAfter = previousEnd === null ? range.from : addDays(previousEnd, 1);
+      const dayAfter = from ?? (previousEnd === null ? range.from : addDays(previousEnd, 1));
       sheets.push({ contractId: id, periodStart: dayAfter > range.from ? dayAfter : range.from, periodEnd: end, daysWorked: days });
     }
     previousEnd = end;
-  }
+  });
   return sheets;
 }
 

@@ -14,7 +14,7 @@ import {
   type Client,
   type Json,
 } from '../support/http.ts';
-import { OVER_HALF, lawDataWithCorners } from '../support/law-corners.ts';
+import { GAP, OVER_HALF, lawDataWithCorners } from '../support/law-corners.ts';
 import { LIMITED, LONG, TRUSTED, lawData } from '../support/law-data.ts';
 import { importThroughCli } from '../support/reliability-server.ts';
 import { TODAY, startTestServer, type TestServer } from '../support/server.ts';
@@ -157,6 +157,14 @@ describe('GET /api/vacaciones/periodos', () => {
         tipo: 'prescripcion',
         mensaje: `Los 15 días pendientes del período 2 del contrato ${LONG.contractId} prescriben el 2026-12-31 (artículo 488 del CST)`,
       },
+    ]);
+  });
+
+  it('dates a period by the payroll sheets themselves: a month without a sheet is not worked time', async () => {
+    const data = (await periods(GAP.document)).body.data;
+    expect(data.periodos.slice(0, 2).map((p: Json) => [p.numero, p.desde, p.causadoEl, p.exigibleDesde, p.prescribeEl])).toEqual([
+      [1, '2024-02-10', '2025-03-09', '2026-03-09', '2029-03-09'],
+      [2, '2025-03-10', '2026-03-09', '2027-03-09', '2030-03-09'],
     ]);
   });
 

@@ -40,8 +40,9 @@ export const OVER_HALF = { workerId: 1021, document: '1020307121', contractId: 1
 export const RESETTLED = { workerId: 1022, document: '1020307128', settled: 10022, current: 10023, salary: 3_600_000 } as const;
 
 /**
- * Worker 1023, under contract 10024 since 2024-02-01, has no payroll sheet for March and April 2025
- * (an unpaid leave): the first period is earned at the end of March 2025, not inside the gap.
+ * Worker 1023, under contract 10024 since 2024-02-10 (6 days worked that fortnight), has no payroll
+ * sheet for February 2025 (an unpaid leave): 351 days by 2025-01-31, so the first period's 360th
+ * day is the 9th of the fortnight 2025-03-01..15, 2025-03-09, not a day inside the gap.
  */
 export const GAP = { workerId: 1023, document: '1020307135', contractId: 10024, salary: 3_600_000 } as const;
 
@@ -75,16 +76,16 @@ export function lawCorners() {
         liquidado: true,
       }),
       contract({ id: RESETTLED.current, asociadoId: RESETTLED.workerId, fechaInicio: '2024-01-01' }),
-      contract({ id: GAP.contractId, asociadoId: GAP.workerId }),
+      contract({ id: GAP.contractId, asociadoId: GAP.workerId, fechaInicio: '2024-02-10' }),
       contract({ id: RECENT.contractId, asociadoId: RECENT.workerId, fechaInicio: '2026-01-01', salarioBase: RECENT.salary }),
     ],
     nomina: [
       ...fortnightSheets(OVER_HALF.workerId, OVER_HALF.contractId, '2024-02-01', '2026-10-31', OVER_HALF.salary),
       ...fortnightSheets(RESETTLED.workerId, RESETTLED.settled, '2022-01-01', '2023-12-31', RESETTLED.salary),
       ...fortnightSheets(RESETTLED.workerId, RESETTLED.current, '2024-01-01', '2026-10-31', RESETTLED.salary),
-      ...fortnightSheets(GAP.workerId, GAP.contractId, '2024-02-01', '2026-10-31', GAP.salary).filter(
-        (s) => s.periodoInicio < '2025-03-01' || s.periodoInicio >= '2025-05-01',
-      ),
+      ...fortnightSheets(GAP.workerId, GAP.contractId, '2024-02-01', '2026-10-31', GAP.salary)
+        .filter((s) => !s.periodoInicio.startsWith('2025-02'))
+        .map((s) => (s.periodoInicio === '2024-02-01' ? { ...s, periodoInicio: '2024-02-10', diasLaborados: 6 } : s)),
       ...fortnightSheets(RECENT.workerId, RECENT.contractId, '2026-01-01', '2026-10-31', RECENT.salary),
     ],
     vacaciones: [

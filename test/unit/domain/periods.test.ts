@@ -154,6 +154,31 @@ describe('sheetsFromSummary', () => {
   });
 });
 
+describe('sheetsFromSummary over a month without payroll', () => {
+  // From 2024-02-10 (6 days that fortnight), no sheet in February 2025: 351 days by 2025-01-31.
+  const contracts = [contract({ startDate: '2024-02-10', endDate: '2026-12-31' })];
+  const sheets = fortnights('2024-02-01', '2025-12-31')
+    .filter((s) => !s.periodStart.startsWith('2025-02'))
+    .map((s) => (s.periodStart === '2024-02-01' ? { ...s, periodStart: '2024-02-10', daysWorked: 6 } : s));
+  const summary = summarizePayroll(
+    sheets.map((s) => ({ ...s, basicCompensation: 1 })),
+    contracts,
+  );
+
+  it('given the gap, when the periods are read from the summary, then the 360th day falls on the 9th of the first sheet after it, as the sheets say', () => {
+    const periods = accrualPeriods(contracts, sheetsFromSummary(contracts, summary), '2026-01-01');
+    expect(periods).toEqual(accrualPeriods(contracts, sheets, '2026-01-01'));
+    expect(periods[0]).toMatchObject({ from: '2024-02-10', earnedOn: '2025-03-09' });
+    expect(periods[1]).toMatchObject({ from: '2025-03-10' });
+  });
+
+  it('given a summary kept before it held where sheets start, then it reads the gap as part of the sheet after it, as it did', () => {
+    const { workedFrom: _kept, ...old } = summary;
+    // 9 of 15 days over the 43 calendar days from 2025-02-01 to 2025-03-15.
+    expect(accrualPeriods(contracts, sheetsFromSummary(contracts, old), '2026-01-01')[0]).toMatchObject({ earnedOn: '2025-02-26' });
+  });
+});
+
 describe('allocateTaken', () => {
   const periods = accrualPeriods([contract()], fortnights('2024-02-01', '2026-10-31'), '2026-11-21');
 
