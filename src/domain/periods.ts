@@ -29,6 +29,8 @@ export interface AccrualPeriod<Id> {
   /** Days worked in this period so far, 0 to 360. */
   daysWorked: number;
   annualDays: number | null;
+  /** Its contract was settled: what the period had pending was paid then, and it takes no later days. */
+  settled: boolean;
   /** What the full period earns, in 360ths of a day. */
   entitlementUnits: number;
   /** What it has earned so far, in 360ths: the entitlement once earned. */
@@ -105,6 +107,7 @@ export function accrualPeriods<Id>(
       earnedOn: null,
       daysWorked: 0,
       annualDays: annual,
+      settled: c.settled === true,
       entitlementUnits: (annual ?? 0) * DAYS_PER_PERIOD,
       accruedUnits: 0,
     });
@@ -196,6 +199,54 @@ export function allocateTaken(periods: readonly AccrualPeriod<unknown>[], record
       left -= units;
     }
     if (left > 0) place(uses.length - 1, left);
+  }
+  return { periods: uses, byRecord };
+}
+
+/**
+ * allocateTaken, each settled contract on its own: its periods take only the records that began
+ * while it was in force and no unsettled main contract was, and those records no other period
+ * (what it had pending was paid when it was settled, what it gave in advance deducted then). Every
+ * other record goes to the periods of the unsettled contracts, oldest first. A settled contract
+ * without periods leaves its records to the others.
+ */
+export function allocateAcrossContracts<Id>(
+  periods: readonly AccrualPeriod<Id>[],
+  records: readonly TakenRecord[],
+  contracts: readonly PeriodContract<Id>[],
+): Allocation {
+  const ranges = mainContractRanges(contracts);
+  const inForce = (id: Id, day: string) => {
+    const r = ranges.get(id);
+    return r !== undefined && r.from <= day && day <= r.to;
+  };
+  const open = contracts.filter((c) => !c.settled && ranges.has(c.id));
+  const pools = new Map<Id | null, { periods: number[]; records: TakenRecord[] }>([[null, { periods: [], records: [] }]]);
+  periods.forEach((p, i) => {
+    const key = p.settled ? p.contractId : null;
+    const pool = pools.get(key);
+    if (pool) pool.periods.push(i);
+    else pools.set(key, { periods: [i], records: [] });
+  });
+  for (const r of records) {
+    const settled = open.some((c) => inForce(c.id, r.startDate))
+      ? undefined
+      : contracts.find((c) => c.settled && pools.has(c.id) && inForce(c.id, r.startDate));
+    pools.get(settled ? settled.id : null)!.records.push(r);
+  }
+  const uses: PeriodUse[] = new Array<PeriodUse>(periods.length);
+  const byRecord = new Map<string, { period: number; units: number }[]>();
+  for (const pool of pools.values()) {
+    const a = allocateTaken(
+      pool.periods.map((i) => periods[i]!),
+      pool.records,
+    );
+    a.periods.forEach((use, j) => (uses[pool.periods[j]!] = use));
+    for (const [key, parts] of a.byRecord)
+      byRecord.set(
+        key,
+        parts.map((part) => ({ period: pool.periods[part.period]!, units: part.units })),
+      );
   }
   return { periods: uses, byRecord };
 }

@@ -3,7 +3,7 @@ import type { SettlementProblem, SettlementWarning } from '../projections/regist
 import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE, formatDays } from './rule-messages.ts';
 
 /** The warnings of the periods, the register and the settlement as callers read them: a kind and its words. */
-export type WarningBody = { tipo: 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior'; mensaje: string };
+export type WarningBody = { tipo: 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior' | 'liquidado'; mensaje: string };
 
 const pendingDays = (units: number) => formatDays(toDecimal2(Days360.fromUnits(units)));
 
@@ -29,6 +29,11 @@ export function warningBody(w: SettlementWarning): WarningBody {
       return {
         tipo: 'posterior',
         mensaje: `Las vacaciones ${w.codigoPila} (del ${w.startDate} al ${w.endDate}) terminan después de la fecha de retiro y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán`,
+      };
+    case 'settledContract':
+      return {
+        tipo: 'liquidado',
+        mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes de los períodos del contrato ${w.contractId} no se incluyen: el contrato está liquidado y se pagaron en su liquidación`,
       };
   }
 }

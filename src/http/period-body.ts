@@ -10,6 +10,7 @@ export function periodBody(p: PeriodReport) {
     estado: p.earnedOn ? ('causado' as const) : ('en curso' as const),
     diasLaborados: p.daysWorked,
     diasVacacionesAnuales: p.annualDays,
+    contratoLiquidado: p.settled,
     diasCausados: p.accrued,
     diasDisfrutados: p.enjoyed,
     diasCompensados: p.compensated,

@@ -206,10 +206,10 @@ export const contractForbidden = z.strictObject({
 
 const days2 = z.number().meta({ description: 'Días con dos decimales' });
 const warnings = z
-  .array(z.strictObject({ tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior']), mensaje: z.string() }))
+  .array(z.strictObject({ tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior', 'liquidado']), mensaje: z.string() }))
   .meta({
     description:
-      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro',
+      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior) y días pendientes de contratos ya liquidados, que no se incluyen (liquidado)',
   });
 
 export const accrualPeriod = z.strictObject({
@@ -220,6 +220,9 @@ export const accrualPeriod = z.strictObject({
   estado: z.enum(['causado', 'en curso']),
   diasLaborados: z.number().int().meta({ description: 'Días laborados en el período según nómina, de 0 a 360' }),
   diasVacacionesAnuales: z.number().int().nullable(),
+  contratoLiquidado: z.boolean().meta({
+    description: 'El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación)',
+  }),
   diasCausados: days2,
   diasDisfrutados: days2,
   diasCompensados: days2,
@@ -259,7 +262,10 @@ export const settlementOk = success(
       description: 'Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos',
     }),
     valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
-    periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos)' }),
+    periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos) de los contratos no liquidados' }),
+    periodosExcluidos: z.array(accrualPeriod).meta({
+      description: 'Los períodos con días pendientes de contratos ya liquidados: no se incluyen en diasPendientes ni en valor',
+    }),
     advertencias: warnings,
   }),
 );

@@ -14,7 +14,7 @@ import {
   type Client,
   type Json,
 } from '../support/http.ts';
-import { GAP, OVER_HALF, lawDataWithCorners } from '../support/law-corners.ts';
+import { GAP, OVER_HALF, RESETTLED, lawDataWithCorners } from '../support/law-corners.ts';
 import { LIMITED, LONG, TRUSTED, lawData } from '../support/law-data.ts';
 import { importThroughCli } from '../support/reliability-server.ts';
 import { TODAY, startTestServer, type TestServer } from '../support/server.ts';
@@ -262,6 +262,44 @@ describe('GET /api/vacaciones/liquidacion', () => {
       const r = await settle(doc, '2026-11-30');
       expect(expectVacationError(r, 422, 'No se puede calcular la liquidación de vacaciones'), doc).toEqual([reason]);
     }
+  });
+
+  it('owes nothing of a contract settled before: its periods are left out and named, while the periods show them as history', async () => {
+    const r = await settle(RESETTLED.document, '2026-10-31');
+    expect(r.status, r.text).toBe(200);
+    expect(R.settlementOk.safeParse(r.body).error).toBeUndefined();
+    const data = r.body.data;
+    // Contract 10023: two full periods and 300 days of 2026 (12.5), less the 10 days of 2025.
+    expect(data).toMatchObject({ contrato: { contratoId: RESETTLED.current }, diasPendientes: 32.5, valor: 3_900_000 });
+    expect(data.periodos.map((p: Json) => [p.contratoId, p.numero, p.diasPendientes, p.contratoLiquidado])).toEqual([
+      [RESETTLED.current, 1, 5, false],
+      [RESETTLED.current, 2, 15, false],
+      [RESETTLED.current, 3, 12.5, false],
+    ]);
+    // The settled contract kept 5 + 15 days pending when it was settled: paid then, not again.
+    expect(data.periodosExcluidos.map((p: Json) => [p.contratoId, p.numero, p.diasPendientes, p.contratoLiquidado])).toEqual([
+      [RESETTLED.settled, 1, 5, true],
+      [RESETTLED.settled, 2, 15, true],
+    ]);
+    expect(data.advertencias).toEqual([
+      {
+        tipo: 'liquidado',
+        mensaje: `Los 20 días pendientes de los períodos del contrato ${RESETTLED.settled} no se incluyen: el contrato está liquidado y se pagaron en su liquidación`,
+      },
+    ]);
+
+    const periods = (await c.get('/api/vacaciones/periodos', { numeroDocumento: RESETTLED.document, emailResponsable: ADMIN })).body.data;
+    expect(periods.periodos.map((p: Json) => [p.contratoId, p.numero, p.contratoLiquidado])).toEqual([
+      [RESETTLED.settled, 1, true],
+      [RESETTLED.settled, 2, true],
+      [RESETTLED.current, 1, false],
+      [RESETTLED.current, 2, false],
+      [RESETTLED.current, 3, false],
+    ]);
+    // The settled contract's periods prescribe, but nothing of them is owed: no warning.
+    expect(periods.advertencias).toEqual([]);
+    const consult = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: RESETTLED.document, emailResponsable: ADMIN });
+    expect(periods.totales.diasPendientes).toBe(consult.body.vacacionesDisponibles);
   });
 
   it('refuses a leaving date without a contract in force, and bad input, in the vacation envelope', async () => {

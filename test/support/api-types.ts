@@ -2808,6 +2808,8 @@ export interface components {
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
                     diasVacacionesAnuales: number | null;
+                    /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                    contratoLiquidado: boolean;
                     /** @description Días con dos decimales */
                     diasCausados: number;
                     /** @description Días con dos decimales */
@@ -2850,10 +2852,10 @@ export interface components {
                     /** @description Días con dos decimales */
                     diasPendientes: number;
                 };
-                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro */
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior) y días pendientes de contratos ya liquidados, que no se incluyen (liquidado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado";
                     mensaje: string;
                 }[];
             };
@@ -2881,7 +2883,7 @@ export interface components {
                 diasPendientes: number;
                 /** @description salarioBase × diasPendientes / 30, redondeado al peso */
                 valor: number;
-                /** @description Los períodos con días pendientes (o debidos) */
+                /** @description Los períodos con días pendientes (o debidos) de los contratos no liquidados */
                 periodos: {
                     contratoId: number;
                     /** @description Número del período dentro del contrato, desde 1 */
@@ -2902,6 +2904,8 @@ export interface components {
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
                     diasVacacionesAnuales: number | null;
+                    /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                    contratoLiquidado: boolean;
                     /** @description Días con dos decimales */
                     diasCausados: number;
                     /** @description Días con dos decimales */
@@ -2934,10 +2938,65 @@ export interface components {
                         dias: number;
                     }[];
                 }[];
-                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro */
+                /** @description Los períodos con días pendientes de contratos ya liquidados: no se incluyen en diasPendientes ni en valor */
+                periodosExcluidos: {
+                    contratoId: number;
+                    /** @description Número del período dentro del contrato, desde 1 */
+                    numero: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    desde: string;
+                    /**
+                     * Format: date
+                     * @description Día en que se completaron 360 días laborados; null mientras el período está en curso
+                     * @example 2026-01-05
+                     */
+                    causadoEl: string | null;
+                    /** @enum {string} */
+                    estado: "causado" | "en curso";
+                    /** @description Días laborados en el período según nómina, de 0 a 360 */
+                    diasLaborados: number;
+                    diasVacacionesAnuales: number | null;
+                    /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                    contratoLiquidado: boolean;
+                    /** @description Días con dos decimales */
+                    diasCausados: number;
+                    /** @description Días con dos decimales */
+                    diasDisfrutados: number;
+                    /** @description Días con dos decimales */
+                    diasCompensados: number;
+                    /** @description Negativo cuando se tomaron días anticipados */
+                    diasPendientes: number;
+                    /**
+                     * Format: date
+                     * @description Un año después de causado (CST art. 187)
+                     * @example 2026-01-05
+                     */
+                    exigibleDesde: string | null;
+                    /**
+                     * Format: date
+                     * @description Tres años después de exigible (CST art. 488)
+                     * @example 2026-01-05
+                     */
+                    prescribeEl: string | null;
+                    prescrito: boolean;
+                    /** @description Días de cada registro aplicados a este período */
+                    vacaciones: {
+                        /**
+                         * @description Código de control PILA
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        codigoPila: string;
+                        /** @description Días con dos decimales */
+                        dias: number;
+                    }[];
+                }[];
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior) y días pendientes de contratos ya liquidados, que no se incluyen (liquidado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado";
                     mensaje: string;
                 }[];
             };
@@ -3003,6 +3062,8 @@ export interface components {
                         /** @description Días laborados en el período según nómina, de 0 a 360 */
                         diasLaborados: number;
                         diasVacacionesAnuales: number | null;
+                        /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                        contratoLiquidado: boolean;
                         /** @description Días con dos decimales */
                         diasCausados: number;
                         /** @description Días con dos decimales */

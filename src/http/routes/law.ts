@@ -90,6 +90,7 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
       diasPendientes: s.pending,
       valor: s.value,
       periodos: s.periods.map(periodBody),
+      periodosExcluidos: s.excluded.map(periodBody),
       advertencias: s.warnings.map(warningBody),
     });
   });

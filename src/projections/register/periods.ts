@@ -19,6 +19,8 @@ export interface PeriodReport {
   earnedOn: string | null;
   daysWorked: number;
   annualDays: number | null;
+  /** Its contract was settled: shown as history, owed nothing more (what it had pending was paid then). */
+  settled: boolean;
   /** Days, to two decimals. */
   accrued: number;
   enjoyed: number;
@@ -92,6 +94,7 @@ export function periodsReport(
       earnedOn: p.earnedOn,
       daysWorked: p.daysWorked,
       annualDays: p.annualDays,
+      settled: p.settled,
       accrued: days(p.accruedUnits),
       enjoyed: days(use.enjoyedUnits),
       compensated: days(use.compensatedUnits),
@@ -128,7 +131,8 @@ export function periodsReport(
 
 function warningsOf(file: Pick<WorkerFile, 'contracts'>, reports: readonly PeriodReport[], asOf: string): PeriodWarning[] {
   const warnings: PeriodWarning[] = [];
-  const owed = reports.filter((p) => p.earnedOn !== null && p.pendingUnits > 0);
+  // A settled contract's periods were paid off when it was settled: nothing of them is owed.
+  const owed = reports.filter((p) => p.earnedOn !== null && p.pendingUnits > 0 && !p.settled);
   const extended = file.contracts.some(
     (c) =>
       !c.additional && c.technicalOrTrusted && c.startDate !== null && c.startDate <= asOf && (c.endDate === null || c.endDate >= asOf),

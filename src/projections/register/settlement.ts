@@ -10,7 +10,9 @@ import type { RegisterEntry } from './queries.ts';
 export type SettlementWarning =
   | PeriodWarning
   /** A live record that ends after the leaving date: its days count as taken. */
-  | { kind: 'endsAfterLeaving'; codigoPila: string; startDate: string; endDate: string };
+  | { kind: 'endsAfterLeaving'; codigoPila: string; startDate: string; endDate: string }
+  /** The days a settled contract's periods show pending, left out: they were paid when it was settled. */
+  | { kind: 'settledContract'; contractId: number; pendingUnits: number };
 
 /** Why no settlement can be figured (src/http/law-messages.ts words each). */
 export type SettlementProblem = AccrualProblem<CompanyContractRef> | { kind: 'no_contract_on_leaving'; leavingDate: string };
@@ -27,13 +29,16 @@ export interface Settlement {
   value: number;
   /** The periods the pending days come from (and the one that owes days taken in advance). */
   periods: PeriodReport[];
+  /** The periods of settled contracts that show days pending (or owed), left out of what is owed. */
+  excluded: PeriodReport[];
   warnings: SettlementWarning[];
 }
 
 /**
  * What a worker leaving on `leavingDate` would be owed for vacations (CST art. 189 §2): the accrual
  * periods on that date, the proportional part of the last one included, less every live record,
- * valued at the salary of the contract that governs that date. Nothing is stored. Refused, as the
+ * valued at the salary of the contract that governs that date; the periods of contracts settled
+ * before are left out (they were paid then) and listed apart. Nothing is stored. Refused, as the
  * consult refuses, when no contract governs the leaving date or the one that does cannot accrue
  * days (checked in the consult's order; a contract without dates governs no date, so a worker whose
  * contract lacks them hears that).
@@ -57,7 +62,12 @@ export function settlementPreview(
     if (r.endDate > leavingDate)
       warnings.push({ kind: 'endsAfterLeaving', codigoPila: r.codigoPila, startDate: r.startDate, endDate: r.endDate });
   }
-  const pendingUnits = report.totals.pendingUnits;
+  const excluded = report.periods.filter((p) => p.settled && p.pendingUnits !== 0);
+  const bySettled = new Map<number, number>();
+  for (const p of excluded) bySettled.set(p.contractId, (bySettled.get(p.contractId) ?? 0) + p.pendingUnits);
+  for (const [contractId, units] of bySettled) warnings.push({ kind: 'settledContract', contractId, pendingUnits: units });
+  // What every period has pending (records no period could hold included), less the settled ones'.
+  const pendingUnits = report.totals.pendingUnits - excluded.reduce((sum, p) => sum + p.pendingUnits, 0);
   return {
     ok: true,
     settlement: {
@@ -66,7 +76,8 @@ export function settlementPreview(
       pendingUnits,
       pending: toDecimal2(Days360.fromUnits(pendingUnits)),
       value: valueOfUnits(contract.baseSalary, pendingUnits),
-      periods: report.periods.filter((p) => p.pendingUnits !== 0),
+      periods: report.periods.filter((p) => !p.settled && p.pendingUnits !== 0),
+      excluded,
       warnings,
     },
   };

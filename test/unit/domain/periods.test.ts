@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accrualPeriods,
   addYears,
+  allocateAcrossContracts,
   allocateTaken,
   enforceableFrom,
   periodsOverHalfCompensated,
@@ -220,6 +221,68 @@ describe('allocateTaken', () => {
         const accrued = periods.reduce((s, p) => s + p.accruedUnits, 0);
         const total = records.reduce((s, [d]) => s + d * 360, 0);
         expect(a.periods.reduce((s, u) => s + u.pendingUnits, 0)).toBe(accrued - total);
+      }),
+    );
+  });
+});
+
+describe('allocateAcrossContracts', () => {
+  // Settled contract 1 (2022-2023, two full periods) and contract 2 in force since 2024-01-01.
+  const settled = contract({ startDate: '2022-01-01', endDate: '2023-12-31', settled: true });
+  const current = contract({ id: 2, startDate: '2024-01-01', endDate: '2028-12-31' });
+  const sheets = [...fortnights('2022-01-01', '2023-12-31'), ...fortnights('2024-01-01', '2025-12-31', 2)];
+  const periods = accrualPeriods([settled, current], sheets, '2026-01-10');
+  const pending = (a: ReturnType<typeof allocateTaken>) => a.periods.map((u) => days(u.pendingUnits));
+
+  it('given records under a settled contract and after it, then each contract pays its own: later days never go to the settled periods', () => {
+    const a = allocateAcrossContracts(
+      periods,
+      [taken('OLD', '2023-03-06', 10, false, 1), taken('NEW', '2025-03-03', 10, false, 2)],
+      [settled, current],
+    );
+    expect(periods.map((p) => [p.contractId, p.number, p.settled])).toEqual([
+      [1, 1, true],
+      [1, 2, true],
+      [2, 1, false],
+      [2, 2, false],
+      [2, 3, false],
+    ]);
+    expect(pending(a)).toEqual([5, 15, 5, 15, 0]);
+    expect(a.byRecord.get('NEW')).toEqual([{ period: 2, units: 10 * 360 }]);
+    // As one sequence, the later record would have taken the settled contract's leftover days.
+    expect(pending(allocateTaken(periods, [taken('OLD', '2023-03-06', 10, false, 1), taken('NEW', '2025-03-03', 10, false, 2)]))).toEqual([
+      0, 10, 15, 15, 0,
+    ]);
+  });
+
+  it("given more days under the settled contract than it earned, then its last period owes them, and the others' are untouched", () => {
+    const a = allocateAcrossContracts(periods, [taken('OLD', '2023-03-06', 35, false, 1)], [settled, current]);
+    expect(pending(a)).toEqual([0, -5, 15, 15, 0]);
+  });
+
+  it('given a record on a day an unsettled main contract was also in force, then it goes to the unsettled periods', () => {
+    const overlapping = contract({ id: 2, startDate: '2023-07-01', endDate: '2028-12-31' });
+    const ps = accrualPeriods([settled, overlapping], sheets, '2026-01-10');
+    const a = allocateAcrossContracts(ps, [taken('MID', '2023-09-04', 5, false, 1)], [settled, overlapping]);
+    expect(a.byRecord.get('MID')!.map((part) => ps[part.period]!.contractId)).toEqual([2]);
+  });
+
+  it('given a settled contract with no period (no payroll), then its records go to the unsettled periods', () => {
+    const unpaid = accrualPeriods([settled, current], fortnights('2024-01-01', '2025-12-31', 2), '2026-01-10');
+    const a = allocateAcrossContracts(unpaid, [taken('OLD', '2023-03-06', 10, false, 1)], [settled, current]);
+    expect(pending(a)).toEqual([5, 15, 0]);
+  });
+
+  it('property: whatever the records, the pending days of all periods are what was accrued less what was taken', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 47 })), { maxLength: 12 }), (records) => {
+        const list = records.map(([d, month], i) =>
+          taken(`R${i}`, `${2022 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-02`, d, i % 2 === 0, i),
+        );
+        const a = allocateAcrossContracts(periods, list, [settled, current]);
+        const accrued = periods.reduce((sum, p) => sum + p.accruedUnits, 0);
+        expect(a.periods.reduce((sum, u) => sum + u.pendingUnits, 0)).toBe(accrued - records.reduce((sum, [d]) => sum + d * 360, 0));
+        expect([...a.byRecord.keys()].sort()).toEqual(list.map((r) => r.key).sort());
       }),
     );
   });

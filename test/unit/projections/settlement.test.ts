@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { periodsProblem } from '../../../src/projections/register/periods.ts';
 import { settlementPreview } from '../../../src/projections/register/settlement.ts';
 import { contract, fortnights, params, workerFile } from '../commands/builders.ts';
+import { entry } from './builders.ts';
 
 describe('when the periods and the settlement cannot be figured (the consult checks, in its order)', () => {
   const file = (over: Parameters<typeof contract>[0], withParams = true) =>
@@ -42,5 +43,52 @@ describe('when the periods and the settlement cannot be figured (the consult che
   it('given a contract that can accrue, then neither refuses', () => {
     expect(periodsProblem(workerFile({ sheets: fortnights('2024-02-01', '2026-10-31') }), '2026-11-21')).toBeNull();
     expect(settlementPreview(workerFile(), [], '2026-11-30').ok).toBe(true);
+  });
+});
+
+describe('what a settlement owes', () => {
+  const salary = 3_600_000;
+  // Settled contract 10001 (2022-2023) and 10002 in force since 2024-01-01, both paid in fortnights.
+  const file = workerFile({
+    contracts: [
+      contract({ startDate: '2022-01-01', endDate: '2023-12-31', settled: true }),
+      contract({ id: 10002, startDate: '2024-01-01', endDate: '2028-12-31', baseSalary: salary }),
+    ],
+    sheets: [...fortnights('2022-01-01', '2023-12-31'), ...fortnights('2024-01-01', '2026-10-31', salary, 10002)],
+  });
+  const taken = [entry('VAC_1', '2023-03-06', 10, { contractId: 10002 }), entry('VAC_2', '2025-03-03', 10, { contractId: 10002 })];
+
+  it('given a settled contract and one in force, then only the one in force is owed, valued at its salary, and the settled periods are listed apart', () => {
+    const s = settlementPreview(file, taken, '2026-10-31');
+    if (!s.ok) throw new Error(JSON.stringify(s));
+    // 10002: 15 + 15 + 300 days of 2026 (12.5), less the 10 taken in 2025.
+    expect(s.settlement).toMatchObject({ pending: 32.5, pendingUnits: 32.5 * 360, value: 3_900_000 });
+    expect(s.settlement.contract.id).toBe(10002);
+    expect(s.settlement.periods.map((p) => [p.contractId, p.number, p.pending])).toEqual([
+      [10002, 1, 5],
+      [10002, 2, 15],
+      [10002, 3, 12.5],
+    ]);
+    expect(s.settlement.excluded.map((p) => [p.contractId, p.number, p.pending, p.settled])).toEqual([
+      [10001, 1, 5, true],
+      [10001, 2, 15, true],
+    ]);
+    expect(s.settlement.warnings).toEqual([{ kind: 'settledContract', contractId: 10001, pendingUnits: 20 * 360 }]);
+  });
+
+  it('given days taken in advance, then what is owed and its value are negative, rounded half up on the magnitude', () => {
+    const s = settlementPreview(workerFile(), [entry('VAC_1', '2026-09-01', 43)], '2026-10-31');
+    if (!s.ok) throw new Error(JSON.stringify(s));
+    // 15 + 15 + 270 days of 2026 (11.25) = 41.25, less 43: -1.75 days at 2,847,000 a month.
+    expect(s.settlement).toMatchObject({ pending: -1.75, value: -166_075 });
+    expect(s.settlement.warnings).toEqual([]);
+  });
+
+  it('given a record ending after the leaving date, then its days count as taken and it is named', () => {
+    const s = settlementPreview(workerFile(), [entry('VAC_9', '2026-10-26', 6, { endDate: '2026-11-03' })], '2026-10-31');
+    expect(s.ok && s.settlement.warnings).toEqual([
+      { kind: 'endsAfterLeaving', codigoPila: 'VAC_9', startDate: '2026-10-26', endDate: '2026-11-03' },
+    ]);
+    expect(s.ok && s.settlement.pending).toBe(35.25);
   });
 });
