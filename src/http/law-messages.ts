@@ -3,7 +3,10 @@ import type { SettlementProblem, SettlementWarning } from '../projections/regist
 import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE, formatDays } from './rule-messages.ts';
 
 /** The warnings of the periods, the register and the settlement as callers read them: a kind and its words. */
-export type WarningBody = { tipo: 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior' | 'liquidado'; mensaje: string };
+export type WarningBody = {
+  tipo: 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior' | 'liquidado' | 'proyectado';
+  mensaje: string;
+};
 
 const pendingDays = (units: number) => formatDays(toDecimal2(Days360.fromUnits(units)));
 
@@ -34,6 +37,11 @@ export function warningBody(w: SettlementWarning): WarningBody {
       return {
         tipo: 'liquidado',
         mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes de los períodos del contrato ${w.contractId} no se incluyen: el contrato está liquidado y se pagaron en su liquidación`,
+      };
+    case 'projected':
+      return {
+        tipo: 'proyectado',
+        mensaje: `Los ${w.days} días laborados del ${w.from} a la fecha de retiro (${pendingDays(w.accruedUnits)} días de vacaciones) se proyectan desde el contrato ${w.contractId}: ${w.payrollThrough === null ? 'no tiene nómina registrada' : `la nómina está registrada solo hasta el ${w.payrollThrough}`}`,
       };
   }
 }

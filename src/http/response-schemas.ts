@@ -206,10 +206,15 @@ export const contractForbidden = z.strictObject({
 
 const days2 = z.number().meta({ description: 'Días con dos decimales' });
 const warnings = z
-  .array(z.strictObject({ tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior', 'liquidado']), mensaje: z.string() }))
+  .array(
+    z.strictObject({
+      tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior', 'liquidado', 'proyectado']),
+      mensaje: z.string(),
+    }),
+  )
   .meta({
     description:
-      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior) y días pendientes de contratos ya liquidados, que no se incluyen (liquidado)',
+      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado)',
   });
 
 export const accrualPeriod = z.strictObject({
@@ -258,8 +263,17 @@ export const settlementOk = success(
     contrato: z
       .strictObject({ contratoId: z.number().int(), salarioBase: z.number().int() })
       .meta({ description: 'El contrato que rige la fecha de retiro' }),
+    nominaHasta: date.nullable().meta({
+      description: 'Fin de la última planilla de nómina del contrato terminada a la fecha de retiro; null si no tiene',
+    }),
+    diasSinNomina: z.number().int().meta({
+      description:
+        'Días laborados desde el día siguiente a nominaHasta (o el inicio del contrato) hasta la fecha de retiro, en meses de 30 días como la nómina: se proyectan desde el contrato y se incluyen en los períodos, diasPendientes y valor',
+    }),
+    diasCausadosSinNomina: days2.meta({ description: 'Lo que causan esos días a los días anuales del contrato' }),
     diasPendientes: days2.meta({
-      description: 'Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos',
+      description:
+        'Días causados (con la parte proporcional del último período y los días sin nómina) menos los tomados, sin los contratos ya liquidados; negativo tras anticipos',
     }),
     valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
     periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos) de los contratos no liquidados' }),

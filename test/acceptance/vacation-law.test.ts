@@ -14,7 +14,7 @@ import {
   type Client,
   type Json,
 } from '../support/http.ts';
-import { GAP, OVER_HALF, RESETTLED, lawDataWithCorners } from '../support/law-corners.ts';
+import { GAP, OVER_HALF, RECENT, RESETTLED, lawDataWithCorners } from '../support/law-corners.ts';
 import { LIMITED, LONG, TRUSTED, lawData } from '../support/law-data.ts';
 import { importThroughCli } from '../support/reliability-server.ts';
 import { TODAY, startTestServer, type TestServer } from '../support/server.ts';
@@ -217,17 +217,49 @@ describe('GET /api/vacaciones/liquidacion', () => {
     const r = await settle(LONG.document, TODAY);
     expect(r.status, r.text).toBe(200);
     expect(R.settlementOk.safeParse(r.body).error).toBeUndefined();
-    // Five full periods of 15 days, and 300 days of 2026 worked by the end of October: 12.5.
+    // Five full periods of 15 days, 300 days of 2026 in payroll by the end of October (12.5), and
+    // 21 days worked in November that no sheet holds yet (0.875): 88.375 days.
     expect(r.body.data).toMatchObject({
       asociadoId: LONG.workerId,
       fechaRetiro: TODAY,
       contrato: { contratoId: LONG.contractId, salarioBase: LONG.salary },
-      diasPendientes: 87.5,
-      valor: (LONG.salary * 87.5) / 30,
+      nominaHasta: '2026-10-31',
+      diasSinNomina: 21,
+      diasCausadosSinNomina: 0.88,
+      diasPendientes: 88.38,
+      valor: (LONG.salary * 88.375) / 30,
+      periodosExcluidos: [],
     });
+    expect(r.body.data.advertencias).toContainEqual({
+      tipo: 'proyectado',
+      mensaje: `Los 21 días laborados del 2026-11-01 a la fecha de retiro (0.88 días de vacaciones) se proyectan desde el contrato ${LONG.contractId}: la nómina está registrada solo hasta el 2026-10-31`,
+    });
+    // The periods (payroll alone) are the settlement's but for the days without payroll, in the last one.
     const periods = (await c.get('/api/vacaciones/periodos', { numeroDocumento: LONG.document, emailResponsable: ADMIN })).body.data;
-    expect(r.body.data.periodos).toEqual(periods.periodos);
-    expect(r.body.data.diasPendientes).toBe(periods.totales.diasPendientes);
+    expect(r.body.data.periodos.slice(0, -1)).toEqual(periods.periodos.slice(0, -1));
+    expect(periods.periodos.at(-1)).toMatchObject({ diasLaborados: 300, diasCausados: 12.5 });
+    expect(r.body.data.periodos.at(-1)).toMatchObject({ diasLaborados: 321, diasCausados: 13.38, diasPendientes: 13.38 });
+    expect(periods.totales.diasPendientes).toBe(87.5);
+  });
+
+  it('counts the days worked after the last payroll sheet from the contract, up to a leaving date in the future or inside a fortnight', async () => {
+    const future = (await settle(RECENT.document, '2026-12-20')).body.data;
+    // 300 days in payroll (12.5) and 50 from 1 November to 20 December (2.08): 5,250 360ths.
+    expect(future).toMatchObject({
+      nominaHasta: '2026-10-31',
+      diasSinNomina: 50,
+      diasCausadosSinNomina: 2.08,
+      diasPendientes: 14.58,
+      valor: Math.round((RECENT.salary * 5_250) / 10_800),
+    });
+    expect(future.periodos).toEqual([expect.objectContaining({ numero: 1, diasLaborados: 350, diasCausados: 14.58 })]);
+    // On the 20th of October the sheet of the second fortnight has not ended: 285 days in payroll and 5 after.
+    const inside = (await settle(RECENT.document, '2026-10-20')).body.data;
+    expect(inside).toMatchObject({ nominaHasta: '2026-10-15', diasSinNomina: 5, diasPendientes: 12.08, valor: 1_208_333 });
+    // On the end of a sheet, nothing is projected.
+    const onSheet = (await settle(RECENT.document, '2026-10-31')).body.data;
+    expect(onSheet).toMatchObject({ nominaHasta: '2026-10-31', diasSinNomina: 0, diasCausadosSinNomina: 0, diasPendientes: 12.5 });
+    expect(onSheet.advertencias).toEqual([]);
   });
 
   it('counts the payroll ended by the leaving date, discounts every live record, warns of those ending later, and stores nothing', async () => {

@@ -2852,10 +2852,10 @@ export interface components {
                     /** @description Días con dos decimales */
                     diasPendientes: number;
                 };
-                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior) y días pendientes de contratos ya liquidados, que no se incluyen (liquidado) */
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado";
                     mensaje: string;
                 }[];
             };
@@ -2879,7 +2879,17 @@ export interface components {
                     contratoId: number;
                     salarioBase: number;
                 };
-                /** @description Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos */
+                /**
+                 * Format: date
+                 * @description Fin de la última planilla de nómina del contrato terminada a la fecha de retiro; null si no tiene
+                 * @example 2026-01-05
+                 */
+                nominaHasta: string | null;
+                /** @description Días laborados desde el día siguiente a nominaHasta (o el inicio del contrato) hasta la fecha de retiro, en meses de 30 días como la nómina: se proyectan desde el contrato y se incluyen en los períodos, diasPendientes y valor */
+                diasSinNomina: number;
+                /** @description Lo que causan esos días a los días anuales del contrato */
+                diasCausadosSinNomina: number;
+                /** @description Días causados (con la parte proporcional del último período y los días sin nómina) menos los tomados, sin los contratos ya liquidados; negativo tras anticipos */
                 diasPendientes: number;
                 /** @description salarioBase × diasPendientes / 30, redondeado al peso */
                 valor: number;
@@ -2993,10 +3003,10 @@ export interface components {
                         dias: number;
                     }[];
                 }[];
-                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior) y días pendientes de contratos ya liquidados, que no se incluyen (liquidado) */
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado";
                     mensaje: string;
                 }[];
             };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { Days360, toDecimal2 } from '../../domain/index.ts';
 import { periodsProblem } from '../../projections/register/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
@@ -87,6 +88,9 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
       numeroDocumento: worker.documentNumber,
       fechaRetiro: s.leavingDate,
       contrato: { contratoId: s.contract.id, salarioBase: s.contract.baseSalary },
+      nominaHasta: s.unpaid.payrollThrough,
+      diasSinNomina: s.unpaid.days,
+      diasCausadosSinNomina: toDecimal2(Days360.fromUnits(s.unpaid.accruedUnits)),
       diasPendientes: s.pending,
       valor: s.value,
       periodos: s.periods.map(periodBody),

@@ -1,5 +1,5 @@
 import { workerPeriods } from '../../commands/worker-periods.ts';
-import { Days360, addDays, consultContract, enforceableFrom, prescribesOn, toDecimal2 } from '../../domain/index.ts';
+import { Days360, addDays, consultContract, enforceableFrom, prescribesOn, toDecimal2, type WorkedSheet } from '../../domain/index.ts';
 import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
 import type { CompanyContractRef } from '../../commands/types.ts';
 import type { WorkerFile } from '../../commands/types.ts';
@@ -75,15 +75,16 @@ export function periodsProblem(
 
 /**
  * A worker's accrual periods on `asOf`: each main contract's periods of 360 days worked (payroll
- * ended by `asOf`), the live records' days applied to the oldest pending period first, the dates
+ * ended by `asOf`, and any `extra` sheets), the live records' days applied to the oldest pending period first, the dates
  * each period becomes enforceable and prescribes, and the warnings an employer must heed.
  */
 export function periodsReport(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
   records: readonly RegisterEntry[],
   asOf: string,
+  extra: readonly WorkedSheet<number>[] = [],
 ): PeriodsReport {
-  const { periods, allocation } = workerPeriods(file, records, asOf);
+  const { periods, allocation } = workerPeriods(file, records, asOf, extra);
   const reports: PeriodReport[] = periods.map((p, i) => {
     const use = allocation.periods[i]!;
     const prescribes = p.earnedOn ? prescribesOn(p.earnedOn) : null;

@@ -92,3 +92,46 @@ describe('what a settlement owes', () => {
     expect(s.ok && s.settlement.pending).toBe(35.25);
   });
 });
+
+describe('the days worked after the last payroll sheet, in a settlement', () => {
+  it('given payroll through October, when leaving on 21 November, then 21 days are counted from the contract and named', () => {
+    const s = settlementPreview(workerFile(), [], '2026-11-21');
+    if (!s.ok) throw new Error(JSON.stringify(s));
+    expect(s.settlement.unpaid).toEqual({ payrollThrough: '2026-10-31', from: '2026-11-01', days: 21, accruedUnits: 21 * 15 });
+    // 15 + 15 + 270 days of 2026 (11.25) + 0.875; 2,847,000 × 42.125 / 30 = 3,997,662.5, rounded half up.
+    expect(s.settlement).toMatchObject({ pendingUnits: 42.125 * 360, pending: 42.13, value: 3_997_663 });
+    expect(s.settlement.periods.at(-1)).toMatchObject({ daysWorked: 291, accrued: 12.13 });
+    expect(s.settlement.warnings).toEqual([
+      { kind: 'projected', contractId: 10001, payrollThrough: '2026-10-31', from: '2026-11-01', days: 21, accruedUnits: 315 },
+    ]);
+  });
+
+  it('given a contract without any payroll yet, then its days are counted from its start', () => {
+    const file = workerFile({ contracts: [contract({ startDate: '2026-09-16' })], sheets: [] });
+    const s = settlementPreview(file, [], '2026-11-30');
+    expect(s.ok && s.settlement.unpaid).toEqual({ payrollThrough: null, from: '2026-09-16', days: 75, accruedUnits: 75 * 15 });
+    expect(s.ok && s.settlement.pending).toBe(3.13);
+  });
+
+  it('given the days after the last sheet complete a period, then the period is earned inside them and the next one starts', () => {
+    // 345 days by 2025-01-15; 30 more to the leaving date on 2025-02-15.
+    const file = workerFile({ sheets: fortnights('2024-02-01', '2025-01-31').slice(0, -1) });
+    const s = settlementPreview(file, [], '2025-02-15');
+    if (!s.ok) throw new Error(JSON.stringify(s));
+    expect(s.settlement.unpaid.days).toBe(30);
+    expect(s.settlement.periods.map((p) => [p.number, p.daysWorked, p.earnedOn !== null])).toEqual([
+      [1, 360, true],
+      [2, 15, false],
+    ]);
+    expect(s.settlement.pendingUnits).toBe(375 * 15);
+  });
+
+  it('given an additional contract governing the leaving date, then nothing is counted beyond payroll', () => {
+    const file = workerFile({
+      contracts: [contract({ endDate: '2026-06-30' }), contract({ id: 10002, additional: true, startDate: '2026-01-01' })],
+    });
+    const s = settlementPreview(file, [], '2026-11-21');
+    expect(s.ok && s.settlement.contract.id).toBe(10002);
+    expect(s.ok && s.settlement.unpaid.days).toBe(0);
+  });
+});
