@@ -261,13 +261,15 @@ export function prescribesOn(earnedOn: string): string {
   return addYears(enforceableFrom(earnedOn), 3);
 }
 
-/** The same day `years` later; 29 February falls on 28 February of a common year. */
+/** The same day `years` later; 29 February falls on 28 February of a common year. Throws past 9999. */
 export function addYears(date: string, years: number): string {
   assertValidDate(date);
   const y = Number(date.slice(0, 4)) + years;
   const md = date.slice(4);
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  return `${String(y).padStart(4, '0')}${md === '-02-29' && !leap ? '-02-28' : md}`;
+  const result = `${String(y).padStart(4, '0')}${md === '-02-29' && !leap ? '-02-28' : md}`;
+  assertValidDate(result, `${years} years after ${date}`);
+  return result;
 }
 
 /**

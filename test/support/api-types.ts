@@ -1610,7 +1610,7 @@ export interface paths {
                 query: {
                     /** @description Número de documento del trabajador */
                     numeroDocumento: string;
-                    /** @description Fecha de retiro (último día del contrato), YYYY-MM-DD */
+                    /** @description Fecha de retiro (último día del contrato), YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaRetiro: string;
                     /** @description Correo del usuario administrador responsable */
                     emailResponsable: string;
@@ -1740,11 +1740,11 @@ export interface paths {
                     numeroDocumento?: string;
                     /** @description Solo los trabajadores con un contrato de esta subgerencia */
                     subgerenciaId?: string;
-                    /** @description Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD */
+                    /** @description Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaDesde?: string;
-                    /** @description Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD */
+                    /** @description Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaHasta?: string;
-                    /** @description El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD */
+                    /** @description El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaCorte?: string;
                 };
                 header?: never;
@@ -2505,7 +2505,7 @@ export interface components {
             codigoPila: string;
             /**
              * Format: date
-             * @description Primer día hábil no disfrutado, del inicio (nada disfrutado) al fin de las vacaciones, YYYY-MM-DD
+             * @description Primer día hábil no disfrutado, del inicio (nada disfrutado) al fin de las vacaciones, YYYY-MM-DD entre 1900-01-01 y 2999-12-31
              * @example 2026-11-23
              */
             fechaInterrupcion: string;

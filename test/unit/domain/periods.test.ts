@@ -323,6 +323,10 @@ describe('dates of a period', () => {
     expect(prescribesOn('2025-01-31')).toBe('2029-01-31');
   });
 
+  it('given a date whose prescription would fall past 9999, then it is refused rather than written as a date of five digits', () => {
+    expect(() => prescribesOn('9996-06-01')).toThrow(RangeError);
+  });
+
   it('given 29 February, then a common year gives 28 February', () => {
     expect(addYears('2024-02-29', 1)).toBe('2025-02-28');
     expect(addYears('2024-02-29', 4)).toBe('2028-02-29');
