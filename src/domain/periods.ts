@@ -31,6 +31,11 @@ export interface AccrualPeriod<Id> {
   annualDays: number | null;
   /** Its contract was settled: what the period had pending was paid then, and it takes no later days. */
   settled: boolean;
+  /**
+   * Its contract earns nothing more on the reference date (it has ended, or was settled): a period
+   * not earned by then never will be, and keeps its proportional part.
+   */
+  closed: boolean;
   /** What the full period earns, in 360ths of a day. */
   entitlementUnits: number;
   /** What it has earned so far, in 360ths: the entitlement once earned. */
@@ -100,6 +105,8 @@ export function accrualPeriods<Id>(
   const periods: AccrualPeriod<Id>[] = [];
   for (const c of mains) {
     const annual = c.annualDays;
+    // A contract over (ended or settled by asOf) earns nothing more.
+    const over = c.endDate! < asOf || c.settled === true;
     const open = (number: number, from: string): AccrualPeriod<Id> => ({
       contractId: c.id,
       number,
@@ -108,6 +115,7 @@ export function accrualPeriods<Id>(
       daysWorked: 0,
       annualDays: annual,
       settled: c.settled === true,
+      closed: over,
       entitlementUnits: (annual ?? 0) * DAYS_PER_PERIOD,
       accruedUnits: 0,
     });
@@ -129,8 +137,7 @@ export function accrualPeriods<Id>(
         }
       }
     }
-    // A contract over (ended or settled by asOf) earns nothing more: an empty last period is none.
-    const over = c.endDate! < asOf || c.settled === true;
+    // An empty last period of a contract that is over is none.
     if (current.daysWorked > 0 || !over) periods.push(current);
   }
   for (const p of periods) p.accruedUnits = (p.annualDays ?? 0) * p.daysWorked;

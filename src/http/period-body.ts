@@ -7,7 +7,7 @@ export function periodBody(p: PeriodReport) {
     numero: p.number,
     desde: p.from,
     causadoEl: p.earnedOn,
-    estado: p.earnedOn ? ('causado' as const) : ('en curso' as const),
+    estado: p.earnedOn ? ('causado' as const) : p.closed ? ('proporcional' as const) : ('en curso' as const),
     diasLaborados: p.daysWorked,
     diasVacacionesAnuales: p.annualDays,
     contratoLiquidado: p.settled,

@@ -222,7 +222,10 @@ export const accrualPeriod = z.strictObject({
   numero: z.number().int().meta({ description: 'Número del período dentro del contrato, desde 1' }),
   desde: date,
   causadoEl: date.nullable().meta({ description: 'Día en que se completaron 360 días laborados; null mientras el período está en curso' }),
-  estado: z.enum(['causado', 'en curso']),
+  estado: z.enum(['causado', 'en curso', 'proporcional']).meta({
+    description:
+      'causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional',
+  }),
   diasLaborados: z.number().int().meta({ description: 'Días laborados en el período según nómina, de 0 a 360' }),
   diasVacacionesAnuales: z.number().int().nullable(),
   contratoLiquidado: z.boolean().meta({
@@ -313,7 +316,9 @@ export const bookWorker = z.strictObject({
   numeroDocumento: z.string(),
   nombres: z.string(),
   apellidos: z.string(),
-  fechaIngreso: date.nullable().meta({ description: 'Inicio del primer contrato principal' }),
+  fechaIngreso: date
+    .nullable()
+    .meta({ description: 'Inicio del primer contrato principal comenzado a la fecha de corte; null si ninguno' }),
   periodos: z.array(accrualPeriod).meta({ description: 'Los períodos en la fecha de corte que tocan el rango de fechas' }),
   vacaciones: z.array(bookVacation).meta({ description: 'Las vacaciones vigentes en la fecha de corte que tocan el rango de fechas' }),
   totales: totals.meta({ description: 'Los totales del trabajador en la fecha de corte, sin importar el rango' }),

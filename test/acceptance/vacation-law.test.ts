@@ -186,7 +186,11 @@ describe('GET /api/vacaciones/periodos', () => {
   it('shows the periods of a worker whose only contract was settled, as history', async () => {
     const r = await periods(W.andres);
     expect(r.status, r.text).toBe(200);
-    expect(r.body.data.periodos.map((p: Json) => p.contratoId)).toEqual([10004, 10004]);
+    // The contract ended on 2025-12-31, 30 days short of a second period: that part is final.
+    expect(r.body.data.periodos.map((p: Json) => [p.contratoId, p.estado, p.diasLaborados, p.contratoLiquidado])).toEqual([
+      [10004, 'causado', 360, true],
+      [10004, 'proporcional', 330, true],
+    ]);
   });
 
   it('refuses bad input in the vacation envelope', async () => {
@@ -206,6 +210,19 @@ describe('GET /api/vacaciones/periodos', () => {
     expect(post.body).toEqual({ success: false, statusCode: 405, message: 'Método no permitido. Use GET' });
     const keyless = await call(srv.url, '/api/vacaciones/periodos', { query: { numeroDocumento: W.maria, emailResponsable: ADMIN } });
     expect(keyless.status).toBe(401);
+  });
+});
+
+describe('GET /api/vacaciones/libro', () => {
+  it('shows the date of hire only once the register of the cut-off date knew of it', async () => {
+    const book = async (fechaCorte: string) =>
+      (await c.get('/api/vacaciones/libro', { numeroDocumento: RECENT.document, fechaCorte, emailResponsable: ADMIN })).body.data
+        .trabajadores[0];
+    expect(await book('2025-12-31')).toMatchObject({ fechaIngreso: null, periodos: [] });
+    expect(await book('2026-01-01')).toMatchObject({
+      fechaIngreso: '2026-01-01',
+      periodos: [expect.objectContaining({ estado: 'en curso' })],
+    });
   });
 });
 

@@ -2803,8 +2803,11 @@ export interface components {
                      * @example 2026-01-05
                      */
                     causadoEl: string | null;
-                    /** @enum {string} */
-                    estado: "causado" | "en curso";
+                    /**
+                     * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                     * @enum {string}
+                     */
+                    estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
                     diasVacacionesAnuales: number | null;
@@ -2909,8 +2912,11 @@ export interface components {
                      * @example 2026-01-05
                      */
                     causadoEl: string | null;
-                    /** @enum {string} */
-                    estado: "causado" | "en curso";
+                    /**
+                     * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                     * @enum {string}
+                     */
+                    estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
                     diasVacacionesAnuales: number | null;
@@ -2964,8 +2970,11 @@ export interface components {
                      * @example 2026-01-05
                      */
                     causadoEl: string | null;
-                    /** @enum {string} */
-                    estado: "causado" | "en curso";
+                    /**
+                     * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                     * @enum {string}
+                     */
+                    estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
                     diasVacacionesAnuales: number | null;
@@ -3047,7 +3056,7 @@ export interface components {
                     apellidos: string;
                     /**
                      * Format: date
-                     * @description Inicio del primer contrato principal
+                     * @description Inicio del primer contrato principal comenzado a la fecha de corte; null si ninguno
                      * @example 2026-01-05
                      */
                     fechaIngreso: string | null;
@@ -3067,8 +3076,11 @@ export interface components {
                          * @example 2026-01-05
                          */
                         causadoEl: string | null;
-                        /** @enum {string} */
-                        estado: "causado" | "en curso";
+                        /**
+                         * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                         * @enum {string}
+                         */
+                        estado: "causado" | "en curso" | "proporcional";
                         /** @description Días laborados en el período según nómina, de 0 a 360 */
                         diasLaborados: number;
                         diasVacacionesAnuales: number | null;

@@ -21,6 +21,8 @@ export interface PeriodReport {
   annualDays: number | null;
   /** Its contract was settled: shown as history, owed nothing more (what it had pending was paid then). */
   settled: boolean;
+  /** Not earned, and its contract earns nothing more on the cut-off date: its proportional part is final. */
+  closed: boolean;
   /** Days, to two decimals. */
   accrued: number;
   enjoyed: number;
@@ -96,6 +98,7 @@ export function periodsReport(
       daysWorked: p.daysWorked,
       annualDays: p.annualDays,
       settled: p.settled,
+      closed: p.earnedOn === null && p.closed,
       accrued: days(p.accruedUnits),
       enjoyed: days(use.enjoyedUnits),
       compensated: days(use.compensatedUnits),

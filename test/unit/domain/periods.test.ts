@@ -94,6 +94,28 @@ describe('accrualPeriods', () => {
     expect(periods.map((p) => [p.contractId, p.daysWorked])).toEqual([[1, 330]]);
   });
 
+  it('given a contract that ended or was settled short of a period, then that period is closed; in force, it is not', () => {
+    const sheets = fortnights('2024-02-01', '2025-06-30');
+    const on = (over: Partial<PeriodContract<number>>, asOf: string) =>
+      accrualPeriods([contract(over)], sheets, asOf).map((p) => [p.number, p.daysWorked, p.closed]);
+    expect(on({ endDate: '2025-06-30' }, '2025-07-01')).toEqual([
+      [1, 360, true],
+      [2, 150, true],
+    ]);
+    expect(on({ endDate: '2025-06-30' }, '2025-06-30')).toEqual([
+      [1, 360, false],
+      [2, 150, false],
+    ]);
+    expect(on({ settled: true }, '2025-07-01')).toEqual([
+      [1, 360, true],
+      [2, 150, true],
+    ]);
+    expect(on({}, '2025-07-01')).toEqual([
+      [1, 360, false],
+      [2, 150, false],
+    ]);
+  });
+
   it('given a contract that ended, then no empty period follows its last one; one in force keeps an empty period open', () => {
     const ended = accrualPeriods([contract({ endDate: '2025-01-31' })], fortnights('2024-02-01', '2025-01-31'), '2026-01-01');
     expect(ended.map((p) => p.number)).toEqual([1]);
