@@ -216,6 +216,13 @@ describe('POST /api/vacaciones/interrupt (CST art. 188)', () => {
     await addVacation(c, vacationForm(fourth.document, '2026-11-23', 6));
   });
 
+  it('replays the worker with the vacation interrupted on its first day: nothing kept, every day returned', async (ctx) => {
+    if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
+    const r = await srv.cli(['replay', '--documento', ONE_AWAY.third.document]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/VacationInterrupted .* interrupted on 2026-11-20 \(incapacidad\): 0d kept, 6d returned/);
+  });
+
   it('frees the places of a full subgerencia from the interruption on, so another worker can book them', async () => {
     const { first, second } = ONE_AWAY;
     // Thursday 19 November to Thursday 26: six business days.
