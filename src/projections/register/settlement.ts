@@ -123,7 +123,8 @@ export function settlementPreview(
   const excluded = report.periods.filter((p) => p.settled && p.pendingUnits !== 0);
   const bySettled = new Map<number, number>();
   for (const p of excluded) bySettled.set(p.contractId, (bySettled.get(p.contractId) ?? 0) + p.pendingUnits);
-  for (const [contractId, units] of bySettled) warnings.push({ kind: 'settledContract', contractId, pendingUnits: units });
+  // Days a settled contract gave in advance were deducted when it was settled: only days owed are named.
+  for (const [contractId, units] of bySettled) if (units > 0) warnings.push({ kind: 'settledContract', contractId, pendingUnits: units });
   // What every period has pending (records no period could hold included), less the settled ones'.
   const pendingUnits = report.totals.pendingUnits - excluded.reduce((sum, p) => sum + p.pendingUnits, 0);
   return {

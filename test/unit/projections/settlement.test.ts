@@ -135,3 +135,20 @@ describe('the days worked after the last payroll sheet, in a settlement', () => 
     expect(s.ok && s.settlement.unpaid.days).toBe(0);
   });
 });
+
+describe('a settled contract that gave days in advance', () => {
+  it('given more days taken under it than it earned, then its debt is listed apart but neither owed nor named as days left out', () => {
+    const file = workerFile({
+      contracts: [
+        contract({ startDate: '2022-01-01', endDate: '2022-12-31', settled: true }),
+        contract({ id: 10002, startDate: '2023-01-01', endDate: '2028-12-31' }),
+      ],
+      sheets: [...fortnights('2022-01-01', '2022-12-31'), ...fortnights('2023-01-01', '2023-12-31', 2_847_000, 10002)],
+    });
+    const s = settlementPreview(file, [entry('VAC_1', '2022-11-01', 18)], '2023-12-31');
+    if (!s.ok) throw new Error(JSON.stringify(s));
+    expect(s.settlement.excluded.map((p) => [p.contractId, p.pending])).toEqual([[10001, -3]]);
+    expect(s.settlement.pending).toBe(15);
+    expect(s.settlement.warnings).toEqual([]);
+  });
+});
