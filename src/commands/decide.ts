@@ -262,9 +262,11 @@ export interface Interrupted {
 
 /**
  * Interrupts an approved, enjoyed vacation in course (CST art. 188) on `request.date`, a business
- * day after its start and not after its end: the record keeps the business days enjoyed before that
- * day, with their end date, value (salary × days / 30) and amortizations; the rest go back to the
- * balance, and the subgerencia's places from that day on are released. Every failing rule is listed.
+ * day from its start to its end: the record keeps the business days enjoyed before that day, with
+ * their end date, value (salary × days / 30) and amortizations; the rest go back to the balance,
+ * and the subgerencia's places from that day on are released. Interrupted on its first day it keeps
+ * none: it ends the day before it starts (an empty period), worth nothing and holding no place.
+ * Every failing rule is listed.
  */
 export function decideInterrupt(
   code: string,
@@ -284,26 +286,28 @@ export function decideInterrupt(
   if (previous.interruptedOn) errors.push({ rule: 'alreadyInterrupted', codigoPila: code, on: previous.interruptedOn });
   else if (ctx.today < startDate) errors.push({ rule: 'notBegun', codigoPila: code, startDate, today: ctx.today });
   else if (ctx.today > endDate) errors.push({ rule: 'alreadyEnded', codigoPila: code, endDate, today: ctx.today });
-  const outside: RuleViolation = { rule: 'interruptionOutside', date, startDate, endDate };
-  if (date <= startDate || date > endDate) errors.push(outside);
+  if (date < startDate || date > endDate) errors.push({ rule: 'interruptionOutside', date, startDate, endDate });
   if (!isBusinessDay(date, previous.worksSaturday, ctx.calendar)) errors.push({ rule: 'interruptionNotBusinessDay', date });
-  // Days enjoyed: the business days from the start to the day before; a start that was not a
-  // business day (an imported record) may leave none.
-  const enjoyed = errors.length ? 0 : businessDaysBetween(previous.startDate, addDays(date, -1), previous.worksSaturday, ctx.calendar);
-  if (!errors.length && enjoyed < 1) errors.push(outside);
   if (errors.length) return { ok: false, kind: 'rules', violations: errors };
 
-  let end = addDays(date, -1);
-  while (!isBusinessDay(end, previous.worksSaturday, ctx.calendar)) end = addDays(end, -1);
+  // Days enjoyed: the business days from the start to the day before (none on the first day, or
+  // after a start that was not a business day, as an imported record's may be).
+  const enjoyed = businessDaysBetween(startDate, addDays(date, -1), previous.worksSaturday, ctx.calendar);
+  let end = addDays(startDate, -1);
+  if (enjoyed > 0) {
+    end = addDays(date, -1);
+    while (!isBusinessDay(end, previous.worksSaturday, ctx.calendar)) end = addDays(end, -1);
+  }
   const total = vacationValue(previous.salary, enjoyed);
   const { approved: _a, deleted: _d, deletedReason: _r, replacedBy: _b, interruptedOn: _i, daysReturned: _n, ...kept } = previous;
   const record: VacationInterrupted = {
     ...kept,
     endDate: end,
     businessDays: enjoyed,
-    calendarDays: calendarDays(previous.startDate, end),
+    calendarDays: enjoyed > 0 ? calendarDays(startDate, end) : 0,
     totalValue: total,
-    amortizations: amortize({ start: previous.startDate, end, worksSaturday: previous.worksSaturday, total, calendar: ctx.calendar }),
+    amortizations:
+      enjoyed > 0 ? amortize({ start: startDate, end, worksSaturday: previous.worksSaturday, total, calendar: ctx.calendar }) : [],
     interruptedOn: date,
     reason: request.reason,
     daysReturned: previous.businessDays - enjoyed,
@@ -316,7 +320,8 @@ export function decideInterrupt(
     interruptedByUserId: userId,
     interruptedAt: given.nowIso,
   };
-  // The places of the days no longer taken are released: the booking is replaced by the shorter one.
+  // The places of the days no longer taken are released: the booking is replaced by the shorter one
+  // (by none when no day was enjoyed, as the empty period touches no month).
   const shorter = bookings(record, undefined, false);
   return {
     ok: true,

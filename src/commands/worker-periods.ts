@@ -1,6 +1,6 @@
 import {
   accrualPeriods,
-  allocateTaken,
+  allocateAcrossContracts,
   annualDaysFor,
   periodsOverHalfCompensated,
   sheetsFromSummary,
@@ -8,6 +8,7 @@ import {
   type Allocation,
   type PeriodContract,
   type TakenRecord,
+  type WorkedSheet,
 } from '../domain/index.ts';
 import type { ContractRef, WorkerFile } from './types.ts';
 
@@ -37,18 +38,24 @@ export const takenRecord = (v: TakenVacation): TakenRecord => ({
 });
 
 export interface WorkerPeriods {
+  contracts: PeriodContract<number>[];
   periods: AccrualPeriod<number>[];
   allocation: Allocation;
 }
 
-/** A worker's periods as of `asOf` and how the given live vacations are spread over them. */
+/**
+ * A worker's periods as of `asOf` and how the given live vacations are spread over them. `extra`
+ * sheets count beside the payroll's (the settlement's days worked after the last sheet).
+ */
 export function workerPeriods(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
   vacations: readonly TakenVacation[],
   asOf: string,
+  extra: readonly WorkedSheet<number>[] = [],
 ): WorkerPeriods {
-  const periods = accrualPeriods(periodContractsOf(file), sheetsFromSummary(file.contracts, file.payroll), asOf);
-  return { periods, allocation: allocateTaken(periods, vacations.map(takenRecord)) };
+  const contracts = periodContractsOf(file);
+  const periods = accrualPeriods(contracts, [...sheetsFromSummary(file.contracts, file.payroll), ...extra], asOf);
+  return { contracts, periods, allocation: allocateAcrossContracts(periods, vacations.map(takenRecord), contracts) };
 }
 
 /** A period that a compensated request would put over half its days paid in money. */
@@ -61,15 +68,15 @@ const REQUEST_KEY = '\u0000request';
 
 /**
  * The periods over the limit of half their days paid in money once the request's days are applied
- * with the others (by start date, oldest pending period first), that were not over it before.
+ * with the others (by start date, oldest pending period first), among those the request adds days
+ * in money to.
  */
 export function compensationOverHalf(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
   others: readonly TakenVacation[],
   request: { startDate: string; days: number },
 ): OverHalf[] {
-  const periods = accrualPeriods(periodContractsOf(file), sheetsFromSummary(file.contracts, file.payroll), request.startDate);
-  const before = allocateTaken(periods, others.map(takenRecord));
+  const { contracts, periods, allocation: before } = workerPeriods(file, others, request.startDate);
   const asked: TakenRecord = {
     key: REQUEST_KEY,
     startDate: request.startDate,
@@ -77,7 +84,7 @@ export function compensationOverHalf(
     compensated: true,
     order: Number.MAX_SAFE_INTEGER,
   };
-  const after = allocateTaken(periods, [...others.map(takenRecord), asked]);
+  const after = allocateAcrossContracts(periods, [...others.map(takenRecord), asked], contracts);
   return periodsOverHalfCompensated(periods, before, after).map((i) => ({
     period: periods[i]!,
     compensatedUnits: after.periods[i]!.compensatedUnits,

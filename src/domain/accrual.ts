@@ -129,26 +129,45 @@ export function ibcLastMonth(
 export interface PayrollSummary {
   worked: readonly (readonly [periodEnd: string, daysSoFar: number])[];
   months: readonly (readonly [month: string, compensation: number])[];
+  /**
+   * Beside each entry of `worked`, the first day of the counted sheets that end on its date: where
+   * the accrual periods place those days. Absent from summaries kept before it was (read then as
+   * running from the day after the date before).
+   */
+  workedFrom?: readonly string[];
 }
 
-/** The summary of these sheets under these contracts; workedBy and ibcOf answer from it as daysWorked and ibcLastMonth do from the sheets. */
+/**
+ * The summary of these sheets under these contracts; workedBy and ibcOf answer from it as daysWorked
+ * and ibcLastMonth do from the sheets, and sheetsFromSummary gives back the counted sheets' days.
+ */
 export function summarizePayroll<Id>(
   sheets: readonly (WorkedSheet<Id> & Pick<PayrollSheet, 'basicCompensation'>)[],
   contracts: readonly ContractRange<Id>[],
 ): PayrollSummary {
   const ranges = mainContractRanges(contracts);
-  const worked = new Map<string, number>();
+  const worked = new Map<string, { days: number; from: string }>();
   const months = new Map<string, number>();
   for (const sheet of sheets) {
     // Any date at or after the sheet's end: whether it counts no longer depends on the date.
-    if (countsAsWorked(sheet, ranges, '9999-12-31')) worked.set(sheet.periodEnd, (worked.get(sheet.periodEnd) ?? 0) + sheet.daysWorked);
+    if (countsAsWorked(sheet, ranges, '9999-12-31')) {
+      const held = worked.get(sheet.periodEnd);
+      if (!held) worked.set(sheet.periodEnd, { days: sheet.daysWorked, from: sheet.periodStart });
+      else
+        worked.set(sheet.periodEnd, {
+          days: held.days + sheet.daysWorked,
+          from: held.from < sheet.periodStart ? held.from : sheet.periodStart,
+        });
+    }
     const month = sheet.periodEnd.slice(0, 7);
     months.set(month, (months.get(month) ?? 0) + sheet.basicCompensation);
   }
   let total = 0;
+  const ends = [...worked].sort(([a], [b]) => (a < b ? -1 : 1));
   return {
-    worked: [...worked].sort(([a], [b]) => (a < b ? -1 : 1)).map(([end, days]) => [end, (total += days)] as const),
+    worked: ends.map(([end, { days }]) => [end, (total += days)] as const),
     months: [...months].sort(([a], [b]) => (a < b ? -1 : 1)),
+    workedFrom: ends.map(([, { from }]) => from),
   };
 }
 

@@ -3,6 +3,7 @@
  * days worked × annual days / 360, so this unit keeps every balance an integer and no
  * float drift can make a worker one cent of a day short.
  */
+import { addDays, assertValidDate } from './dates.ts';
 
 function assertUnits(units: number): void {
   if (!Number.isSafeInteger(units)) throw new RangeError(`${units} is not a whole number of 360ths`);
@@ -55,4 +56,25 @@ export function toDecimal2(x: Days360): number {
   const hundredths = Number((magnitude * 200n + 360n) / 720n);
   if (hundredths === 0) return 0;
   return (x.units < 0 ? -hundredths : hundredths) / 100;
+}
+
+/**
+ * Days worked from `from` to `to`, both included, as payroll counts them: every month has 30 days
+ * (the 31st adds none, and the last day of February makes its month whole). 0 when `to` is before
+ * `from`. What a payroll sheet of that span would hold for a worker who worked all of it.
+ */
+export function payrollDays(from: string, to: string): number {
+  assertValidDate(from, 'first day');
+  assertValidDate(to, 'last day');
+  if (to < from) return 0;
+  return payrollSerial(to) - payrollSerial(addDays(from, -1));
+}
+
+/** Days on the 30-day calendar from a fixed origin to the end of `date`. */
+function payrollSerial(date: string): number {
+  const year = Number(date.slice(0, 4));
+  const month = Number(date.slice(5, 7));
+  const day = Number(date.slice(8, 10));
+  const endOfFebruary = month === 2 && addDays(date, 1).slice(5, 7) === '03';
+  return year * 360 + (month - 1) * 30 + (endOfFebruary ? 30 : Math.min(day, 30));
 }

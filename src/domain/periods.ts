@@ -29,6 +29,13 @@ export interface AccrualPeriod<Id> {
   /** Days worked in this period so far, 0 to 360. */
   daysWorked: number;
   annualDays: number | null;
+  /** Its contract was settled: what the period had pending was paid then, and it takes no later days. */
+  settled: boolean;
+  /**
+   * Its contract earns nothing more on the reference date (it has ended, or was settled): a period
+   * not earned by then never will be, and keeps its proportional part.
+   */
+  closed: boolean;
   /** What the full period earns, in 360ths of a day. */
   entitlementUnits: number;
   /** What it has earned so far, in 360ths: the entitlement once earned. */
@@ -47,26 +54,28 @@ function dayWithin(sheet: Pick<WorkedSheet<unknown>, 'periodStart' | 'periodEnd'
 
 /**
  * The payroll summary's days worked as sheets of the main contracts: each date on which counted
- * sheets end gives the days worked since the date before, under the main contract whose dates hold
- * it, from the day after that date (or the contract's start). Exact for payroll that runs without
- * gaps under main contracts that do not overlap, as periods of a contract need.
+ * sheets end gives the days worked since the date before, from the first day of those sheets (or,
+ * in a summary kept before it held them, from the day after the date before), under the main
+ * contract whose dates hold it. Exact for main contracts that do not overlap, as periods of a
+ * contract need; a month without a sheet stays a month without days worked.
  */
 export function sheetsFromSummary<Id>(contracts: readonly ContractRange<Id>[], payroll: PayrollSummary): WorkedSheet<Id>[] {
   const ranges = [...mainContractRanges(contracts)].sort(([, a], [, b]) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
   const sheets: WorkedSheet<Id>[] = [];
   let before = 0;
   let previousEnd: string | null = null;
-  for (const [end, soFar] of payroll.worked) {
+  payroll.worked.forEach(([end, soFar], i) => {
     const days = soFar - before;
     before = soFar;
-    const owner = ranges.find(([, r]) => r.from <= end && end <= r.to);
+    const from = payroll.workedFrom?.[i];
+    const owner = ranges.find(([, r]) => r.from <= (from ?? end) && end <= r.to);
     if (owner && days > 0) {
       const [id, range] = owner;
-      const dayAfter = previousEnd === null ? range.from : addDays(previousEnd, 1);
+      const dayAfter = from ?? (previousEnd === null ? range.from : addDays(previousEnd, 1));
       sheets.push({ contractId: id, periodStart: dayAfter > range.from ? dayAfter : range.from, periodEnd: end, daysWorked: days });
     }
     previousEnd = end;
-  }
+  });
   return sheets;
 }
 
@@ -96,6 +105,8 @@ export function accrualPeriods<Id>(
   const periods: AccrualPeriod<Id>[] = [];
   for (const c of mains) {
     const annual = c.annualDays;
+    // A contract over (ended or settled by asOf) earns nothing more.
+    const over = c.endDate! < asOf || c.settled === true;
     const open = (number: number, from: string): AccrualPeriod<Id> => ({
       contractId: c.id,
       number,
@@ -103,6 +114,8 @@ export function accrualPeriods<Id>(
       earnedOn: null,
       daysWorked: 0,
       annualDays: annual,
+      settled: c.settled === true,
+      closed: over,
       entitlementUnits: (annual ?? 0) * DAYS_PER_PERIOD,
       accruedUnits: 0,
     });
@@ -124,8 +137,7 @@ export function accrualPeriods<Id>(
         }
       }
     }
-    // A contract over (ended or settled by asOf) earns nothing more: an empty last period is none.
-    const over = c.endDate! < asOf || c.settled === true;
+    // An empty last period of a contract that is over is none.
     if (current.daysWorked > 0 || !over) periods.push(current);
   }
   for (const p of periods) p.accruedUnits = (p.annualDays ?? 0) * p.daysWorked;
@@ -198,6 +210,54 @@ export function allocateTaken(periods: readonly AccrualPeriod<unknown>[], record
   return { periods: uses, byRecord };
 }
 
+/**
+ * allocateTaken, each settled contract on its own: its periods take only the records that began
+ * while it was in force and no unsettled main contract was, and those records no other period
+ * (what it had pending was paid when it was settled, what it gave in advance deducted then). Every
+ * other record goes to the periods of the unsettled contracts, oldest first. A settled contract
+ * without periods leaves its records to the others.
+ */
+export function allocateAcrossContracts<Id>(
+  periods: readonly AccrualPeriod<Id>[],
+  records: readonly TakenRecord[],
+  contracts: readonly PeriodContract<Id>[],
+): Allocation {
+  const ranges = mainContractRanges(contracts);
+  const inForce = (id: Id, day: string) => {
+    const r = ranges.get(id);
+    return r !== undefined && r.from <= day && day <= r.to;
+  };
+  const open = contracts.filter((c) => !c.settled && ranges.has(c.id));
+  const pools = new Map<Id | null, { periods: number[]; records: TakenRecord[] }>([[null, { periods: [], records: [] }]]);
+  periods.forEach((p, i) => {
+    const key = p.settled ? p.contractId : null;
+    const pool = pools.get(key);
+    if (pool) pool.periods.push(i);
+    else pools.set(key, { periods: [i], records: [] });
+  });
+  for (const r of records) {
+    const settled = open.some((c) => inForce(c.id, r.startDate))
+      ? undefined
+      : contracts.find((c) => c.settled && pools.has(c.id) && inForce(c.id, r.startDate));
+    pools.get(settled ? settled.id : null)!.records.push(r);
+  }
+  const uses: PeriodUse[] = new Array<PeriodUse>(periods.length);
+  const byRecord = new Map<string, { period: number; units: number }[]>();
+  for (const pool of pools.values()) {
+    const a = allocateTaken(
+      pool.periods.map((i) => periods[i]!),
+      pool.records,
+    );
+    a.periods.forEach((use, j) => (uses[pool.periods[j]!] = use));
+    for (const [key, parts] of a.byRecord)
+      byRecord.set(
+        key,
+        parts.map((part) => ({ period: pool.periods[part.period]!, units: part.units })),
+      );
+  }
+  return { periods: uses, byRecord };
+}
+
 /** A year after the period was earned, the employer must have granted it (CST art. 187). */
 export function enforceableFrom(earnedOn: string): string {
   return addYears(earnedOn, 1);
@@ -208,21 +268,29 @@ export function prescribesOn(earnedOn: string): string {
   return addYears(enforceableFrom(earnedOn), 3);
 }
 
-/** The same day `years` later; 29 February falls on 28 February of a common year. */
+/** The same day `years` later; 29 February falls on 28 February of a common year. Throws past 9999. */
 export function addYears(date: string, years: number): string {
   assertValidDate(date);
   const y = Number(date.slice(0, 4)) + years;
   const md = date.slice(4);
   const leap = (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
-  return `${String(y).padStart(4, '0')}${md === '-02-29' && !leap ? '-02-28' : md}`;
+  const result = `${String(y).padStart(4, '0')}${md === '-02-29' && !leap ? '-02-28' : md}`;
+  assertValidDate(result, `${years} years after ${date}`);
+  return result;
 }
 
 /**
- * Whether the days a new compensated request takes would put a period over half its days paid in
- * money (CST art. 189 as amended by Ley 1429 de 2010, art. 20): the periods over the limit with the
- * request that were not without it.
+ * The periods a new compensated request would leave over half their days paid in money (CST art.
+ * 189 as amended by Ley 1429 de 2010, art. 20): those over the limit with the request whose days in
+ * money the request raised. A period already over it (historic records) takes no more; one the
+ * request does not touch is not blamed on it.
  */
 export function periodsOverHalfCompensated(periods: readonly AccrualPeriod<unknown>[], before: Allocation, after: Allocation): number[] {
-  const over = (a: Allocation, i: number) => a.periods[i]!.compensatedUnits * 2 > periods[i]!.entitlementUnits;
-  return periods.map((_, i) => i).filter((i) => over(after, i) && !over(before, i));
+  return periods
+    .map((_, i) => i)
+    .filter((i) => {
+      const was = before.periods[i]!.compensatedUnits;
+      const is = after.periods[i]!.compensatedUnits;
+      return is > was && is * 2 > periods[i]!.entitlementUnits;
+    });
 }

@@ -83,7 +83,10 @@ export type InterruptionReason = (typeof INTERRUPTION_REASONS)[number];
  * so that every read model takes it as the record's latest state, and what it was before.
  */
 export const vacationInterruptedSchema = vacationRecordSchema.extend({
-  /** The first day not enjoyed: a business day after the start, up to the former end. */
+  /**
+   * The first day not enjoyed: a business day from the start to the former end. On the start
+   * itself nothing was enjoyed: the record keeps 0 days and ends the day before it starts.
+   */
   interruptedOn: date,
   reason: z.enum(INTERRUPTION_REASONS),
   /** Business days not enjoyed, back in the worker's balance. */

@@ -204,22 +204,39 @@ function zipped(sheet: unknown, out: PassThrough): Promise<void> {
   return entry?._writableState?.needDrain && !out.destroyed ? drained(entry, out) : Promise.resolve();
 }
 
+/** The rows an Excel worksheet holds, its header included. */
+export const XLSX_MAX_ROWS = 1_048_576;
+
 /**
  * XLSX through exceljs's streaming writer: rows are committed as they come, without shared strings
  * or styles, so that nothing of a committed row stays in memory. The zip goes out through a
- * pass-through whose back-pressure paces the reading of the next worker.
+ * pass-through whose back-pressure paces the reading of the next worker. A full sheet (Excel's
+ * rows, or `rowsPerSheet`) is closed and the register goes on in the next, *Libro de vacaciones
+ * (2)* and so on, each with the header.
  */
-export function xlsxBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void): Readable {
+export function xlsxBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void, rowsPerSheet = XLSX_MAX_ROWS): Readable {
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
-  const sheet = book.addWorksheet('Libro de vacaciones');
+  let sheet = book.addWorksheet('Libro de vacaciones');
+  let sheets = 1;
+  let rows = 0;
+  const addRow = (cells: Cell[] | string[]) => {
+    if (rows === rowsPerSheet) {
+      sheet.commit();
+      sheet = book.addWorksheet(`Libro de vacaciones (${++sheets})`);
+      rows = 0;
+      addRow([...BOOK_COLUMNS]);
+    }
+    sheet.addRow(cells).commit();
+    rows++;
+  };
   void (async () => {
     try {
-      sheet.addRow([...BOOK_COLUMNS]).commit();
+      addRow([...BOOK_COLUMNS]);
       for await (const w of workers) {
         // The caller went away: leaving the loop ends the reading of the register.
         if (out.destroyed) return;
-        for (const line of bookLines(w)) sheet.addRow(line).commit();
+        for (const line of bookLines(w)) addRow(line);
         await zipped(sheet, out);
         if (out.writableNeedDrain) await drained(out, out);
       }

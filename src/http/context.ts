@@ -2,7 +2,7 @@ import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/types.ts';
 import type { PeriodsReport } from '../projections/register/periods.ts';
-import type { Settlement } from '../projections/register/settlement.ts';
+import type { SettlementOutcome } from '../projections/register/settlement.ts';
 import type { ReferenceLookups, User } from '../reference/repository.ts';
 import type { WorkerFileRow } from '../reference/worker-files.ts';
 import type { ApiKeyPrincipal, ApiKeyScope } from '../security/api-keys.ts';
@@ -22,8 +22,8 @@ export interface ReadSide {
   auditOfCode(code: string): Promise<unknown[]>;
   /** A worker's accrual periods on `asOf`, from the register's live records and the payroll. */
   periodsOf(file: WorkerFileRow, asOf: string): Promise<PeriodsReport>;
-  /** What a worker leaving on that date would be owed for vacations; null when no contract governs it. */
-  settlementOf(file: WorkerFileRow, leavingDate: string): Promise<Settlement | null>;
+  /** What a worker leaving on that date would be owed for vacations, or why it cannot be figured. */
+  settlementOf(file: WorkerFileRow, leavingDate: string): Promise<SettlementOutcome>;
   /** Any other read of the read models, once they include this instance's writes (and, asked, the occupancy one). */
   fresh<T>(read: () => Promise<T>, opts?: { occupancy?: boolean }): Promise<T>;
 }

@@ -174,7 +174,7 @@ export function openApiDocument(): Json {
       queryParams(periodsQuery),
       {
         ...ok(200, 'Períodos', 'AccrualPeriods', R.periodsOk),
-        ...errors(READ_ERRORS),
+        ...errors([...READ_ERRORS, 422]),
       },
     ),
     '/api/vacaciones/liquidacion': get(

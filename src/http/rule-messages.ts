@@ -1,7 +1,7 @@
 import type { RuleViolation } from '../commands/violations.ts';
 
 /** Day balances shown with at most two decimals, as callers read them. */
-function formatDays(value: number): string {
+export function formatDays(value: number): string {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
@@ -43,7 +43,7 @@ export function ruleMessage(v: RuleViolation): string {
     case 'alreadyEnded':
       return `Las vacaciones ${v.codigoPila} terminaron el ${v.endDate} (hoy es ${v.today}): solo se interrumpen vacaciones en curso`;
     case 'interruptionOutside':
-      return `La fecha de interrupción ${v.date} debe ser posterior al inicio (${v.startDate}) y no posterior al fin (${v.endDate}) de las vacaciones`;
+      return `La fecha de interrupción ${v.date} debe estar entre el inicio (${v.startDate}) y el fin (${v.endDate}) de las vacaciones`;
     case 'interruptionNotBusinessDay':
       return `La fecha de interrupción ${v.date} no es un día hábil para el trabajador`;
     case 'continuesUnknown':
@@ -63,6 +63,9 @@ export function ruleMessages(violations: readonly RuleViolation[]): string[] {
 export function notOwnerMessage(code: string, documentNumber: string): string {
   return `El código PILA ${code} no pertenece al trabajador con documento ${documentNumber}`;
 }
+
+/** The consult's `estado` (200) when the company contract has no vacation parameters. */
+export const NO_PARAMS_STATE = 'sin información de parametrización de vacaciones en contrato empresa';
 
 /** The consult's answer (422) when a worker's vacation days cannot be figured (BalanceProblem). */
 export const BALANCE_PROBLEM_MESSAGES = {

@@ -13,6 +13,15 @@ const date = z
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .refine(isValidDate)
   .meta({ format: 'date', description: 'Fecha YYYY-MM-DD', example: '2026-01-05' });
+/**
+ * The dates the vacation-law endpoints take: real dates within the years payroll can speak of, so
+ * that every date figured from them (a prescription four years on, a notice 180 days on) is a date
+ * too. Outside, the caller is told the range (vacation-input.ts).
+ */
+export const LAW_DATE_RANGE = { from: '1900-01-01', to: '2999-12-31' } as const;
+const lawDate = date.refine((s) => s >= LAW_DATE_RANGE.from && s <= LAW_DATE_RANGE.to, { params: { range: LAW_DATE_RANGE } });
+/** A description of such a date: what it is, then its form and range. */
+const lawDateText = (what: string) => `${what}, YYYY-MM-DD entre ${LAW_DATE_RANGE.from} y ${LAW_DATE_RANGE.to}`;
 const days = z
   .string()
   .regex(/^\d{1,3}$/)
@@ -63,8 +72,8 @@ export const codeBody = z.object({ codigoPila: code, emailUserResponsable: stric
 
 export const interruptBody = z.object({
   codigoPila: code,
-  fechaInterrupcion: date.meta({
-    description: 'Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD',
+  fechaInterrupcion: lawDate.meta({
+    description: lawDateText('Primer día hábil no disfrutado, del inicio (nada disfrutado) al fin de las vacaciones'),
     example: '2026-11-23',
   }),
   motivo: z.enum(INTERRUPTION_REASONS).meta({ description: 'incapacidad, licencia, calamidad, necesidad del servicio u otro' }),
@@ -120,7 +129,10 @@ export const auditExportQuery = z.object({
 
 export const settlementQuery = z.object({
   numeroDocumento: document,
-  fechaRetiro: date.meta({ description: 'Fecha de retiro (último día del contrato), YYYY-MM-DD', example: '2026-12-31' }),
+  fechaRetiro: lawDate.meta({
+    description: lawDateText('Fecha de retiro (último día del contrato)'),
+    example: '2026-12-31',
+  }),
   emailResponsable: email,
 });
 
@@ -139,7 +151,7 @@ export const bookQuery = z.object({
     .max(40)
     .optional()
     .meta({ description: 'Solo los trabajadores con un contrato de esta subgerencia', example: 'SG-OPS' }),
-  fechaDesde: date.optional().meta({ description: 'Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD' }),
-  fechaHasta: date.optional().meta({ description: 'Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD' }),
-  fechaCorte: date.optional().meta({ description: 'El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD' }),
+  fechaDesde: lawDate.optional().meta({ description: lawDateText('Períodos y vacaciones que terminan en esta fecha o después') }),
+  fechaHasta: lawDate.optional().meta({ description: lawDateText('Períodos y vacaciones que empiezan en esta fecha o antes') }),
+  fechaCorte: lawDate.optional().meta({ description: lawDateText('El libro como estaba al final de este día (por defecto hoy)') }),
 });

@@ -33,6 +33,11 @@ const FORMAT: Record<string, string> = {
 };
 const invalid = (name: string) =>
   FORMAT[name] ?? (name.toLowerCase().startsWith('vac') ? `${name} debe ser "1" o "0"` : `El campo ${name} no es válido`);
+/** A real date outside the range a schema allows (its refinement carries the range). */
+const outOfRange = (name: string, issue: z.core.$ZodIssue): string | undefined => {
+  const range = issue.code === 'custom' ? (issue.params as { range?: { from: string; to: string } } | undefined)?.range : undefined;
+  return range && `${name} debe ser una fecha entre ${range.from} y ${range.to}`;
+};
 
 type Parsed<S extends z.ZodObject> = { ok: true; value: z.infer<S> } | { ok: false; problems: Map<string, string> };
 
@@ -53,7 +58,7 @@ export function validate<S extends z.ZodObject>(schema: S, fields: Fields): Pars
   if (!r.success) {
     for (const issue of r.error.issues) {
       const n = String(issue.path[0]);
-      if (!problems.has(n)) problems.set(n, input[n] === undefined ? required(n) : invalid(n));
+      if (!problems.has(n)) problems.set(n, input[n] === undefined ? required(n) : (outOfRange(n, issue) ?? invalid(n)));
     }
   }
   if (problems.size) {

@@ -32,10 +32,23 @@ type Row = {
   sheet_ends: number[];
   sheet_days: (number | null)[];
   sheet_pay: (string | number)[];
+  /** The first day of each date's counted sheets (null where none counts); null in a row written before migration 23 filled it. */
+  sheet_starts: (number | null)[] | null;
 };
 
-const COLUMNS = 'worker_id, document_number, document_type, first_names, last_names, contracts, sheet_ends, sheet_days, sheet_pay';
-const DATA = ['document_number', 'document_type', 'first_names', 'last_names', 'contracts', 'sheet_ends', 'sheet_days', 'sheet_pay'];
+const COLUMNS =
+  'worker_id, document_number, document_type, first_names, last_names, contracts, sheet_ends, sheet_days, sheet_pay, sheet_starts';
+const DATA = [
+  'document_number',
+  'document_type',
+  'first_names',
+  'last_names',
+  'contracts',
+  'sheet_ends',
+  'sheet_days',
+  'sheet_pay',
+  'sheet_starts',
+];
 
 /**
  * The period ends and months repeat across every worker (the same fortnights), and a cache holds
@@ -74,12 +87,17 @@ function toFile(r: Row): WorkerFileRow {
   // date the row keeps: a few dozen additions, where the sheets behind them were grouped and
   // judged (which count) when the row was written.
   const worked: [string, number][] = [];
+  const workedFrom: string[] = [];
   const months: [string, number][] = [];
   let total = 0;
   r.sheet_ends.forEach((day, i) => {
     const end = dayName(day);
     const days = r.sheet_days[i];
-    if (days !== null && days !== undefined) worked.push([end, (total += Number(days))]);
+    if (days !== null && days !== undefined) {
+      worked.push([end, (total += Number(days))]);
+      const start = r.sheet_starts?.[i];
+      if (start !== null && start !== undefined) workedFrom.push(dayName(start));
+    }
     const month = intern(end.slice(0, 7));
     const pay = Number(r.sheet_pay[i]);
     const last = months[months.length - 1];
@@ -96,7 +114,8 @@ function toFile(r: Row): WorkerFileRow {
     },
     contracts,
     companyContracts,
-    payroll: { worked, months },
+    // A row that holds no starts (written before they were kept) is read as before, without them.
+    payroll: workedFrom.length === worked.length && r.sheet_starts !== null ? { worked, months, workedFrom } : { worked, months },
   };
 }
 

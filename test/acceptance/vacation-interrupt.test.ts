@@ -12,6 +12,7 @@ import {
   type Client,
   type Json,
 } from '../support/http.ts';
+import { ONE_AWAY, oneAwayData } from '../support/law-corners.ts';
 import { importThroughCli } from '../support/reliability-server.ts';
 import { TODAY, loadFixture, startTestServer, type TestServer } from '../support/server.ts';
 
@@ -22,7 +23,11 @@ beforeAll(async () => {
   // Without a limit of people at once in the subgerencia, several workers can be away on today.
   const company = loadFixture().contratosEmpresa.find((k: Json) => k.id === 10);
   company.vacaciones.numeroPersonasVacaciones = null;
-  srv = await startTestServer({ beforeStart: async (env) => void (await importThroughCli(env, { contratosEmpresa: [company] })) });
+  const oneAway = oneAwayData();
+  srv = await startTestServer({
+    beforeStart: async (env) =>
+      void (await importThroughCli(env, { ...oneAway, contratosEmpresa: [company, ...oneAway.contratosEmpresa] })),
+  });
   c = client(srv.url, srv.keys.acceptance!);
 });
 afterAll(async () => {
@@ -156,6 +161,85 @@ describe('POST /api/vacaciones/interrupt (CST art. 188)', () => {
       `La fecha de interrupción 2026-11-22 no es un día hábil para el trabajador`,
     ]);
     expect(await record(open.codigo_pila)).toMatchObject({ interruptedOn: null, businessDays: 6 });
+  });
+
+  it('interrupts a vacation on its first day once it has begun: nothing enjoyed, nothing paid, every day and place given back', async () => {
+    const { third, fourth } = ONE_AWAY;
+    // Friday 20 November to Friday 27: six business days, begun yesterday.
+    const added = await inCourse('2026-11-20', 6, third.document);
+    const code = added.codigo_pila;
+    const full = await c.post('/api/vacaciones/calculate', vacationForm(fourth.document, '2026-11-23', 6));
+    expect(expectVacationError(full, 422, 'No se pueden procesar las vacaciones')).toEqual([
+      `Se alcanzó el máximo de 1 personas de vacaciones al mismo tiempo en la subgerencia ${third.subgerenciaId} el 2026-11-23`,
+    ]);
+    const balance = async () =>
+      (await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: third.document, emailResponsable: ADMIN })).body
+        .vacacionesDisponibles as number;
+    const before = await balance();
+
+    const r = await interrupt({ codigoPila: code, fechaInterrupcion: '2026-11-20', motivo: 'incapacidad' });
+    expect(r.status, r.text).toBe(200);
+    expect(R.interruptOk.safeParse(r.body).error).toBeUndefined();
+    expect(r.body.data).toMatchObject({
+      fechaInterrupcion: '2026-11-20',
+      diasDisfrutados: 0,
+      diasDevueltos: 6,
+      vacaciones: {
+        vacFechaInicio: '2026-11-20',
+        vacFechaFinal: '2026-11-19',
+        vacDiasVacaciones: 0,
+        vacDiasCalendario: 0,
+        vacValorTotal: 0,
+      },
+    });
+    expect(await balance()).toBe(before + 6);
+    expect(await record(code)).toMatchObject({ businessDays: 0, totalValue: 0, amortizations: [], interruptedOn: '2026-11-20' });
+    const periods = (await c.get('/api/vacaciones/periodos', { numeroDocumento: third.document, emailResponsable: ADMIN })).body.data;
+    expect(periods.periodos.flatMap((p: Json) => p.vacaciones).filter((v: Json) => v.codigoPila === code)).toEqual([]);
+    // The register shows it from its first day on, interrupted with nothing enjoyed.
+    const book = await c.get('/api/vacaciones/libro', {
+      numeroDocumento: third.document,
+      fechaDesde: '2026-11-20',
+      emailResponsable: ADMIN,
+    });
+    expect(R.bookOk.safeParse(book.body).error).toBeUndefined();
+    expect(book.body.data.trabajadores[0].vacaciones).toEqual([
+      expect.objectContaining({
+        vacCodigoPila: code,
+        estado: 'interrumpida',
+        vacDiasVacaciones: 0,
+        vacValorTotal: 0,
+        fechaInterrupcion: '2026-11-20',
+      }),
+    ]);
+    // Its place is free: the other worker of the subgerencia books those days.
+    await addVacation(c, vacationForm(fourth.document, '2026-11-23', 6));
+  });
+
+  it('replays the worker with the vacation interrupted on its first day: nothing kept, every day returned', async (ctx) => {
+    if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
+    const r = await srv.cli(['replay', '--documento', ONE_AWAY.third.document]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/VacationInterrupted .* interrupted on 2026-11-20 \(incapacidad\): 0d kept, 6d returned/);
+  });
+
+  it('frees the places of a full subgerencia from the interruption on, so another worker can book them', async () => {
+    const { first, second } = ONE_AWAY;
+    // Thursday 19 November to Thursday 26: six business days.
+    const { codigo_pila: code } = await inCourse('2026-11-19', 6, first.document);
+    const refused = await c.post('/api/vacaciones/add', vacationForm(second.document, '2026-11-24', 6));
+    expect(expectVacationError(refused, 422, 'No se pueden procesar las vacaciones')).toEqual([
+      `Se alcanzó el máximo de 1 personas de vacaciones al mismo tiempo en la subgerencia ${first.subgerenciaId} el 2026-11-24`,
+    ]);
+    const r = await interrupt({ codigoPila: code, fechaInterrupcion: '2026-11-24', motivo: 'necesidad del servicio' });
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.data.vacaciones).toMatchObject({ vacFechaFinal: '2026-11-23', vacDiasVacaciones: 3 });
+    // The 23rd is still taken by the days enjoyed; from the 24th the place is free.
+    const still = await c.post('/api/vacaciones/calculate', vacationForm(second.document, '2026-11-23', 6));
+    expect(expectVacationError(still, 422, 'No se pueden procesar las vacaciones')).toEqual([
+      `Se alcanzó el máximo de 1 personas de vacaciones al mismo tiempo en la subgerencia ${first.subgerenciaId} el 2026-11-23`,
+    ]);
+    await addVacation(c, vacationForm(second.document, '2026-11-24', 6));
   });
 
   it('refuses bad input in the vacation envelope', async () => {

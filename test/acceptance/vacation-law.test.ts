@@ -14,6 +14,7 @@ import {
   type Client,
   type Json,
 } from '../support/http.ts';
+import { GAP, OVER_HALF, RECENT, RESETTLED, lawDataWithCorners } from '../support/law-corners.ts';
 import { LIMITED, LONG, TRUSTED, lawData } from '../support/law-data.ts';
 import { importThroughCli } from '../support/reliability-server.ts';
 import { TODAY, startTestServer, type TestServer } from '../support/server.ts';
@@ -22,12 +23,20 @@ let srv: TestServer;
 let c: Client;
 
 beforeAll(async () => {
-  srv = await startTestServer({ beforeStart: async (env) => void (await importThroughCli(env, lawData())) });
+  srv = await startTestServer({ beforeStart: async (env) => void (await importThroughCli(env, lawDataWithCorners(lawData()))) });
   c = client(srv.url, srv.keys.acceptance!);
 });
 afterAll(async () => {
   await srv?.stop();
 });
+
+/** Workers of the fixture whose contract cannot accrue days, with the consult's words for why. */
+const CANNOT_ACCRUE: [string, string][] = [
+  [W.paula, 'El contrato no tiene fechas de inicio o fin configuradas correctamente.'],
+  [W.diana, 'El contrato no tiene asociado un contrato empresa válido.'],
+  [W.santiago, 'No se encuentra configurado el nivel de riesgo del contrato.'],
+  [W.jorge, 'sin información de parametrización de vacaciones en contrato empresa'],
+];
 
 const HALF_OF_PERIOD_1 = (days: string) =>
   `Los días compensados en dinero (${days}) superarían la mitad de los 15 días del período 1 del contrato ${LIMITED.contractId} (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`;
@@ -55,6 +64,24 @@ describe('limit on days paid in money (limiteCompensacion "mitad")', () => {
     // Enjoyed days are not limited: they fill the rest of the first period.
     const enjoyed = await c.post('/api/vacaciones/calculate', vacationForm(LIMITED.document, '2026-02-02', 8));
     expect(enjoyed.status, enjoyed.text).toBe(200);
+  });
+
+  it('refuses more money days in a period already over half (paid so by the system before), and takes them from a period within it', async () => {
+    const code = 'VAC_1740000000000_00000000_00001021';
+    const before = await c.get('/api/vacaciones/periodos', { numeroDocumento: OVER_HALF.document, emailResponsable: ADMIN });
+    expect(before.body.data.periodos[0]).toMatchObject({
+      diasCompensados: 10,
+      diasPendientes: 5,
+      vacaciones: [{ codigoPila: code, dias: 10 }],
+    });
+    const more = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-01', 2));
+    expect(expectVacationError(more, 422, 'No se pueden procesar las vacaciones')).toEqual([
+      `Los días compensados en dinero (12) superarían la mitad de los 15 días del período 1 del contrato ${OVER_HALF.contractId} (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`,
+    ]);
+    // Once the first period's 5 days are enjoyed (and one of the second), money days fall in the second, within half.
+    await addVacation(c, vacationForm(OVER_HALF.document, '2026-12-01', 6));
+    const next = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-14', 7));
+    expect(next.status, next.text).toBe(200);
   });
 
   it('leaves a company contract without the parameter as it was', async () => {
@@ -133,10 +160,37 @@ describe('GET /api/vacaciones/periodos', () => {
     ]);
   });
 
+  it('dates a period by the payroll sheets themselves: a month without a sheet is not worked time', async () => {
+    const data = (await periods(GAP.document)).body.data;
+    expect(data.periodos.slice(0, 2).map((p: Json) => [p.numero, p.desde, p.causadoEl, p.exigibleDesde, p.prescribeEl])).toEqual([
+      [1, '2024-02-10', '2025-03-09', '2026-03-09', '2029-03-09'],
+      [2, '2025-03-10', '2026-03-09', '2027-03-09', '2030-03-09'],
+    ]);
+  });
+
   it('lets technical or trusted staff accumulate four periods', async () => {
     const data = (await periods(TRUSTED.document)).body.data;
     expect(data.periodos.filter((p: Json) => p.estado === 'causado')).toHaveLength(4);
     expect(data.advertencias.map((w: Json) => w.tipo)).toEqual(['prescripcion']);
+  });
+
+  it("refuses, as the consult does and in its words, when the worker's contract cannot accrue days", async () => {
+    for (const [doc, reason] of CANNOT_ACCRUE) {
+      const consult = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: doc, emailResponsable: ADMIN });
+      expect(consult.text).toContain(reason);
+      const r = await periods(doc);
+      expect(expectVacationError(r, 422, 'No se pueden calcular los períodos de vacaciones'), doc).toEqual([reason]);
+    }
+  });
+
+  it('shows the periods of a worker whose only contract was settled, as history', async () => {
+    const r = await periods(W.andres);
+    expect(r.status, r.text).toBe(200);
+    // The contract ended on 2025-12-31, 30 days short of a second period: that part is final.
+    expect(r.body.data.periodos.map((p: Json) => [p.contratoId, p.estado, p.diasLaborados, p.contratoLiquidado])).toEqual([
+      [10004, 'causado', 360, true],
+      [10004, 'proporcional', 330, true],
+    ]);
   });
 
   it('refuses bad input in the vacation envelope', async () => {
@@ -159,6 +213,19 @@ describe('GET /api/vacaciones/periodos', () => {
   });
 });
 
+describe('GET /api/vacaciones/libro', () => {
+  it('shows the date of hire only once the register of the cut-off date knew of it', async () => {
+    const book = async (fechaCorte: string) =>
+      (await c.get('/api/vacaciones/libro', { numeroDocumento: RECENT.document, fechaCorte, emailResponsable: ADMIN })).body.data
+        .trabajadores[0];
+    expect(await book('2025-12-31')).toMatchObject({ fechaIngreso: null, periodos: [] });
+    expect(await book('2026-01-01')).toMatchObject({
+      fechaIngreso: '2026-01-01',
+      periodos: [expect.objectContaining({ estado: 'en curso' })],
+    });
+  });
+});
+
 describe('GET /api/vacaciones/liquidacion', () => {
   const settle = (doc: string, fechaRetiro: string) =>
     c.get('/api/vacaciones/liquidacion', { numeroDocumento: doc, fechaRetiro, emailResponsable: ADMIN });
@@ -167,17 +234,49 @@ describe('GET /api/vacaciones/liquidacion', () => {
     const r = await settle(LONG.document, TODAY);
     expect(r.status, r.text).toBe(200);
     expect(R.settlementOk.safeParse(r.body).error).toBeUndefined();
-    // Five full periods of 15 days, and 300 days of 2026 worked by the end of October: 12.5.
+    // Five full periods of 15 days, 300 days of 2026 in payroll by the end of October (12.5), and
+    // 21 days worked in November that no sheet holds yet (0.875): 88.375 days.
     expect(r.body.data).toMatchObject({
       asociadoId: LONG.workerId,
       fechaRetiro: TODAY,
       contrato: { contratoId: LONG.contractId, salarioBase: LONG.salary },
-      diasPendientes: 87.5,
-      valor: (LONG.salary * 87.5) / 30,
+      nominaHasta: '2026-10-31',
+      diasSinNomina: 21,
+      diasCausadosSinNomina: 0.88,
+      diasPendientes: 88.38,
+      valor: (LONG.salary * 88.375) / 30,
+      periodosExcluidos: [],
     });
+    expect(r.body.data.advertencias).toContainEqual({
+      tipo: 'proyectado',
+      mensaje: `Los 21 días laborados del 2026-11-01 a la fecha de retiro (0.88 días de vacaciones) se proyectan desde el contrato ${LONG.contractId}: la nómina está registrada solo hasta el 2026-10-31`,
+    });
+    // The periods (payroll alone) are the settlement's but for the days without payroll, in the last one.
     const periods = (await c.get('/api/vacaciones/periodos', { numeroDocumento: LONG.document, emailResponsable: ADMIN })).body.data;
-    expect(r.body.data.periodos).toEqual(periods.periodos);
-    expect(r.body.data.diasPendientes).toBe(periods.totales.diasPendientes);
+    expect(r.body.data.periodos.slice(0, -1)).toEqual(periods.periodos.slice(0, -1));
+    expect(periods.periodos.at(-1)).toMatchObject({ diasLaborados: 300, diasCausados: 12.5 });
+    expect(r.body.data.periodos.at(-1)).toMatchObject({ diasLaborados: 321, diasCausados: 13.38, diasPendientes: 13.38 });
+    expect(periods.totales.diasPendientes).toBe(87.5);
+  });
+
+  it('counts the days worked after the last payroll sheet from the contract, up to a leaving date in the future or inside a fortnight', async () => {
+    const future = (await settle(RECENT.document, '2026-12-20')).body.data;
+    // 300 days in payroll (12.5) and 50 from 1 November to 20 December (2.08): 5,250 360ths.
+    expect(future).toMatchObject({
+      nominaHasta: '2026-10-31',
+      diasSinNomina: 50,
+      diasCausadosSinNomina: 2.08,
+      diasPendientes: 14.58,
+      valor: Math.round((RECENT.salary * 5_250) / 10_800),
+    });
+    expect(future.periodos).toEqual([expect.objectContaining({ numero: 1, diasLaborados: 350, diasCausados: 14.58 })]);
+    // On the 20th of October the sheet of the second fortnight has not ended: 285 days in payroll and 5 after.
+    const inside = (await settle(RECENT.document, '2026-10-20')).body.data;
+    expect(inside).toMatchObject({ nominaHasta: '2026-10-15', diasSinNomina: 5, diasPendientes: 12.08, valor: 1_208_333 });
+    // On the end of a sheet, nothing is projected.
+    const onSheet = (await settle(RECENT.document, '2026-10-31')).body.data;
+    expect(onSheet).toMatchObject({ nominaHasta: '2026-10-31', diasSinNomina: 0, diasCausadosSinNomina: 0, diasPendientes: 12.5 });
+    expect(onSheet.advertencias).toEqual([]);
   });
 
   it('counts the payroll ended by the leaving date, discounts every live record, warns of those ending later, and stores nothing', async () => {
@@ -204,6 +303,52 @@ describe('GET /api/vacaciones/liquidacion', () => {
       [3, 15, 15],
       [4, 13.75, 13.75],
     ]);
+  });
+
+  it('refuses, as the consult does and in its words, when the contract that governs the leaving date cannot accrue days', async () => {
+    const settledOnly: [string, string] = [W.andres, 'El trabajador no tiene un contrato vigente en la fecha de retiro 2026-11-30'];
+    for (const [doc, reason] of [...CANNOT_ACCRUE, settledOnly]) {
+      const r = await settle(doc, '2026-11-30');
+      expect(expectVacationError(r, 422, 'No se puede calcular la liquidación de vacaciones'), doc).toEqual([reason]);
+    }
+  });
+
+  it('owes nothing of a contract settled before: its periods are left out and named, while the periods show them as history', async () => {
+    const r = await settle(RESETTLED.document, '2026-10-31');
+    expect(r.status, r.text).toBe(200);
+    expect(R.settlementOk.safeParse(r.body).error).toBeUndefined();
+    const data = r.body.data;
+    // Contract 10023: two full periods and 300 days of 2026 (12.5), less the 10 days of 2025.
+    expect(data).toMatchObject({ contrato: { contratoId: RESETTLED.current }, diasPendientes: 32.5, valor: 3_900_000 });
+    expect(data.periodos.map((p: Json) => [p.contratoId, p.numero, p.diasPendientes, p.contratoLiquidado])).toEqual([
+      [RESETTLED.current, 1, 5, false],
+      [RESETTLED.current, 2, 15, false],
+      [RESETTLED.current, 3, 12.5, false],
+    ]);
+    // The settled contract kept 5 + 15 days pending when it was settled: paid then, not again.
+    expect(data.periodosExcluidos.map((p: Json) => [p.contratoId, p.numero, p.diasPendientes, p.contratoLiquidado])).toEqual([
+      [RESETTLED.settled, 1, 5, true],
+      [RESETTLED.settled, 2, 15, true],
+    ]);
+    expect(data.advertencias).toEqual([
+      {
+        tipo: 'liquidado',
+        mensaje: `Los 20 días pendientes de los períodos del contrato ${RESETTLED.settled} no se incluyen: el contrato está liquidado y se pagaron en su liquidación`,
+      },
+    ]);
+
+    const periods = (await c.get('/api/vacaciones/periodos', { numeroDocumento: RESETTLED.document, emailResponsable: ADMIN })).body.data;
+    expect(periods.periodos.map((p: Json) => [p.contratoId, p.numero, p.contratoLiquidado])).toEqual([
+      [RESETTLED.settled, 1, true],
+      [RESETTLED.settled, 2, true],
+      [RESETTLED.current, 1, false],
+      [RESETTLED.current, 2, false],
+      [RESETTLED.current, 3, false],
+    ]);
+    // The settled contract's periods prescribe, but nothing of them is owed: no warning.
+    expect(periods.advertencias).toEqual([]);
+    const consult = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: RESETTLED.document, emailResponsable: ADMIN });
+    expect(periods.totales.diasPendientes).toBe(consult.body.vacacionesDisponibles);
   });
 
   it('refuses a leaving date without a contract in force, and bad input, in the vacation envelope', async () => {

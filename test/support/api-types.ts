@@ -1551,6 +1551,15 @@ export interface paths {
                         "application/json": components["schemas"]["VacationError"];
                     };
                 };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
                 /** @description Demasiadas solicitudes */
                 429: {
                     headers: {
@@ -1601,7 +1610,7 @@ export interface paths {
                 query: {
                     /** @description Número de documento del trabajador */
                     numeroDocumento: string;
-                    /** @description Fecha de retiro (último día del contrato), YYYY-MM-DD */
+                    /** @description Fecha de retiro (último día del contrato), YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaRetiro: string;
                     /** @description Correo del usuario administrador responsable */
                     emailResponsable: string;
@@ -1731,11 +1740,11 @@ export interface paths {
                     numeroDocumento?: string;
                     /** @description Solo los trabajadores con un contrato de esta subgerencia */
                     subgerenciaId?: string;
-                    /** @description Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD */
+                    /** @description Períodos y vacaciones que terminan en esta fecha o después, YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaDesde?: string;
-                    /** @description Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD */
+                    /** @description Períodos y vacaciones que empiezan en esta fecha o antes, YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaHasta?: string;
-                    /** @description El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD */
+                    /** @description El libro como estaba al final de este día (por defecto hoy), YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
                     fechaCorte?: string;
                 };
                 header?: never;
@@ -2505,7 +2514,7 @@ export interface components {
             codigoPila: string;
             /**
              * Format: date
-             * @description Primer día hábil no disfrutado, posterior al inicio y no posterior al fin, YYYY-MM-DD
+             * @description Primer día hábil no disfrutado, del inicio (nada disfrutado) al fin de las vacaciones, YYYY-MM-DD entre 1900-01-01 y 2999-12-31
              * @example 2026-11-23
              */
             fechaInterrupcion: string;
@@ -2803,11 +2812,16 @@ export interface components {
                      * @example 2026-01-05
                      */
                     causadoEl: string | null;
-                    /** @enum {string} */
-                    estado: "causado" | "en curso";
+                    /**
+                     * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                     * @enum {string}
+                     */
+                    estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
                     diasVacacionesAnuales: number | null;
+                    /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                    contratoLiquidado: boolean;
                     /** @description Días con dos decimales */
                     diasCausados: number;
                     /** @description Días con dos decimales */
@@ -2850,10 +2864,10 @@ export interface components {
                     /** @description Días con dos decimales */
                     diasPendientes: number;
                 };
-                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro */
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado";
                     mensaje: string;
                 }[];
             };
@@ -2877,11 +2891,21 @@ export interface components {
                     contratoId: number;
                     salarioBase: number;
                 };
-                /** @description Días causados (con la parte proporcional del último período) menos los tomados; negativo tras anticipos */
+                /**
+                 * Format: date
+                 * @description Fin de la última planilla de nómina del contrato terminada a la fecha de retiro; null si no tiene
+                 * @example 2026-01-05
+                 */
+                nominaHasta: string | null;
+                /** @description Días laborados desde el día siguiente a nominaHasta (o el inicio del contrato) hasta la fecha de retiro, en meses de 30 días como la nómina: se proyectan desde el contrato y se incluyen en los períodos, diasPendientes y valor */
+                diasSinNomina: number;
+                /** @description Lo que causan esos días a los días anuales del contrato */
+                diasCausadosSinNomina: number;
+                /** @description Días causados (con la parte proporcional del último período y los días sin nómina) menos los tomados, sin los contratos ya liquidados; negativo tras anticipos */
                 diasPendientes: number;
                 /** @description salarioBase × diasPendientes / 30, redondeado al peso */
                 valor: number;
-                /** @description Los períodos con días pendientes (o debidos) */
+                /** @description Los períodos con días pendientes (o debidos) de los contratos no liquidados */
                 periodos: {
                     contratoId: number;
                     /** @description Número del período dentro del contrato, desde 1 */
@@ -2897,11 +2921,16 @@ export interface components {
                      * @example 2026-01-05
                      */
                     causadoEl: string | null;
-                    /** @enum {string} */
-                    estado: "causado" | "en curso";
+                    /**
+                     * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                     * @enum {string}
+                     */
+                    estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
                     diasVacacionesAnuales: number | null;
+                    /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                    contratoLiquidado: boolean;
                     /** @description Días con dos decimales */
                     diasCausados: number;
                     /** @description Días con dos decimales */
@@ -2934,10 +2963,68 @@ export interface components {
                         dias: number;
                     }[];
                 }[];
-                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro */
+                /** @description Los períodos con días pendientes de contratos ya liquidados: no se incluyen en diasPendientes ni en valor */
+                periodosExcluidos: {
+                    contratoId: number;
+                    /** @description Número del período dentro del contrato, desde 1 */
+                    numero: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    desde: string;
+                    /**
+                     * Format: date
+                     * @description Día en que se completaron 360 días laborados; null mientras el período está en curso
+                     * @example 2026-01-05
+                     */
+                    causadoEl: string | null;
+                    /**
+                     * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                     * @enum {string}
+                     */
+                    estado: "causado" | "en curso" | "proporcional";
+                    /** @description Días laborados en el período según nómina, de 0 a 360 */
+                    diasLaborados: number;
+                    diasVacacionesAnuales: number | null;
+                    /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                    contratoLiquidado: boolean;
+                    /** @description Días con dos decimales */
+                    diasCausados: number;
+                    /** @description Días con dos decimales */
+                    diasDisfrutados: number;
+                    /** @description Días con dos decimales */
+                    diasCompensados: number;
+                    /** @description Negativo cuando se tomaron días anticipados */
+                    diasPendientes: number;
+                    /**
+                     * Format: date
+                     * @description Un año después de causado (CST art. 187)
+                     * @example 2026-01-05
+                     */
+                    exigibleDesde: string | null;
+                    /**
+                     * Format: date
+                     * @description Tres años después de exigible (CST art. 488)
+                     * @example 2026-01-05
+                     */
+                    prescribeEl: string | null;
+                    prescrito: boolean;
+                    /** @description Días de cada registro aplicados a este período */
+                    vacaciones: {
+                        /**
+                         * @description Código de control PILA
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        codigoPila: string;
+                        /** @description Días con dos decimales */
+                        dias: number;
+                    }[];
+                }[];
+                /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado";
                     mensaje: string;
                 }[];
             };
@@ -2978,7 +3065,7 @@ export interface components {
                     apellidos: string;
                     /**
                      * Format: date
-                     * @description Inicio del primer contrato principal
+                     * @description Inicio del primer contrato principal comenzado a la fecha de corte; null si ninguno
                      * @example 2026-01-05
                      */
                     fechaIngreso: string | null;
@@ -2998,11 +3085,16 @@ export interface components {
                          * @example 2026-01-05
                          */
                         causadoEl: string | null;
-                        /** @enum {string} */
-                        estado: "causado" | "en curso";
+                        /**
+                         * @description causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional
+                         * @enum {string}
+                         */
+                        estado: "causado" | "en curso" | "proporcional";
                         /** @description Días laborados en el período según nómina, de 0 a 360 */
                         diasLaborados: number;
                         diasVacacionesAnuales: number | null;
+                        /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
+                        contratoLiquidado: boolean;
                         /** @description Días con dos decimales */
                         diasCausados: number;
                         /** @description Días con dos decimales */

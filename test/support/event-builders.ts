@@ -102,7 +102,8 @@ export const interruptedEvent = (
         businessDays: o.enjoyed,
         calendarDays: o.calendarDays,
         totalValue: o.value,
-        amortizations: [{ periodo: o.end.slice(0, 7), diasHabiles: o.enjoyed, diasCalendario: o.calendarDays, valor: o.value }],
+        amortizations:
+          o.enjoyed > 0 ? [{ periodo: o.end.slice(0, 7), diasHabiles: o.enjoyed, diasCalendario: o.calendarDays, valor: o.value }] : [],
         interruptedOn: o.on,
         reason: o.reason ?? 'incapacidad',
         daysReturned: r.businessDays - o.enjoyed,

@@ -144,6 +144,42 @@ export const ENDPOINTS: Endpoint[] = [
     appends: 'none',
     base: (g) => [...lookupBase(g), ['codigoPila', g.code]],
   },
+  {
+    name: 'periodos',
+    method: 'GET',
+    path: '/vacaciones/periodos',
+    envelope: 'vacation',
+    fields: ['numeroDocumento', 'emailResponsable'],
+    appends: 'none',
+    base: lookupBase,
+  },
+  {
+    name: 'liquidacion',
+    method: 'GET',
+    path: '/vacaciones/liquidacion',
+    envelope: 'vacation',
+    fields: ['numeroDocumento', 'fechaRetiro', 'emailResponsable'],
+    appends: 'none',
+    base: (g) => [...lookupBase(g), ['fechaRetiro', g.date]],
+  },
+  {
+    name: 'libro',
+    method: 'GET',
+    path: '/vacaciones/libro',
+    envelope: 'vacation',
+    fields: ['emailResponsable', 'numeroDocumento', 'subgerenciaId', 'fechaDesde', 'fechaHasta', 'fechaCorte', 'formato'],
+    appends: 'none',
+    base: (g) => [...lookupBase(g), ['fechaCorte', g.date]],
+  },
+  {
+    name: 'interrupt',
+    method: 'POST',
+    path: '/vacaciones/interrupt',
+    envelope: 'vacation',
+    fields: ['codigoPila', 'fechaInterrupcion', 'motivo', 'emailUserResponsable'],
+    appends: 'writes',
+    base: (g) => [...codeBase(g), ['fechaInterrupcion', g.date], ['motivo', 'otro']],
+  },
 ];
 
 export const HISTORIC_CODES = ['VAC_1750000000000_a1b2c3d4_deadbeef', 'VAC_1760000000000_11223344_0badf00d'];

@@ -1,19 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { PeriodsReport } from '../../projections/register/periods.ts';
+import { Days360, toDecimal2 } from '../../domain/index.ts';
+import { periodsProblem } from '../../projections/register/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
+import { lawProblemMessage, warningBody } from '../law-messages.ts';
 import { periodBody } from '../period-body.ts';
+import { responsibleAdministrator } from '../responsible.ts';
 import { periodsQuery, settlementQuery } from '../schemas.ts';
 import { validate } from '../vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
-
-const warningsBody = (warnings: PeriodsReport['warnings']) => warnings.map((w) => ({ tipo: w.kind, mensaje: w.message }));
 
 /**
  * What Colombian law asks of vacations beyond booking: the accrual periods of a worker, answered
@@ -39,12 +40,12 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
         numeroDocumento: `No existe un trabajador con documento ${input.numeroDocumento}`,
       });
     }
-    const user = await deps.reference.userByEmail(input.emailResponsable);
-    if (!user?.isAdmin)
+    const user = await responsibleAdministrator(deps.reference, req, input.emailResponsable);
+    if (!user) {
       return void vacationError(reply, 404, MESSAGES.userNotFound, {
         emailResponsable: 'No existe un usuario administrador con ese correo',
       });
-    req.responsibleUser = user;
+    }
     return { file, user, input };
   }
 
@@ -54,6 +55,8 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
     const { file } = who;
     const { worker } = file;
     const today = deps.today();
+    const problem = periodsProblem(file, today);
+    if (problem) return vacationError(reply, 422, 'No se pueden calcular los períodos de vacaciones', [lawProblemMessage(problem)]);
     const report = await deps.readSide.periodsOf(file, today);
     return vacationSuccess(reply, 200, 'Períodos de vacaciones del trabajador', {
       asociadoId: worker.id,
@@ -66,7 +69,7 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
         diasCompensados: report.totals.compensated,
         diasPendientes: report.totals.pending,
       },
-      advertencias: warningsBody(report.warnings),
+      advertencias: report.warnings.map(warningBody),
     });
   });
 
@@ -75,21 +78,24 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!who) return reply;
     const { file, input } = who;
     const { worker } = file;
-    const s = await deps.readSide.settlementOf(file, input.fechaRetiro);
-    if (!s) {
-      return vacationError(reply, 422, 'No se puede calcular la liquidación de vacaciones', [
-        `El trabajador no tiene un contrato vigente en la fecha de retiro ${input.fechaRetiro}`,
-      ]);
+    const outcome = await deps.readSide.settlementOf(file, input.fechaRetiro);
+    if (!outcome.ok) {
+      return vacationError(reply, 422, 'No se puede calcular la liquidación de vacaciones', [lawProblemMessage(outcome.problem)]);
     }
+    const s = outcome.settlement;
     return vacationSuccess(reply, 200, 'Liquidación de vacaciones (vista previa; no se guarda nada)', {
       asociadoId: worker.id,
       numeroDocumento: worker.documentNumber,
       fechaRetiro: s.leavingDate,
       contrato: { contratoId: s.contract.id, salarioBase: s.contract.baseSalary },
+      nominaHasta: s.unpaid.payrollThrough,
+      diasSinNomina: s.unpaid.days,
+      diasCausadosSinNomina: toDecimal2(Days360.fromUnits(s.unpaid.accruedUnits)),
       diasPendientes: s.pending,
       valor: s.value,
       periodos: s.periods.map(periodBody),
-      advertencias: warningsBody(s.warnings),
+      periodosExcluidos: s.excluded.map(periodBody),
+      advertencias: s.warnings.map(warningBody),
     });
   });
 

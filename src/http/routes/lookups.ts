@@ -8,7 +8,7 @@ import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
-import { BALANCE_PROBLEM_MESSAGES } from '../rule-messages.ts';
+import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE } from '../rule-messages.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
@@ -81,11 +81,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
       const p = result.problem;
       if (p.kind === 'no_contracts') return answer(200, { success: true, activo: false, estado: 'sin contratos' }, null);
       if (p.kind === 'no_params') {
-        return answer(
-          200,
-          { success: true, activo: false, estado: 'sin información de parametrización de vacaciones en contrato empresa' },
-          p.company.id,
-        );
+        return answer(200, { success: true, activo: false, estado: NO_PARAMS_STATE }, p.company.id);
       }
       return answer(
         422,

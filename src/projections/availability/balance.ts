@@ -14,13 +14,12 @@ export function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: 
   const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
   return { worked: workedBy(file.payroll, today), ibc: ibcOf(file.payroll, latest.baseSalary, today) };
 }
-/** Why a worker's vacation days cannot be figured (src/http/rule-messages.ts has the consult's words for each). */
-export type BalanceProblem =
-  | { kind: 'no_contracts' }
-  | { kind: 'no_dates' }
-  | { kind: 'no_company_contract' }
-  | { kind: 'no_risk_level' }
-  | { kind: 'no_params'; company: CompanyContract };
+/** Why a contract a worker holds cannot accrue days (src/http/rule-messages.ts has the consult's words for each). */
+export type AccrualProblem<C = CompanyContract> =
+  { kind: 'no_dates' } | { kind: 'no_company_contract' } | { kind: 'no_risk_level' } | { kind: 'no_params'; company: C };
+
+/** Why a worker's vacation days cannot be figured: no contract, or one that cannot accrue. */
+export type BalanceProblem = { kind: 'no_contracts' } | AccrualProblem;
 
 export interface Balance {
   contract: Contract;
@@ -35,6 +34,25 @@ export interface Balance {
 }
 
 /**
+ * The checks a consult makes on the contract it reads, in order: dates, a company contract that
+ * exists, a risk level, vacation parameters. The periods and the settlement make the same checks
+ * on the contract that governs them.
+ */
+export function accrualCheck<C extends Pick<CompanyContract, 'id' | 'vacationParams'>>(
+  file: { companyContracts: ReadonlyMap<number, C> },
+  contract: Pick<Contract, 'startDate' | 'endDate' | 'companyContractId' | 'riskLevel'>,
+): { ok: true; company: C; params: VacationParams } | { ok: false; problem: AccrualProblem<C> } {
+  const fail = (problem: AccrualProblem<C>) => ({ ok: false as const, problem });
+  if (!contract.startDate || !contract.endDate) return fail({ kind: 'no_dates' });
+  const company = contract.companyContractId === null ? null : (file.companyContracts.get(contract.companyContractId) ?? null);
+  if (!company) return fail({ kind: 'no_company_contract' });
+  if (contract.riskLevel === null) return fail({ kind: 'no_risk_level' });
+  const params = company.vacationParams;
+  if (!params) return fail({ kind: 'no_params', company });
+  return { ok: true, company, params };
+}
+
+/**
  * The contract a consult reads today and the checks it makes on it, in order; the figures come
  * only once they pass. `taken` is the business days of the worker's live records.
  */
@@ -46,12 +64,9 @@ export function vacationBalance(
   const contract = consultContract(file?.contracts ?? [], today);
   const fail = (problem: BalanceProblem) => Promise.resolve({ ok: false as const, contract, problem });
   if (!contract) return fail({ kind: 'no_contracts' });
-  if (!contract.startDate || !contract.endDate) return fail({ kind: 'no_dates' });
-  const company = contract.companyContractId === null ? null : (file!.companyContracts.get(contract.companyContractId) ?? null);
-  if (!company) return fail({ kind: 'no_company_contract' });
-  if (contract.riskLevel === null) return fail({ kind: 'no_risk_level' });
-  const params = company.vacationParams;
-  if (!params) return fail({ kind: 'no_params', company });
+  const checked = accrualCheck(file!, contract);
+  if (!checked.ok) return fail(checked.problem);
+  const { company, params } = checked;
   return (async () => {
     const { worked, ibc } = payrollFiguresOf(file!, today);
     const annualDays = annualDaysFor(contract.riskLevel, params)!;

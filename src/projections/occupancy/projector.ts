@@ -25,9 +25,12 @@ interface Span {
   end_date: string;
 }
 
-/** Only enjoyed time away takes a place in the unit; compensated days are paid, not taken. */
+/**
+ * Only enjoyed time away takes a place in the unit; compensated days are paid, not taken, and a
+ * vacation interrupted on its first day (its end before its start) took none.
+ */
 const span = (r: VacationRecord): Span | null =>
-  !r.compensated && r.subgerenciaId !== null
+  !r.compensated && r.subgerenciaId !== null && r.endDate >= r.startDate
     ? { subgerencia_id: r.subgerenciaId, codigo_pila: r.codigoPila, worker_id: r.workerId, start_date: r.startDate, end_date: r.endDate }
     : null;
 
@@ -65,7 +68,7 @@ ${columnDefinitions(OCCUPANCY_COLUMNS)},
                       (e.data->>'compensated')::boolean AS compensated
                  FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted'])}
                 ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w
-        WHERE w.type <> 'VacationDeleted' AND NOT w.compensated AND w.subgerencia_id IS NOT NULL`,
+        WHERE w.type <> 'VacationDeleted' AND NOT w.compensated AND w.subgerencia_id IS NOT NULL AND w.end_date >= w.start_date`,
     ];
   },
 };

@@ -27,7 +27,7 @@ export interface BookOptions {
 /** One worker's lines of the register (CST art. 187 §3). */
 export interface BookWorker {
   file: WorkerFileRow;
-  /** The earliest start of the worker's main contracts; null without one. */
+  /** The earliest start of the worker's main contracts begun by the cut-off date; null without one. */
   hireDate: string | null;
   periods: PeriodReport[];
   totals: PeriodsReport['totals'];
@@ -36,10 +36,14 @@ export interface BookWorker {
 
 export const BOOK_PAGE_SIZE = 250;
 
-export function hireDateOf(file: Pick<WorkerFileRow, 'contracts'>): string | null {
+/**
+ * The worker's date of hire as the register stood on `asOf`: the earliest start of the main
+ * contracts begun by then; null when none had begun (the register of that day did not know them).
+ */
+export function hireDateOf(file: Pick<WorkerFileRow, 'contracts'>, asOf: string): string | null {
   let first: string | null = null;
   for (const c of file.contracts) {
-    if (!c.additional && c.startDate !== null && (first === null || c.startDate < first)) first = c.startDate;
+    if (!c.additional && c.startDate !== null && c.startDate <= asOf && (first === null || c.startDate < first)) first = c.startDate;
   }
   return first;
 }
@@ -60,9 +64,10 @@ export function bookLinesOf(
 ): BookWorker | undefined {
   const report = periodsReport(file, records, o.asOf);
   const periods = report.periods.filter((p) => inRange(p.from, p.earnedOn ?? o.asOf, o));
-  const vacations = records.filter((r) => inRange(r.startDate, r.endDate, o));
+  // A vacation interrupted on its first day ends before it starts: it is shown on its start day.
+  const vacations = records.filter((r) => inRange(r.startDate, r.endDate < r.startDate ? r.startDate : r.endDate, o));
   if (!always && periods.length === 0 && vacations.length === 0) return undefined;
-  return { file, hireDate: hireDateOf(file), periods, totals: report.totals, vacations };
+  return { file, hireDate: hireDateOf(file, o.asOf), periods, totals: report.totals, vacations };
 }
 
 const recordsOf = (q: Queryable, workerIds: number[], o: Pick<BookOptions, 'asOf' | 'current'>) =>

@@ -1,5 +1,7 @@
 import { workerPeriods } from '../../commands/worker-periods.ts';
-import { Days360, addDays, enforceableFrom, prescribesOn, toDecimal2 } from '../../domain/index.ts';
+import { Days360, addDays, consultContract, enforceableFrom, prescribesOn, toDecimal2, type WorkedSheet } from '../../domain/index.ts';
+import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
+import type { CompanyContractRef } from '../../commands/types.ts';
 import type { WorkerFile } from '../../commands/types.ts';
 import type { RegisterEntry } from './queries.ts';
 
@@ -17,6 +19,10 @@ export interface PeriodReport {
   earnedOn: string | null;
   daysWorked: number;
   annualDays: number | null;
+  /** Its contract was settled: shown as history, owed nothing more (what it had pending was paid then). */
+  settled: boolean;
+  /** Not earned, and its contract earns nothing more on the cut-off date: its proportional part is final. */
+  closed: boolean;
   /** Days, to two decimals. */
   accrued: number;
   enjoyed: number;
@@ -31,32 +37,56 @@ export interface PeriodReport {
   pendingUnits: number;
 }
 
-export type WarningKind = 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior';
+/** A period as a warning names it. */
+export interface PeriodRef {
+  contractId: number;
+  number: number;
+}
+
+/** What an employer must heed about a worker's periods (src/http/law-messages.ts words each). */
+export type PeriodWarning =
+  /** More earned periods with days pending than CST art. 190 lets a worker accumulate. */
+  | { kind: 'accumulation'; owed: number; limit: number; extended: boolean }
+  /** A period's pending days prescribe within PRESCRIPTION_NOTICE_DAYS (CST art. 488). */
+  | { kind: 'aboutToPrescribe'; period: PeriodRef; pendingUnits: number; on: string }
+  | { kind: 'prescribed'; period: PeriodRef; pendingUnits: number; on: string };
 
 export interface PeriodsReport {
   asOf: string;
   periods: PeriodReport[];
   totals: { accrued: number; enjoyed: number; compensated: number; pending: number; pendingUnits: number };
-  warnings: { kind: WarningKind; message: string }[];
+  warnings: PeriodWarning[];
 }
 
 const days = (units: number) => toDecimal2(Days360.fromUnits(units));
-const shown = (units: number) => {
-  const d = days(units);
-  return Number.isInteger(d) ? String(d) : d.toFixed(2);
-};
+
+/**
+ * Why a worker's periods cannot be figured on `asOf`: the contract a consult would read (the
+ * worker's unsettled contract that ranks first) fails one of the consult's checks. Null when it
+ * passes them, and when every contract is settled or there is none (the periods are then history).
+ */
+export function periodsProblem(
+  file: Pick<WorkerFile, 'contracts' | 'companyContracts'>,
+  asOf: string,
+): AccrualProblem<CompanyContractRef> | null {
+  const contract = consultContract(file.contracts, asOf);
+  if (!contract) return null;
+  const checked = accrualCheck(file, contract);
+  return checked.ok ? null : checked.problem;
+}
 
 /**
  * A worker's accrual periods on `asOf`: each main contract's periods of 360 days worked (payroll
- * ended by `asOf`), the live records' days applied to the oldest pending period first, the dates
+ * ended by `asOf`, and any `extra` sheets), the live records' days applied to the oldest pending period first, the dates
  * each period becomes enforceable and prescribes, and the warnings an employer must heed.
  */
 export function periodsReport(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
   records: readonly RegisterEntry[],
   asOf: string,
+  extra: readonly WorkedSheet<number>[] = [],
 ): PeriodsReport {
-  const { periods, allocation } = workerPeriods(file, records, asOf);
+  const { periods, allocation } = workerPeriods(file, records, asOf, extra);
   const reports: PeriodReport[] = periods.map((p, i) => {
     const use = allocation.periods[i]!;
     const prescribes = p.earnedOn ? prescribesOn(p.earnedOn) : null;
@@ -67,6 +97,8 @@ export function periodsReport(
       earnedOn: p.earnedOn,
       daysWorked: p.daysWorked,
       annualDays: p.annualDays,
+      settled: p.settled,
+      closed: p.earnedOn === null && p.closed,
       accrued: days(p.accruedUnits),
       enjoyed: days(use.enjoyedUnits),
       compensated: days(use.compensatedUnits),
@@ -101,34 +133,22 @@ export function periodsReport(
   };
 }
 
-function warningsOf(file: Pick<WorkerFile, 'contracts'>, reports: readonly PeriodReport[], asOf: string): PeriodsReport['warnings'] {
-  const warnings: PeriodsReport['warnings'] = [];
-  const owed = reports.filter((p) => p.earnedOn !== null && p.pendingUnits > 0);
+function warningsOf(file: Pick<WorkerFile, 'contracts'>, reports: readonly PeriodReport[], asOf: string): PeriodWarning[] {
+  const warnings: PeriodWarning[] = [];
+  // A settled contract's periods were paid off when it was settled: nothing of them is owed.
+  const owed = reports.filter((p) => p.earnedOn !== null && p.pendingUnits > 0 && !p.settled);
   const extended = file.contracts.some(
     (c) =>
       !c.additional && c.technicalOrTrusted && c.startDate !== null && c.startDate <= asOf && (c.endDate === null || c.endDate >= asOf),
   );
   const limit = extended ? ACCUMULATION_LIMIT_EXTENDED : ACCUMULATION_LIMIT;
-  if (owed.length > limit) {
-    warnings.push({
-      kind: 'acumulacion',
-      message: `El trabajador tiene ${owed.length} períodos causados con días pendientes; el artículo 190 del CST permite acumular hasta ${limit}${extended ? ' para personal técnico, especializado, de confianza o de manejo' : ''}`,
-    });
-  }
+  if (owed.length > limit) warnings.push({ kind: 'accumulation', owed: owed.length, limit, extended });
   const notice = addDays(asOf, PRESCRIPTION_NOTICE_DAYS);
   for (const p of owed) {
-    const where = `del período ${p.number} del contrato ${p.contractId}`;
-    if (p.prescribed) {
-      warnings.push({
-        kind: 'prescrito',
-        message: `Los ${shown(p.pendingUnits)} días pendientes ${where} prescribieron el ${p.prescribesOn} (artículo 488 del CST)`,
-      });
-    } else if (p.prescribesOn! <= notice) {
-      warnings.push({
-        kind: 'prescripcion',
-        message: `Los ${shown(p.pendingUnits)} días pendientes ${where} prescriben el ${p.prescribesOn} (artículo 488 del CST)`,
-      });
-    }
+    const period = { contractId: p.contractId, number: p.number };
+    const on = p.prescribesOn!;
+    if (p.prescribed) warnings.push({ kind: 'prescribed', period, pendingUnits: p.pendingUnits, on });
+    else if (on <= notice) warnings.push({ kind: 'aboutToPrescribe', period, pendingUnits: p.pendingUnits, on });
   }
   return warnings;
 }

@@ -1,53 +1,144 @@
-import { Days360, governingContract, toDecimal2, valueOfUnits } from '../../domain/index.ts';
-import type { WorkerFile } from '../../commands/types.ts';
+import {
+  Days360,
+  addDays,
+  annualDaysFor,
+  consultContract,
+  governingContract,
+  payrollDays,
+  sheetsFromSummary,
+  toDecimal2,
+  valueOfUnits,
+  type WorkedSheet,
+} from '../../domain/index.ts';
+import type { CompanyContractRef, WorkerFile } from '../../commands/types.ts';
+import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
 import type { Contract } from '../../reference/repository.ts';
-import { periodsReport, type PeriodReport, type PeriodsReport } from './periods.ts';
+import { periodsReport, type PeriodReport, type PeriodWarning } from './periods.ts';
 import type { RegisterEntry } from './queries.ts';
+
+/** What a clerk must heed in a settlement (src/http/law-messages.ts words each). */
+export type SettlementWarning =
+  | PeriodWarning
+  /** A live record that ends after the leaving date: its days count as taken. */
+  | { kind: 'endsAfterLeaving'; codigoPila: string; startDate: string; endDate: string }
+  /** The days a settled contract's periods show pending, left out: they were paid when it was settled. */
+  | { kind: 'settledContract'; contractId: number; pendingUnits: number }
+  /** Days worked after the last payroll sheet, counted from the contract (see Unpaid). */
+  | ({ kind: 'projected'; contractId: number } & Unpaid);
+
+/** The days worked from the day after the governing contract's last payroll sheet through the leaving date. */
+export interface Unpaid {
+  /** The end of the contract's last payroll sheet ended by the leaving date; null when it has none. */
+  payrollThrough: string | null;
+  /** The first of those days (the day after `payrollThrough`, or the contract's start). */
+  from: string;
+  /** Days worked, as payroll counts them (30-day months). */
+  days: number;
+  /** What they accrue at the contract's annual days, in 360ths. */
+  accruedUnits: number;
+}
+
+/** Why no settlement can be figured (src/http/law-messages.ts words each). */
+export type SettlementProblem = AccrualProblem<CompanyContractRef> | { kind: 'no_contract_on_leaving'; leavingDate: string };
+
+export type SettlementOutcome = { ok: true; settlement: Settlement } | { ok: false; problem: SettlementProblem };
 
 export interface Settlement {
   leavingDate: string;
   /** The contract that governs the leaving date: its salary values the days. */
   contract: Omit<Contract, 'workerId'>;
+  /** The days since its last payroll sheet, counted in the periods, the days and the value. */
+  unpaid: Unpaid;
   /** Days pending on the leaving date (accrued, the last period's proportional part included, less taken). */
   pendingUnits: number;
   pending: number;
   value: number;
   /** The periods the pending days come from (and the one that owes days taken in advance). */
   periods: PeriodReport[];
-  warnings: PeriodsReport['warnings'];
+  /** The periods of settled contracts that show days pending (or owed), left out of what is owed. */
+  excluded: PeriodReport[];
+  warnings: SettlementWarning[];
+}
+
+/**
+ * The days a worker leaving on `leavingDate` worked under the governing contract after its last
+ * payroll sheet: payroll comes after the work, so the sheets of the last weeks (or of a leaving
+ * date still to come) are not there yet. None for an additional contract, which earns no days.
+ */
+function unpaidDays(
+  file: Pick<WorkerFile, 'contracts' | 'payroll'>,
+  contract: Pick<Contract, 'id' | 'startDate' | 'additional'>,
+  annualDays: number,
+  leavingDate: string,
+): Unpaid {
+  let payrollThrough: string | null = null;
+  for (const sheet of sheetsFromSummary(file.contracts, file.payroll)) {
+    if (
+      sheet.contractId === contract.id &&
+      sheet.periodEnd <= leavingDate &&
+      (payrollThrough === null || sheet.periodEnd > payrollThrough)
+    ) {
+      payrollThrough = sheet.periodEnd;
+    }
+  }
+  const from = payrollThrough === null ? contract.startDate! : addDays(payrollThrough, 1);
+  const days = contract.additional ? 0 : payrollDays(from, leavingDate);
+  return { payrollThrough, from, days, accruedUnits: days * annualDays };
 }
 
 /**
  * What a worker leaving on `leavingDate` would be owed for vacations (CST art. 189 §2): the accrual
  * periods on that date, the proportional part of the last one included, less every live record,
- * valued at the salary of the contract that governs that date. Nothing is stored. Null when no
- * contract governs the leaving date.
+ * valued at the salary of the contract that governs that date; the periods of contracts settled
+ * before are left out (they were paid then) and listed apart. The days worked after the governing
+ * contract's last payroll sheet are counted from the contract, as payroll will count them, and
+ * named. Payroll alone counts elsewhere (the periods, the consult). Nothing is stored. Refused, as the
+ * consult refuses, when no contract governs the leaving date or the one that does cannot accrue
+ * days (checked in the consult's order; a contract without dates governs no date, so a worker whose
+ * contract lacks them hears that).
  */
 export function settlementPreview(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
   records: readonly RegisterEntry[],
   leavingDate: string,
-): Settlement | null {
+): SettlementOutcome {
   const contract = governingContract(file.contracts, leavingDate);
-  if (!contract) return null;
-  const report = periodsReport(file, records, leavingDate);
-  const warnings = [...report.warnings];
-  for (const r of records) {
-    if (r.endDate > leavingDate) {
-      warnings.push({
-        kind: 'posterior',
-        message: `Las vacaciones ${r.codigoPila} (del ${r.startDate} al ${r.endDate}) terminan después de la fecha de retiro y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán`,
-      });
-    }
+  if (!contract) {
+    const held = consultContract(file.contracts, leavingDate);
+    const undated = held !== null && (held.startDate === null || held.endDate === null);
+    return { ok: false, problem: undated ? { kind: 'no_dates' } : { kind: 'no_contract_on_leaving', leavingDate } };
   }
-  const pendingUnits = report.totals.pendingUnits;
+  const checked = accrualCheck(file, contract);
+  if (!checked.ok) return { ok: false, problem: checked.problem };
+  const unpaid = unpaidDays(file, contract, annualDaysFor(contract.riskLevel, checked.params)!, leavingDate);
+  const extra: WorkedSheet<number>[] =
+    unpaid.days > 0 ? [{ contractId: contract.id, periodStart: unpaid.from, periodEnd: leavingDate, daysWorked: unpaid.days }] : [];
+  const report = periodsReport(file, records, leavingDate, extra);
+  const warnings: SettlementWarning[] = [...report.warnings];
+  if (unpaid.days > 0) warnings.push({ kind: 'projected', contractId: contract.id, ...unpaid });
+  for (const r of records) {
+    if (r.endDate > leavingDate)
+      warnings.push({ kind: 'endsAfterLeaving', codigoPila: r.codigoPila, startDate: r.startDate, endDate: r.endDate });
+  }
+  const excluded = report.periods.filter((p) => p.settled && p.pendingUnits !== 0);
+  const bySettled = new Map<number, number>();
+  for (const p of excluded) bySettled.set(p.contractId, (bySettled.get(p.contractId) ?? 0) + p.pendingUnits);
+  // Days a settled contract gave in advance were deducted when it was settled: only days owed are named.
+  for (const [contractId, units] of bySettled) if (units > 0) warnings.push({ kind: 'settledContract', contractId, pendingUnits: units });
+  // What every period has pending (records no period could hold included), less the settled ones'.
+  const pendingUnits = report.totals.pendingUnits - excluded.reduce((sum, p) => sum + p.pendingUnits, 0);
   return {
-    leavingDate,
-    contract,
-    pendingUnits,
-    pending: toDecimal2(Days360.fromUnits(pendingUnits)),
-    value: valueOfUnits(contract.baseSalary, pendingUnits),
-    periods: report.periods.filter((p) => p.pendingUnits !== 0),
-    warnings,
+    ok: true,
+    settlement: {
+      leavingDate,
+      contract,
+      unpaid,
+      pendingUnits,
+      pending: toDecimal2(Days360.fromUnits(pendingUnits)),
+      value: valueOfUnits(contract.baseSalary, pendingUnits),
+      periods: report.periods.filter((p) => !p.settled && p.pendingUnits !== 0),
+      excluded,
+      warnings,
+    },
   };
 }

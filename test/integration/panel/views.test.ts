@@ -133,6 +133,19 @@ describe('Trabajador', () => {
     ]);
   });
 
+  it('interrupts a vacation on its first day and shows it interrumpida with no day enjoyed', async () => {
+    const booked = await book(admin, W.luisa, '2026-11-20', 6);
+    const code = codeIn((await admin.get(booked.location!)).body)!;
+    await admin.post(`/panel/vacaciones/${code}/aprobar`, {});
+    const done = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-20', motivo: 'incapacidad' });
+    expect(done.status).toBe(303);
+    const after = await admin.get(done.location!);
+    expect(message(after.body)).toBe(`Vacaciones ${code} interrumpidas el 20 nov 2026: 6 días hábiles volvieron al saldo.`);
+    const page = text(after.body);
+    expect(page).toContain('Interrumpida desde el 20 nov 2026 (incapacidad); los días no disfrutados volvieron al saldo');
+    expect(page).toContain('0 hábiles, 0 calendario');
+  });
+
   it('previews, then books in the name of the signed-in person, who approves it', async () => {
     const preview = await book(admin, W.maria, '2026-12-01', 6, 'calcular');
     expect(preview.status).toBe(200);

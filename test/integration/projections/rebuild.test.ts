@@ -131,6 +131,30 @@ describe('rebuild', () => {
     expect(await dumpTables(t.db)).toEqual(live);
   });
 
+  it('gives a vacation interrupted on its first day no place and no amortization, live and rebuilt alike', async () => {
+    const first = record({ codigoPila: 'ZERO-A', workerId: 501 });
+    const kept = record({ codigoPila: 'ZERO-B', workerId: 502 });
+    const cut = { on: first.startDate, end: '2024-03-03', enjoyed: 0, calendarDays: 0, value: 0 };
+    await toWorker(store, 501, [created(first), approvedEvent(first), interruptedEvent(first, cut)]);
+    await toWorker(store, 502, [created(kept), approvedEvent(kept)]);
+    const s = await startService();
+    expect(await s.waitFor(await store.headPosition(), 10_000)).toBe(true);
+    await s.stop();
+    const live = await dumpTables(t.db);
+    const rowsOf = (table: string, code: string) => live[table]!.filter((r) => r.includes(`"${code}"`));
+    expect(rowsOf(OCCUPANCY_TABLE, 'ZERO-A')).toEqual([]);
+    expect(rowsOf(OCCUPANCY_TABLE, 'ZERO-B')).toHaveLength(1);
+    expect(rowsOf('rm_amortizations', 'ZERO-A')).toEqual([]);
+    expect(rowsOf('rm_vacations', 'ZERO-A').map((r) => JSON.parse(r))).toEqual([
+      expect.objectContaining({ business_days: 0, calendar_days: 0, total_value: 0, end_date: '2024-03-03', interrupted_on: '2024-03-04' }),
+    ]);
+    expect(rowsOf('rm_availability_records', 'ZERO-A').map((r) => JSON.parse(r))).toEqual([
+      expect.objectContaining({ business_days: 0, live: true }),
+    ]);
+    await rebuild(t.db, store);
+    expect(await dumpTables(t.db)).toEqual(live);
+  });
+
   it('replays the read models whose events hold times the service does not write, to the same tables', async () => {
     await appendScenario(store, 10, 27);
     // JavaScript reads these, and rolls February 30 over into March; the database would not.

@@ -82,15 +82,12 @@ describe('the register read model', () => {
     expect(codes(await registerAsOf(t.db, [203, 201], '2026-02-09'))).toEqual(['R201A*', 'R201B', 'R203A*']);
   });
 
+  /** Ten business days from 2 to 13 March 2026. */
+  const twoWeeksOfMarch = (codigoPila: string, workerId: number) =>
+    record({ codigoPila, workerId, startDate: '2026-03-02', endDate: '2026-03-13', businessDays: 10, calendarDays: 12 });
+
   it('given an approved record interrupted, then from that day the register holds the days enjoyed, the date and the reason', async () => {
-    const r = record({
-      codigoPila: 'R204A',
-      workerId: 204,
-      startDate: '2026-03-02',
-      endDate: '2026-03-13',
-      businessDays: 10,
-      calendarDays: 12,
-    });
+    const r = twoWeeksOfMarch('R204A', 204);
     await toWorker(store, 204, [created(r, on('2026-02-01')), approvedEvent(r, on('2026-02-02'))]);
     await settle(
       await toWorker(store, 204, [
@@ -115,6 +112,17 @@ describe('the register read model', () => {
       recordedOn: '2026-03-05',
     });
     expect(await liveRegisterOf(t.db, 204)).toEqual([after]);
+  });
+
+  it('given an interruption recorded days after the first day not enjoyed, then the register of the days between shows the vacation whole, as the books then said', async () => {
+    const r = twoWeeksOfMarch('R205A', 205);
+    await toWorker(store, 205, [created(r, on('2026-02-01')), approvedEvent(r, on('2026-02-02'))]);
+    const cut = { on: '2026-03-05', end: '2026-03-04', enjoyed: 3, calendarDays: 3, value: 300_000 };
+    await settle(await toWorker(store, 205, [interruptedEvent(r, cut, on('2026-03-09'))]));
+    const [between] = await registerAsOf(t.db, [205], '2026-03-06');
+    expect(between).toMatchObject({ endDate: '2026-03-13', businessDays: 10, interruptedOn: null });
+    const [recorded] = await registerAsOf(t.db, [205], '2026-03-09');
+    expect(recorded).toMatchObject({ endDate: '2026-03-04', businessDays: 3, interruptedOn: '2026-03-05', recordedOn: '2026-03-09' });
   });
 
   it('given the same events applied again, then the rows are the same', async () => {

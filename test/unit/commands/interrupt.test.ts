@@ -122,11 +122,49 @@ describe('interrupt (CST art. 188)', () => {
     });
   });
 
-  it('given a date that is the start, after the end, or not a business day, then the date is refused', () => {
+  it('given a vacation begun today, when interrupted on its first day, then it keeps 0 days, worth 0, and frees every place', () => {
+    const { code, events } = booked();
+    const d = decideInterrupt(code, on('2026-01-05'), withRevision(events), ctx('2026-01-05'), given(), 3);
+    expect(d.ok).toBe(true);
+    if (!d.ok) return;
+    // The empty period: it ends the day before it starts.
+    expect(d.value.record).toMatchObject({
+      startDate: '2026-01-05',
+      endDate: '2026-01-04',
+      businessDays: 0,
+      calendarDays: 0,
+      totalValue: 0,
+      amortizations: [],
+      interruptedOn: '2026-01-05',
+      daysReturned: 15,
+    });
+    // Released, and nothing booked again.
+    expect(d.writes.map((w) => [w.stream, w.events.map((e) => e.type)])).toEqual([
+      ['worker-1001', ['VacationInterrupted']],
+      ['unit-SG-OPS-2026-01', ['SlotsReleased']],
+    ]);
+    const state = stateOf([...events, ...d.writes[0]!.events]);
+    expect(state.vacations.get(code)).toMatchObject({ businessDays: 0, daysReturned: 15, interruptedOn: '2026-01-05' });
+  });
+
+  it('given a vacation interrupted on its first day, then its 15 days can be booked again over the same dates', () => {
+    const { code, events } = booked();
+    const d = decideInterrupt(code, on('2026-01-05'), withRevision(events), ctx('2026-01-05'), given(), 3);
+    if (!d.ok) throw new Error(JSON.stringify(d));
+    const state = withRevision([...events, ...d.writes[0]!.events]);
+    const again = decideCreate(
+      { request: request({ continues: code }), file: workerFile(), state, calendar, occupancy: unitOf('SG-OPS', []) },
+      state,
+      given(9, 1),
+    );
+    expect(again.ok && again.value.record).toMatchObject({ startDate: '2026-01-05', businessDays: 15, continues: code });
+  });
+
+  it('given a date before the start, after the end, or not a business day, then the date is refused', () => {
     const { code, events } = booked();
     const state = stateOf(events);
-    expect(decideInterrupt(code, on('2026-01-05'), state, ctx('2026-01-15'), given(), 3)).toMatchObject({
-      violations: [msg.interruptionOutside('2026-01-05', '2026-01-05', '2026-01-26')],
+    expect(decideInterrupt(code, on('2026-01-02'), state, ctx('2026-01-15'), given(), 3)).toMatchObject({
+      violations: [msg.interruptionOutside('2026-01-02', '2026-01-05', '2026-01-26')],
     });
     expect(decideInterrupt(code, on('2026-01-27'), state, ctx('2026-01-15'), given(), 3)).toMatchObject({
       violations: [msg.interruptionOutside('2026-01-27', '2026-01-05', '2026-01-26')],

@@ -271,7 +271,7 @@ describe('summarizePayroll', () => {
     );
   });
 
-  it('given sheets in any order, then the summary is ascending, with running totals of counted sheets only', () => {
+  it('given sheets in any order, then the summary is ascending, with running totals of counted sheets only and where they start', () => {
     const contracts = [contract('main-1', '2026-01-01', '2026-12-31'), contract('extra', '2026-01-01', '2026-12-31', true)];
     const sheets = [
       sheet('2026-02-01', '2026-02-15', 15, 100),
@@ -289,6 +289,7 @@ describe('summarizePayroll', () => {
         ['2026-01', 550],
         ['2026-02', 100],
       ],
+      workedFrom: ['2026-01-01', '2026-01-16', '2026-02-01'],
     });
     expect(workedBy(summarizePayroll(sheets, contracts), '2026-01-30')).toBe(15);
     expect(() => workedBy(summarizePayroll(sheets, contracts), '2026-02-30')).toThrow();

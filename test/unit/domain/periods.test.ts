@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accrualPeriods,
   addYears,
+  allocateAcrossContracts,
   allocateTaken,
   enforceableFrom,
   periodsOverHalfCompensated,
@@ -93,6 +94,28 @@ describe('accrualPeriods', () => {
     expect(periods.map((p) => [p.contractId, p.daysWorked])).toEqual([[1, 330]]);
   });
 
+  it('given a contract that ended or was settled short of a period, then that period is closed; in force, it is not', () => {
+    const sheets = fortnights('2024-02-01', '2025-06-30');
+    const on = (over: Partial<PeriodContract<number>>, asOf: string) =>
+      accrualPeriods([contract(over)], sheets, asOf).map((p) => [p.number, p.daysWorked, p.closed]);
+    expect(on({ endDate: '2025-06-30' }, '2025-07-01')).toEqual([
+      [1, 360, true],
+      [2, 150, true],
+    ]);
+    expect(on({ endDate: '2025-06-30' }, '2025-06-30')).toEqual([
+      [1, 360, false],
+      [2, 150, false],
+    ]);
+    expect(on({ settled: true }, '2025-07-01')).toEqual([
+      [1, 360, true],
+      [2, 150, true],
+    ]);
+    expect(on({}, '2025-07-01')).toEqual([
+      [1, 360, false],
+      [2, 150, false],
+    ]);
+  });
+
   it('given a contract that ended, then no empty period follows its last one; one in force keeps an empty period open', () => {
     const ended = accrualPeriods([contract({ endDate: '2025-01-31' })], fortnights('2024-02-01', '2025-01-31'), '2026-01-01');
     expect(ended.map((p) => p.number)).toEqual([1]);
@@ -154,6 +177,31 @@ describe('sheetsFromSummary', () => {
   });
 });
 
+describe('sheetsFromSummary over a month without payroll', () => {
+  // From 2024-02-10 (6 days that fortnight), no sheet in February 2025: 351 days by 2025-01-31.
+  const contracts = [contract({ startDate: '2024-02-10', endDate: '2026-12-31' })];
+  const sheets = fortnights('2024-02-01', '2025-12-31')
+    .filter((s) => !s.periodStart.startsWith('2025-02'))
+    .map((s) => (s.periodStart === '2024-02-01' ? { ...s, periodStart: '2024-02-10', daysWorked: 6 } : s));
+  const summary = summarizePayroll(
+    sheets.map((s) => ({ ...s, basicCompensation: 1 })),
+    contracts,
+  );
+
+  it('given the gap, when the periods are read from the summary, then the 360th day falls on the 9th of the first sheet after it, as the sheets say', () => {
+    const periods = accrualPeriods(contracts, sheetsFromSummary(contracts, summary), '2026-01-01');
+    expect(periods).toEqual(accrualPeriods(contracts, sheets, '2026-01-01'));
+    expect(periods[0]).toMatchObject({ from: '2024-02-10', earnedOn: '2025-03-09' });
+    expect(periods[1]).toMatchObject({ from: '2025-03-10' });
+  });
+
+  it('given a summary kept before it held where sheets start, then it reads the gap as part of the sheet after it, as it did', () => {
+    const { workedFrom: _kept, ...old } = summary;
+    // 9 of 15 days over the 43 calendar days from 2025-02-01 to 2025-03-15.
+    expect(accrualPeriods(contracts, sheetsFromSummary(contracts, old), '2026-01-01')[0]).toMatchObject({ earnedOn: '2025-02-26' });
+  });
+});
+
 describe('allocateTaken', () => {
   const periods = accrualPeriods([contract()], fortnights('2024-02-01', '2026-10-31'), '2026-11-21');
 
@@ -200,6 +248,68 @@ describe('allocateTaken', () => {
   });
 });
 
+describe('allocateAcrossContracts', () => {
+  // Settled contract 1 (2022-2023, two full periods) and contract 2 in force since 2024-01-01.
+  const settled = contract({ startDate: '2022-01-01', endDate: '2023-12-31', settled: true });
+  const current = contract({ id: 2, startDate: '2024-01-01', endDate: '2028-12-31' });
+  const sheets = [...fortnights('2022-01-01', '2023-12-31'), ...fortnights('2024-01-01', '2025-12-31', 2)];
+  const periods = accrualPeriods([settled, current], sheets, '2026-01-10');
+  const pending = (a: ReturnType<typeof allocateTaken>) => a.periods.map((u) => days(u.pendingUnits));
+
+  it('given records under a settled contract and after it, then each contract pays its own: later days never go to the settled periods', () => {
+    const a = allocateAcrossContracts(
+      periods,
+      [taken('OLD', '2023-03-06', 10, false, 1), taken('NEW', '2025-03-03', 10, false, 2)],
+      [settled, current],
+    );
+    expect(periods.map((p) => [p.contractId, p.number, p.settled])).toEqual([
+      [1, 1, true],
+      [1, 2, true],
+      [2, 1, false],
+      [2, 2, false],
+      [2, 3, false],
+    ]);
+    expect(pending(a)).toEqual([5, 15, 5, 15, 0]);
+    expect(a.byRecord.get('NEW')).toEqual([{ period: 2, units: 10 * 360 }]);
+    // As one sequence, the later record would have taken the settled contract's leftover days.
+    expect(pending(allocateTaken(periods, [taken('OLD', '2023-03-06', 10, false, 1), taken('NEW', '2025-03-03', 10, false, 2)]))).toEqual([
+      0, 10, 15, 15, 0,
+    ]);
+  });
+
+  it("given more days under the settled contract than it earned, then its last period owes them, and the others' are untouched", () => {
+    const a = allocateAcrossContracts(periods, [taken('OLD', '2023-03-06', 35, false, 1)], [settled, current]);
+    expect(pending(a)).toEqual([0, -5, 15, 15, 0]);
+  });
+
+  it('given a record on a day an unsettled main contract was also in force, then it goes to the unsettled periods', () => {
+    const overlapping = contract({ id: 2, startDate: '2023-07-01', endDate: '2028-12-31' });
+    const ps = accrualPeriods([settled, overlapping], sheets, '2026-01-10');
+    const a = allocateAcrossContracts(ps, [taken('MID', '2023-09-04', 5, false, 1)], [settled, overlapping]);
+    expect(a.byRecord.get('MID')!.map((part) => ps[part.period]!.contractId)).toEqual([2]);
+  });
+
+  it('given a settled contract with no period (no payroll), then its records go to the unsettled periods', () => {
+    const unpaid = accrualPeriods([settled, current], fortnights('2024-01-01', '2025-12-31', 2), '2026-01-10');
+    const a = allocateAcrossContracts(unpaid, [taken('OLD', '2023-03-06', 10, false, 1)], [settled, current]);
+    expect(pending(a)).toEqual([5, 15, 0]);
+  });
+
+  it('property: whatever the records, the pending days of all periods are what was accrued less what was taken', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 30 }), fc.integer({ min: 0, max: 47 })), { maxLength: 12 }), (records) => {
+        const list = records.map(([d, month], i) =>
+          taken(`R${i}`, `${2022 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-02`, d, i % 2 === 0, i),
+        );
+        const a = allocateAcrossContracts(periods, list, [settled, current]);
+        const accrued = periods.reduce((sum, p) => sum + p.accruedUnits, 0);
+        expect(a.periods.reduce((sum, u) => sum + u.pendingUnits, 0)).toBe(accrued - records.reduce((sum, [d]) => sum + d * 360, 0));
+        expect([...a.byRecord.keys()].sort()).toEqual(list.map((r) => r.key).sort());
+      }),
+    );
+  });
+});
+
 describe('half of a period paid in money', () => {
   const periods = accrualPeriods([contract()], fortnights('2024-02-01', '2025-12-31'), '2026-01-05');
   const check = (others: TakenRecord[], asked: TakenRecord) =>
@@ -217,8 +327,15 @@ describe('half of a period paid in money', () => {
     expect(check([taken('A', '2025-03-03', 8, false, 1)], taken('X', '2026-01-05', 8, true, 9))).toEqual([]);
   });
 
-  it('given a period already over the limit before, then only the periods the request puts over are named', () => {
-    expect(check([taken('A', '2025-03-03', 10, true, 1)], taken('X', '2026-01-05', 2, true, 9))).toEqual([]);
+  it('given a period already over the limit before (historic records), when more money days fall in it, then it is named again', () => {
+    // 10 of 15 already in money; the first period still has 5 pending, which the request takes.
+    expect(check([taken('A', '2025-03-03', 10, true, 1)], taken('X', '2026-01-05', 2, true, 9))).toEqual([0]);
+  });
+
+  it('given a period already over the limit before, when the request falls in another period, then only that one is judged', () => {
+    // The first period is full (10 in money, 5 enjoyed): the request goes to the second, within half.
+    const others = [taken('A', '2025-03-03', 10, true, 1), taken('B', '2025-04-07', 5, false, 2)];
+    expect(check(others, taken('X', '2026-01-05', 7, true, 9))).toEqual([]);
   });
 });
 
@@ -226,6 +343,10 @@ describe('dates of a period', () => {
   it('given a period earned on 2025-01-31, then it is enforceable a year later and prescribes three years after that', () => {
     expect(enforceableFrom('2025-01-31')).toBe('2026-01-31');
     expect(prescribesOn('2025-01-31')).toBe('2029-01-31');
+  });
+
+  it('given a date whose prescription would fall past 9999, then it is refused rather than written as a date of five digits', () => {
+    expect(() => prescribesOn('9996-06-01')).toThrow(RangeError);
   });
 
   it('given 29 February, then a common year gives 28 February', () => {
