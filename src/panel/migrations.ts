@@ -73,4 +73,12 @@ export const panelMigrations: Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION ref_version_changed_at();
     `,
   },
+  {
+    version: 23,
+    name: 'web panel: documents found by their beginning',
+    sql: `
+      -- The search by the beginning of a document number: a range of this index, read in its order.
+      CREATE INDEX ref_workers_document_prefix ON ref_workers (document_number text_pattern_ops);
+    `,
+  },
 ];

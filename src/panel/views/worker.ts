@@ -33,6 +33,9 @@ const LABELS: Record<string, string> = {
 };
 const labelled = (message: string) => message.replace(/\b(vac[A-Za-z]+)\b/g, (name) => LABELS[name] ?? name);
 
+/** Workers a search lists at most. */
+const SEARCH_LIMIT = 20;
+
 export const PERMISSION_DELETE = 'vacaciones:eliminar';
 export const canDelete = (user: User) => user.permissions.includes(PERMISSION_DELETE);
 
@@ -240,16 +243,18 @@ export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
       .slice(0, 100);
     let results: Html = html``;
     if (q !== '') {
-      const hits = await searchWorkers(deps.db, q);
-      if (hits.length === 1 && hits[0]!.documentNumber === q) return reply.redirect(`/panel/trabajador/${encodeURIComponent(q)}`, 303);
+      const { hits, more } = await searchWorkers(deps.db, q, SEARCH_LIMIT);
+      // A whole document typed: straight to that worker.
+      if (hits[0]?.documentNumber === q) return reply.redirect(`/panel/trabajador/${encodeURIComponent(q)}`, 303);
       results =
         hits.length === 0
-          ? html`<p role="status">Ningún trabajador tiene ese documento ni un nombre que empiece así.</p>`
+          ? html`<p role="status">Ningún trabajador tiene un documento ni un nombre que empiece así.</p>`
           : html`<table>
-  <caption>${hits.length === 20 ? 'Los primeros 20 resultados' : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`} para «${q}»</caption>
+  <caption>${more ? `Los primeros ${hits.length} resultados` : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`} para «${q}»</caption>
   <thead><tr><th scope="col">Documento</th><th scope="col">Nombre</th></tr></thead>
   <tbody>${hits.map((w) => html`<tr><td>${w.documentType} ${w.documentNumber}</td><td><a href="/panel/trabajador/${encodeURIComponent(w.documentNumber)}">${w.lastNames}, ${w.firstNames}</a></td></tr>`)}</tbody>
-</table>`;
+</table>
+${more ? html`<p role="status">Hay más trabajadores que coinciden: escriba más del documento o del nombre para acotar la búsqueda.</p>` : ''}`;
     }
     return ctx.render(req, reply, { title: 'Trabajador', section: 'trabajador', body: html`${searchForm(q)}${results}` });
   });
@@ -531,7 +536,7 @@ function searchForm(q: string): Html {
   return html`<form method="get" action="/panel/trabajador" class="row" role="search" novalidate>
   <div class="field"><label for="q">Documento o nombre</label>
     <input id="q" name="q" type="search" value="${q}" required maxlength="100" aria-describedby="q-hint">
-    <span class="hint" id="q-hint">El número de documento completo, o el comienzo de nombres o apellidos.</span></div>
+    <span class="hint" id="q-hint">El número de documento o su comienzo, o el comienzo de nombres o apellidos.</span></div>
   <div><button type="submit">Buscar</button></div>
 </form>`;
 }
