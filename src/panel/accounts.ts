@@ -78,19 +78,30 @@ export interface Invitation {
   expiresAt: Date;
 }
 
-/** A one-time token for an administrator of the reference data, valid INVITE_VALID_HOURS hours. */
-export async function createInvite(db: Queryable, email: string, now = new Date()): Promise<Invitation> {
+/** Links not yet used stop working (a new one was issued, or one of them set the password). */
+const cancelPendingInvites = (db: Queryable, email: string) =>
+  db.query('UPDATE panel_invites SET used_at = now() WHERE email = $1 AND used_at IS NULL', [email]);
+
+/**
+ * A one-time token for an administrator of the reference data, valid INVITE_VALID_HOURS hours.
+ * Earlier links for the same e-mail stop working: only the latest one sent can set the password.
+ */
+export async function createInvite(db: Db, email: string, now = new Date()): Promise<Invitation> {
   const user = await administrator(db, email);
   if (!user) throw new PanelAccountError(`${email} is not an administrator in the reference data: only administrators may use the panel`);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + INVITE_VALID_HOURS * 3600_000);
-  await db.query('INSERT INTO panel_invites (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
-    sha256(token),
-    normalEmail(user.email),
-    now.toISOString(),
-    expiresAt.toISOString(),
-  ]);
-  return { email: normalEmail(user.email), token, expiresAt };
+  const address = normalEmail(user.email);
+  await db.transaction(async (tx) => {
+    await cancelPendingInvites(tx, address);
+    await tx.query('INSERT INTO panel_invites (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+      sha256(token),
+      address,
+      now.toISOString(),
+      expiresAt.toISOString(),
+    ]);
+  });
+  return { email: address, token, expiresAt };
 }
 
 /** The e-mail a live (unused, unexpired) token was issued for. */
@@ -103,9 +114,10 @@ export async function invitedEmail(db: Queryable, token: string): Promise<string
 }
 
 /**
- * Uses the token once: sets the account's password (creating or re-opening the account) and ends
- * the account's sessions, so that a link doubles as a password reset. Null when the token is not
- * live, or its e-mail is no longer an administrator.
+ * Uses the token once: sets the account's password (creating or re-opening the account), ends
+ * the account's sessions, so that a link doubles as a password reset, and makes any other link
+ * for the e-mail stop working. Null when the token is not live, or its e-mail is no longer an
+ * administrator.
  */
 export async function acceptInvite(db: Db, token: string, password: string): Promise<string | null> {
   const hash = await hashPassword(password);
@@ -121,6 +133,7 @@ export async function acceptInvite(db: Db, token: string, password: string): Pro
        ON CONFLICT (email) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now(), revoked_at = NULL`,
       [email, hash],
     );
+    await cancelPendingInvites(tx, email);
     await tx.query('DELETE FROM panel_sessions WHERE email = $1', [email]);
     await tx.query('DELETE FROM panel_sign_in_failures WHERE email = $1', [email]);
     return email;
@@ -222,7 +235,7 @@ export async function revokeAccount(db: Db, emailTyped: string): Promise<{ sessi
   const email = normalEmail(emailTyped);
   return db.transaction(async (tx) => {
     const a = await tx.query('UPDATE panel_accounts SET revoked_at = now() WHERE email = $1 AND revoked_at IS NULL', [email]);
-    const i = await tx.query('UPDATE panel_invites SET used_at = now() WHERE email = $1 AND used_at IS NULL', [email]);
+    const i = await cancelPendingInvites(tx, email);
     const s = await tx.query('DELETE FROM panel_sessions WHERE email = $1', [email]);
     if (a.rowCount === 0 && i.rowCount === 0) {
       const known = await tx.query('SELECT 1 FROM panel_accounts WHERE email = $1', [email]);

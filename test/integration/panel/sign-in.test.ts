@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FREE_FAILURES, LOCK_AFTER_FAILURES, createInvite, revokeAccount, PanelAccountError } from '../../../src/panel/accounts.ts';
+import {
+  FREE_FAILURES,
+  LOCK_AFTER_FAILURES,
+  PanelAccountError,
+  createInvite,
+  pendingInvites,
+  revokeAccount,
+  sha256,
+} from '../../../src/panel/accounts.ts';
 import { PANEL_CSP, SESSION_COOKIE } from '../../../src/panel/index.ts';
 import { ADMIN, AUDITOR, EMPLOYEE } from '../../support/http.ts';
 import { PANEL_PASSWORD, PanelClient, expectSignInPage, message, startPanelService, type PanelService } from '../../support/panel.ts';
@@ -162,6 +170,33 @@ describe('invitations and revocation', () => {
     const set = await c.post(`/panel/invitacion/${fresh.token}`, { password: PANEL_PASSWORD, confirmation: PANEL_PASSWORD });
     expect(set.status).toBe(303);
     expect((await c.get(`/panel/invitacion/${fresh.token}`)).status).toBe(404);
+  });
+
+  it('a new link for the same e-mail makes the earlier ones stop working', async () => {
+    const c = new PanelClient(p.service);
+    const first = await createInvite(p.service.db, ADMIN);
+    const second = await createInvite(p.service.db, ADMIN);
+    expect((await c.get(`/panel/invitacion/${first.token}`)).status).toBe(404);
+    expect((await c.get(`/panel/invitacion/${second.token}`)).status).toBe(200);
+    // Posted with a good form token: the link itself is refused.
+    expect((await c.post(`/panel/invitacion/${first.token}`, { password: PANEL_PASSWORD, confirmation: PANEL_PASSWORD })).status).toBe(404);
+    expect((await pendingInvites(p.service.db)).filter((i) => i.email === ADMIN)).toHaveLength(1);
+  });
+
+  it('setting the password with one link makes every other pending link for the e-mail stop working', async () => {
+    const used = await createInvite(p.service.db, ADMIN);
+    // A second live link, as issued before links replaced each other.
+    const other = 'otro-enlace-pendiente';
+    await p.service.db.query(`INSERT INTO panel_invites (token_hash, email, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [
+      sha256(other),
+      ADMIN,
+    ]);
+    const c = new PanelClient(p.service);
+    expect((await c.get(`/panel/invitacion/${other}`)).status).toBe(200);
+    await c.get(`/panel/invitacion/${used.token}`);
+    expect((await c.post(`/panel/invitacion/${used.token}`, { password: PANEL_PASSWORD, confirmation: PANEL_PASSWORD })).status).toBe(303);
+    expect((await c.get(`/panel/invitacion/${other}`)).status).toBe(404);
+    expect((await pendingInvites(p.service.db)).filter((i) => i.email === ADMIN)).toEqual([]);
   });
 
   it('revoking an account ends its sessions at once and refuses its password', async () => {
