@@ -9,7 +9,7 @@ import type { Worker } from '../../reference/repository.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { bogotaTime, html, shortDate, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
-import { stateBadge } from './worker.ts';
+import { stateBadge } from './vacation-state.ts';
 
 /** Records of queries and failed edits shown beside the worker's stream, newest first. */
 const OTHER_RECORDS = 200;
@@ -99,7 +99,7 @@ function stateTable(state: WorkerState, code: string | null): Html {
     (
       v,
     ) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}><td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
-      <td class="num">${v.businessDays}</td><td>${stateBadge(v.deleted ? (v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada') : v.approved ? 'aprobada' : 'pendiente')}</td></tr>`,
+      <td class="num">${v.businessDays}</td><td>${stateBadge(v)}</td></tr>`,
   )}</tbody>
 </table>`;
 }

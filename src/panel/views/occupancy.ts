@@ -3,7 +3,7 @@ import { html, monthName, shortDate, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
-import { stateBadge } from './worker.ts';
+import { stateBadge } from './vacation-state.ts';
 
 const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -157,7 +157,7 @@ ${
     (
       a,
     ) => html`<tr><td><a href="/panel/trabajador/${encodeURIComponent(a.documentNumber)}#${a.codigoPila}">${a.name}</a></td><td>${a.documentNumber}</td>
-    <td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td><td>${stateBadge(a.approved ? 'aprobada' : 'pendiente')}</td></tr>`,
+    <td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td><td>${stateBadge({ ...a, deleted: false })}</td></tr>`,
   )}</tbody>
 </table>`
 }`;

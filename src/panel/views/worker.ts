@@ -13,6 +13,7 @@ import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { bogotaTime, days, html, pesos, shortDate, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
+import { stateBadge, stateOf, type StateFacts } from './vacation-state.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
 const FORM_FIELDS = [
@@ -39,22 +40,8 @@ const SEARCH_LIMIT = 20;
 export const PERMISSION_DELETE = 'vacaciones:eliminar';
 export const canDelete = (user: User) => user.permissions.includes(PERMISSION_DELETE);
 
-export type VacationState = 'pendiente' | 'aprobada' | 'reemplazada' | 'eliminada' | 'interrumpida';
-const STATE_LABEL: Record<VacationState, string> = {
-  pendiente: 'Pendiente de aprobación',
-  aprobada: 'Aprobada',
-  reemplazada: 'Reemplazada por una edición',
-  eliminada: 'Eliminada',
-  interrumpida: 'Interrumpida',
-};
-
-/** The state a record's timeline shows (interrupted, where the read model knows of it). */
-export function stateOf(v: VacationView): VacationState {
-  if (v.interruptedOn) return 'interrumpida';
-  if (v.status === 'deleted') return v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada';
-  return v.approved ? 'aprobada' : 'pendiente';
-}
-export const stateBadge = (s: VacationState) => html`<span class="badge badge-${s}">${STATE_LABEL[s]}</span>`;
+/** A read model's record as the state functions take it. */
+const facts = (v: VacationView): StateFacts => ({ ...v, deleted: v.status === 'deleted' });
 
 /** Who acts from the panel: the signed-in person, through no API key. */
 export function panelActor(req: FastifyRequest, user: User): Actor {
@@ -174,10 +161,10 @@ function timeline(list: VacationView[], user: User, doc: string, csrf: string, t
   const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
   return html`<ol class="timeline" aria-label="Vacaciones del trabajador, de la más reciente a la más antigua">
 ${ordered.map((v) => {
-  const state = stateOf(v);
+  const state = stateOf(facts(v));
   const live = v.status === 'live';
   return html`<li id="${v.codigoPila}" class="${live ? '' : 'gone'}">
-  <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(state)}</h3>
+  <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(facts(v))}</h3>
   <dl class="facts">
     <dt>Código PILA</dt><dd><code>${v.codigoPila}</code></dd>
     <dt>Días</dt><dd>${v.businessDays} hábiles, ${v.calendarDays} calendario${v.compensated ? ', compensadas en dinero' : ''}${v.advance ? ', anticipadas' : ''}</dd>
