@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, W } from '../support/http.ts';
 import {
@@ -109,12 +109,11 @@ describe.skipIf(!hasChromium())(
       // 5. See it in the occupancy grid.
       await page.getByRole('link', { name: 'Ocupación', exact: true }).click();
       await page.waitForURL(/\/panel\/ocupacion$/);
-      // Choosing a subgerencia shows it at once (the page's script submits the form).
+      // Choosing a subgerencia and a month shows them once «Ver» is pressed.
       await page.getByLabel('Subgerencia', { exact: true }).selectOption('SG-OPS');
-      await page.waitForURL(/subgerencia=SG-OPS/);
       await page.getByLabel('Mes', { exact: true }).fill('2026-12');
       await page.getByRole('button', { name: 'Ver', exact: true }).click();
-      await page.waitForURL(/mes=2026-12/);
+      await page.waitForURL(/subgerencia=SG-OPS&mes=2026-12/);
       await expect(page.getByRole('link', { name: /^2 dic 2026: 1 persona de vacaciones/ }).count()).resolves.toBe(1);
       await expect(page.getByRole('link', { name: 'María Fernanda Gómez Restrepo' }).count()).resolves.toBe(1);
       await screenshot(page, 'journey-06-occupancy');
@@ -197,9 +196,17 @@ describe.skipIf(!hasChromium())(
         await page.keyboard.press('Enter');
         await page.waitForURL(/\/panel\/ocupacion/);
         // His subgerencia, Operaciones, follows the first one shown (Administración) in the list.
+        // Moving through the list with the arrow keys loads nothing (WCAG 3.2.2): «Ver» does.
+        const loads: string[] = [];
+        const loaded = (frame: Frame) => void (frame === page.mainFrame() && loads.push(frame.url()));
+        page.on('framenavigated', loaded);
         await tabTo(page, 'subgerencia');
         await page.keyboard.press('ArrowDown');
+        await tabTo(page, /^Ver$/);
+        await page.keyboard.press('Enter');
         await page.waitForURL(/subgerencia=SG-OPS/);
+        page.off('framenavigated', loaded);
+        expect(loads).toHaveLength(1);
         for (const [label, month] of [
           ['diciembre de 2026', '2026-12'],
           ['enero de 2027', '2027-01'],

@@ -120,7 +120,7 @@ export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
     const body = html`
 <form method="get" action="/panel/ocupacion" class="row" novalidate>
   <div class="field"><label for="subgerencia">Subgerencia</label>
-    <select id="subgerencia" name="subgerencia" data-autosubmit>
+    <select id="subgerencia" name="subgerencia">
       ${units.map((u) => html`<option value="${u.id}"${u.id === unit.id ? html` selected` : ''}>${u.name} (${u.id})</option>`)}
     </select></div>
   <div class="field"><label for="mes">Mes</label><input id="mes" name="mes" type="month" value="${month}" required></div>
