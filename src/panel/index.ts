@@ -6,7 +6,7 @@ import type { AppDeps } from '../http/context.ts';
 import type { User } from '../reference/repository.ts';
 import { acceptInvite, invitedEmail, passwordProblem, sessionSecret, signIn } from './accounts.ts';
 import { registerAssets } from './assets.ts';
-import { html, type Html } from './html.ts';
+import { html, url, type Html } from './html.ts';
 import { page, type Flash, type PageOptions, type Section } from './layout.ts';
 import { PgSessionStore, SESSION_IDLE_MS } from './session-store.ts';
 import { auditRoutes } from './views/audit.ts';
@@ -243,7 +243,7 @@ function authRoutes(panel: FastifyInstance, deps: PanelDeps, store: PgSessionSto
         title: 'Crear contraseña',
         flash,
         body: html`<p>Cree la contraseña con la que <strong>${email}</strong> ingresará al panel. Este enlace sirve una sola vez.</p>
-<form method="post" action="/panel/invitacion/${token}" class="stack" novalidate>
+<form method="post" action="${url`/panel/invitacion/${token}`}" class="stack" novalidate>
   <input type="hidden" name="_csrf" value="${reply.generateCsrf()}">
   <input type="email" name="email" autocomplete="username" value="${email}" hidden>
   <div class="field"><label for="password">Contraseña nueva</label>

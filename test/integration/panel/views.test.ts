@@ -238,7 +238,9 @@ describe('Auditoría', () => {
 
     const csv = await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=csv`);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-    expect(csv.headers['content-disposition']).toBe(`attachment; filename="auditoria-${W.maria}.csv"`);
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="auditoria-${W.maria}.csv"; filename*=UTF-8''auditoria-${W.maria}.csv`,
+    );
     const lines = csv.body
       .replace(/^\ufeff/, '')
       .trim()
