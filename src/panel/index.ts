@@ -53,6 +53,32 @@ export interface PanelContext {
 
 const send = (reply: FastifyReply, doc: Html, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(doc.value);
 
+/** Whether an address is the panel's (the router ignores case, so the check does too). */
+export const isPanelPath = (url: string) => /^\/panel(?:[/?#]|$)/i.test(url);
+
+/**
+ * The panel's page for a request it cannot serve, with the panel's headers: also for addresses
+ * the router refuses before any panel route or hook runs (a malformed or too long address).
+ */
+export function sendPanelError(reply: FastifyReply, status: number, text: string): FastifyReply {
+  reply.header('content-security-policy', PANEL_CSP).header('cache-control', 'no-store');
+  return send(
+    reply,
+    page({ title: 'No se pudo completar', body: html`<p><a href="/panel">Volver al panel</a></p>`, flash: { kind: 'error', text } }),
+    status,
+  );
+}
+
+/** Words of the panel's error pages. */
+export const PANEL_ERRORS = {
+  csrf: 'El formulario caducó o no salió de este panel. Vuelva a cargar la página e inténtelo de nuevo.',
+  tooLarge: 'Lo enviado es demasiado grande.',
+  badRequest: 'La solicitud no se pudo leer. Revise los datos e inténtelo de nuevo.',
+  badUrl: 'La dirección no es válida. Revise el enlace o vuelva al panel.',
+  uriTooLong: 'La dirección es demasiado larga. Revise el enlace o vuelva al panel.',
+  internal: (requestId: string) => `Ocurrió un error interno. Si se repite, informe este código de solicitud: ${requestId}.`,
+} as const;
+
 function field(req: FastifyRequest, name: string): string {
   const v = (req.body as Record<string, unknown> | undefined)?.[name];
   return typeof v === 'string' ? v : '';
@@ -121,23 +147,19 @@ export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Prom
         let text: string;
         let http = status;
         if (code.startsWith('FST_CSRF_')) {
-          text = 'El formulario caducó o no salió de este panel. Vuelva a cargar la página e inténtelo de nuevo.';
+          text = PANEL_ERRORS.csrf;
           http = 403;
         } else if (status === 413) {
-          text = 'Lo enviado es demasiado grande.';
+          text = PANEL_ERRORS.tooLarge;
         } else if (status >= 400 && status < 500) {
-          text = 'La solicitud no se pudo leer. Revise los datos e inténtelo de nuevo.';
+          text = PANEL_ERRORS.badRequest;
         } else {
           req.log.error({ err, reqId: req.id }, 'panel request failed');
-          text = `Ocurrió un error interno. Si se repite, informe este código de solicitud: ${req.id}.`;
+          text = PANEL_ERRORS.internal(req.id);
           http = 500;
         }
         if (http < 500) req.log.info({ reqId: req.id, code }, 'panel request rejected');
-        return send(
-          reply,
-          page({ title: 'No se pudo completar', body: html`<p><a href="/panel">Volver al panel</a></p>`, flash: { kind: 'error', text } }),
-          http,
-        );
+        return sendPanelError(reply, http, text);
       });
       panel.setNotFoundHandler((_req, reply) =>
         send(
