@@ -9,6 +9,7 @@ import { registerAssets } from './assets.ts';
 import { html, url, type Html } from './html.ts';
 import { page, type Flash, type PageOptions, type Section } from './layout.ts';
 import { PgSessionStore, SESSION_IDLE_MS } from './session-store.ts';
+import { TOO_MANY_FROM_ADDRESS, clientOf, perAddress } from './throttle.ts';
 import { auditRoutes } from './views/audit.ts';
 import { occupancyRoutes } from './views/occupancy.ts';
 import { operationsRoutes } from './views/operations.ts';
@@ -76,6 +77,8 @@ export const PANEL_ERRORS = {
   badRequest: 'La solicitud no se pudo leer. Revise los datos e inténtelo de nuevo.',
   badUrl: 'La dirección no es válida. Revise el enlace o vuelva al panel.',
   uriTooLong: 'La dirección es demasiado larga. Revise el enlace o vuelva al panel.',
+  tooMany: (minutes: number) =>
+    `Demasiados intentos desde su dirección de red. Espere ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} antes de intentarlo de nuevo.`,
   internal: (requestId: string) => `Ocurrió un error interno. Si se repite, informe este código de solicitud: ${requestId}.`,
 } as const;
 
@@ -149,6 +152,8 @@ export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Prom
         if (code.startsWith('FST_CSRF_')) {
           text = PANEL_ERRORS.csrf;
           http = 403;
+        } else if (code === TOO_MANY_FROM_ADDRESS) {
+          text = PANEL_ERRORS.tooMany((err as { retryAfterMinutes?: number }).retryAfterMinutes ?? 1);
         } else if (status === 413) {
           text = PANEL_ERRORS.tooLarge;
         } else if (status >= 400 && status < 500) {
@@ -225,13 +230,13 @@ function authRoutes(panel: FastifyInstance, deps: PanelDeps, store: PgSessionSto
     return signInPage(reply, { back: safeReturn((req.query as Record<string, unknown>).volver), flash });
   });
 
-  panel.post('/ingresar', async (req, reply) => {
+  panel.post('/ingresar', { config: perAddress('sign-in') }, async (req, reply) => {
     const email = field(req, 'email').trim();
     const back = safeReturn(field(req, 'volver'));
     if (email === '' || field(req, 'password') === '') {
       return signInPage(reply, { email, back, flash: { kind: 'error', text: 'Escriba su correo y su contraseña.' }, status: 400 });
     }
-    const r = await signIn(deps.db, email, field(req, 'password'));
+    const r = await signIn(deps.db, email, field(req, 'password'), clientOf(req));
     if (!r.ok) {
       req.log.info({ reason: r.reason }, 'panel sign-in refused');
       const text =
@@ -295,7 +300,7 @@ function authRoutes(panel: FastifyInstance, deps: PanelDeps, store: PgSessionSto
     return email ? invitePage(reply, token, email) : deadLink(reply);
   });
 
-  panel.post('/invitacion/:token', async (req, reply) => {
+  panel.post('/invitacion/:token', { config: perAddress('invitation') }, async (req, reply) => {
     const { token } = req.params as { token: string };
     const email = await invitedEmail(deps.db, token);
     if (!email) return deadLink(reply);

@@ -3,12 +3,15 @@ import {
   FREE_FAILURES,
   LOCK_AFTER_FAILURES,
   PanelAccountError,
+  LOCK_MINUTES,
   createInvite,
+  listAccounts,
   pendingInvites,
   revokeAccount,
   sha256,
 } from '../../../src/panel/accounts.ts';
 import { PANEL_CSP, SESSION_COOKIE } from '../../../src/panel/index.ts';
+import { ADDRESS_ATTEMPTS, ADDRESS_WINDOW_MS } from '../../../src/panel/throttle.ts';
 import { ADMIN, AUDITOR, EMPLOYEE } from '../../support/http.ts';
 import { PANEL_PASSWORD, PanelClient, expectSignInPage, message, startPanelService, type PanelService } from '../../support/panel.ts';
 
@@ -87,7 +90,7 @@ describe('signing in', () => {
 
   it('slows repeated failures down, then locks the e-mail; the right password does not get through meanwhile', async () => {
     const email = 'probador@empresa.co';
-    const c = new PanelClient(p.service);
+    const c = new PanelClient(p.service, { 'x-forwarded-for': '10.0.0.6' });
     for (let i = 0; i < FREE_FAILURES; i++) expect((await c.signIn(email, `mala-${i}`)).status).toBe(401);
     const waiting = await c.signIn(email, 'otra-mala');
     expect(waiting.status).toBe(429);
@@ -113,6 +116,77 @@ describe('signing in', () => {
       [AUDITOR],
     );
     expect((await c.signIn(AUDITOR)).status).toBe(303);
+  });
+
+  it('locks an e-mail only at the address the guesses come from: the person signs in from another meanwhile', async () => {
+    const guesser = new PanelClient(p.service, { 'x-forwarded-for': '10.0.0.7' });
+    for (let i = 0; i < LOCK_AFTER_FAILURES; i++) {
+      await p.service.db.query(`UPDATE panel_sign_in_failures SET last_failure = now() - interval '1 day' WHERE email = $1`, [ADMIN]);
+      expect((await guesser.signIn(ADMIN, `mala-${i}`)).status).toBe(401);
+    }
+    const locked = await guesser.signIn(ADMIN);
+    expect(locked.status).toBe(429);
+    expect(message(locked.body)).toMatch(/bloqueado durante 1[45] minutos/);
+    expect((await new PanelClient(p.service, { 'x-forwarded-for': '10.0.0.8' }).signIn(ADMIN)).status).toBe(303);
+    // The lock stays where it was, and the list of accounts shows it.
+    expect((await guesser.signIn(ADMIN)).status).toBe(429);
+    expect((await listAccounts(p.service.db)).find((a) => a.email === ADMIN)?.lockedUntil).not.toBeNull();
+  });
+
+  it('makes a locked address wait no longer than a lock, however many failures it piles up', async () => {
+    const guesser = new PanelClient(p.service, { 'x-forwarded-for': '10.0.0.10' });
+    await guesser.signIn(AUDITOR, 'mala');
+    // Many failures long ago, the last a lock that has ended a minute ago.
+    await p.service.db.query(
+      `UPDATE panel_sign_in_failures SET failures = 40, locked_until = now() - interval '1 minute',
+              last_failure = now() - make_interval(mins => $2 + 1) WHERE email = $1 AND client = '10.0.0.10'`,
+      [AUDITOR, LOCK_MINUTES],
+    );
+    expect((await guesser.signIn(AUDITOR)).status).toBe(303);
+  });
+});
+
+describe('each client address', () => {
+  it(`may post the sign-in form ${ADDRESS_ATTEMPTS} times in ${ADDRESS_WINDOW_MS / 60_000} minutes, whatever the e-mails; then a Spanish page that names neither part`, async () => {
+    const sprayer = new PanelClient(p.service, { 'x-forwarded-for': '10.0.1.1' });
+    await sprayer.get('/panel/ingresar');
+    for (let i = 0; i < ADDRESS_ATTEMPTS; i++) {
+      expect((await sprayer.post('/panel/ingresar', { email: `persona${i}@empresa.co`, password: 'una-sola-clave' })).status).toBe(401);
+    }
+    const refused = await sprayer.post('/panel/ingresar', { email: ADMIN, password: PANEL_PASSWORD });
+    expect(refused.status).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.headers['content-security-policy']).toBe(PANEL_CSP);
+    expect(message(refused.body)).toMatch(/^Demasiados intentos desde su dirección de red\. Espere 1[45] minutos/);
+    expect(message(refused.body)).not.toMatch(/correo|contraseña/i);
+    // Another address is not held back.
+    expect((await new PanelClient(p.service, { 'x-forwarded-for': '10.0.1.2' }).signIn(ADMIN)).status).toBe(303);
+  });
+
+  it(`may post an invitation's form ${ADDRESS_ATTEMPTS} times in ${ADDRESS_WINDOW_MS / 60_000} minutes`, async () => {
+    const c = new PanelClient(p.service, { 'x-forwarded-for': '10.0.1.3' });
+    const invite = await createInvite(p.service.db, AUDITOR);
+    await c.get(`/panel/invitacion/${invite.token}`);
+    for (let i = 0; i < ADDRESS_ATTEMPTS; i++) {
+      const r = await c.post(`/panel/invitacion/${invite.token}`, { password: 'corta', confirmation: 'corta' });
+      expect(r.status).toBe(422);
+    }
+    const refused = await c.post(`/panel/invitacion/${invite.token}`, { password: PANEL_PASSWORD, confirmation: PANEL_PASSWORD });
+    expect(refused.status).toBe(429);
+    expect(message(refused.body)).toMatch(/^Demasiados intentos/);
+    expect((await new PanelClient(p.service, { 'x-forwarded-for': '10.0.1.4' }).get(`/panel/invitacion/${invite.token}`)).status).toBe(200);
+  });
+
+  it('is held to its budget even when the API keys have none (RATE_LIMIT_PER_MINUTE=0)', async () => {
+    const q = await startPanelService({ RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      const c = new PanelClient(q.service);
+      await c.get('/panel/ingresar');
+      for (let i = 0; i < ADDRESS_ATTEMPTS; i++) await c.post('/panel/ingresar', { email: `p${i}@empresa.co`, password: 'x' });
+      expect((await c.post('/panel/ingresar', { email: ADMIN, password: PANEL_PASSWORD })).status).toBe(429);
+    } finally {
+      await q.stop();
+    }
   });
 });
 
