@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { migrate } from '../../src/db/migrations.ts';
 import { PgliteDb } from '../../src/db/pglite.ts';
+import type { Db } from '../../src/db/types.ts';
 import { createLogger } from '../../src/logger.ts';
 import { acceptInvite, createInvite } from '../../src/panel/accounts.ts';
 import { importReferenceData } from '../../src/reference/import.ts';
@@ -21,9 +22,13 @@ export interface PanelService {
 
 /**
  * The whole service in this process, over a database of its own with the fixture imported, for
- * tests that drive the panel with fastify's inject. `env` adds to the configuration.
+ * tests that drive the panel with fastify's inject. `env` adds to the configuration;
+ * `beforeStart` writes to the database before the service opens it.
  */
-export async function startPanelService(env: Record<string, string> = {}, opts: { accounts?: string[] } = {}): Promise<PanelService> {
+export async function startPanelService(
+  env: Record<string, string> = {},
+  opts: { accounts?: string[]; beforeStart?: (db: Db) => Promise<void> } = {},
+): Promise<PanelService> {
   const t = await freshDb();
   let dataDir: string | undefined;
   if (t.url === undefined) {
@@ -33,9 +38,11 @@ export async function startPanelService(env: Record<string, string> = {}, opts: 
     const db = await PgliteDb.open(join(dataDir, 'pglite'));
     await migrate(db);
     await importReferenceData(db, loadFixture());
+    await opts.beforeStart?.(db);
     await db.close();
   } else {
     await importReferenceData(t.db, loadFixture());
+    await opts.beforeStart?.(t.db);
   }
   const config = loadConfig({
     DATABASE_URL: t.url ?? '',

@@ -56,13 +56,36 @@ describe('signing in', () => {
 
   it('gives a new session id at sign-in, so an id known before is worth nothing after', async () => {
     const c = new PanelClient(p.service);
-    await c.get('/panel/ingresar');
+    // A session before signing in: the one that carries "password saved" from an invitation.
+    const invite = await createInvite(p.service.db, AUDITOR);
+    await c.get(`/panel/invitacion/${invite.token}`);
+    await c.post(`/panel/invitacion/${invite.token}`, { password: PANEL_PASSWORD, confirmation: PANEL_PASSWORD });
     const before = c.cookies.get(SESSION_COOKIE);
-    await c.post('/panel/ingresar', { email: ADMIN, password: PANEL_PASSWORD });
+    expect(before).toBeDefined();
+    expect(message((await c.get('/panel/ingresar')).body)).toContain('Contraseña guardada');
+    await c.post('/panel/ingresar', { email: AUDITOR, password: PANEL_PASSWORD });
     expect(c.cookies.get(SESSION_COOKIE)).not.toBe(before);
     const planted = new PanelClient(p.service);
     planted.cookies.set(SESSION_COOKIE, before!);
     expectSignInPage(await planted.get('/panel/operacion'));
+  });
+
+  it('stores nothing for a visit: the sign-in and invitation forms, a failed sign-in, a page behind sign-in', async () => {
+    const sessions = async () =>
+      Number((await p.service.db.query<{ n: string }>('SELECT count(*)::text AS n FROM panel_sessions')).rows[0]!.n);
+    const before = await sessions();
+    const c = new PanelClient(p.service);
+    const invite = await createInvite(p.service.db, AUDITOR);
+    expect((await c.get(`/panel/invitacion/${invite.token}`)).status).toBe(200);
+    expect((await c.post(`/panel/invitacion/${invite.token}`, { password: 'corta', confirmation: 'corta' })).status).toBe(422);
+    expect((await c.get('/panel/ingresar')).status).toBe(200);
+    expect((await c.post('/panel/ingresar', { email: ADMIN, password: 'no-es-la-clave' })).status).toBe(401);
+    expectSignInPage(await c.get('/panel/ocupacion'));
+    expect(c.cookies.has(SESSION_COOKIE)).toBe(false);
+    expect(await sessions()).toBe(before);
+    // The forms' tokens hang on a signed cookie of their own: one made up is refused.
+    c.cookies.set('vacaciones_panel_form', 'inventado.firma');
+    expect((await c.post('/panel/ingresar', { email: ADMIN, password: PANEL_PASSWORD })).status).toBe(403);
   });
 
   it('refuses a form without the session CSRF token, with a message and no trace', async () => {
@@ -191,6 +214,39 @@ describe('each client address', () => {
 });
 
 describe('sessions', () => {
+  it('past their expiry, and sign-in failures idle for a day, are swept by the service by itself', async () => {
+    const q = await startPanelService(
+      {},
+      {
+        beforeStart: async (db) => {
+          await db.query(`INSERT INTO panel_sessions (id_hash, email, data, expires_at) VALUES
+            ('vencida-1', NULL, '{}', now() - interval '1 minute'),
+            ('vencida-2', 'admin@empresa.co', '{}', now() - interval '2 days'),
+            ('vigente', 'admin@empresa.co', '{}', now() + interval '1 hour')`);
+          await db.query(`INSERT INTO panel_sign_in_failures (email, client, failures, last_failure, locked_until) VALUES
+            ('viejo@empresa.co', '10.0.0.1', 4, now() - interval '25 hours', NULL),
+            ('reciente@empresa.co', '10.0.0.1', 4, now() - interval '1 hour', NULL),
+            ('bloqueado@empresa.co', '10.0.0.1', 12, now() - interval '25 hours', now() + interval '10 minutes')`);
+        },
+      },
+    );
+    try {
+      const left = async () => ({
+        sessions: (await q.service.db.query<{ id_hash: string }>('SELECT id_hash FROM panel_sessions ORDER BY id_hash')).rows.map(
+          (r) => r.id_hash,
+        ),
+        failures: (await q.service.db.query<{ email: string }>('SELECT email FROM panel_sign_in_failures ORDER BY email')).rows.map(
+          (r) => r.email,
+        ),
+      });
+      const deadline = Date.now() + 20_000;
+      while ((await left()).sessions.length > 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(await left()).toEqual({ sessions: ['vigente'], failures: ['bloqueado@empresa.co', 'reciente@empresa.co'] });
+    } finally {
+      await q.stop();
+    }
+  });
+
   it('end after 8 hours without a request, and each request moves that limit', async () => {
     const c = new PanelClient(p.service);
     await c.signIn(ADMIN);
