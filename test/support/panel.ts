@@ -23,13 +23,16 @@ export interface PanelService {
 /**
  * The whole service in this process, over a database of its own with the fixture imported, for
  * tests that drive the panel with fastify's inject. `env` adds to the configuration;
- * `beforeStart` writes to the database before the service opens it.
+ * `fixture` changes the reference data before it is imported; `beforeStart` writes to the
+ * database before the service opens it.
  */
 export async function startPanelService(
   env: Record<string, string> = {},
-  opts: { accounts?: string[]; beforeStart?: (db: Db) => Promise<void> } = {},
+  opts: { accounts?: string[]; fixture?: (data: ReturnType<typeof loadFixture>) => void; beforeStart?: (db: Db) => Promise<void> } = {},
 ): Promise<PanelService> {
   const t = await freshDb();
+  const data = loadFixture();
+  opts.fixture?.(data);
   let dataDir: string | undefined;
   if (t.url === undefined) {
     // PGlite: the service opens its own directory, so the fixture goes in before it starts.
@@ -37,11 +40,11 @@ export async function startPanelService(
     dataDir = mkdtempSync(join(tmpdir(), 'vac-panel-'));
     const db = await PgliteDb.open(join(dataDir, 'pglite'));
     await migrate(db);
-    await importReferenceData(db, loadFixture());
+    await importReferenceData(db, data);
     await opts.beforeStart?.(db);
     await db.close();
   } else {
-    await importReferenceData(t.db, loadFixture());
+    await importReferenceData(t.db, data);
     await opts.beforeStart?.(t.db);
   }
   const config = loadConfig({
