@@ -92,7 +92,7 @@ export function timedStore(store: EventStore, metrics: Metrics): EventStore {
     readStreams: (requests) => store.readStreams(requests),
     readAll: (opts) => store.readAll(opts),
     headPosition: () => store.headPosition(),
-    countAfter: (after) => store.countAfter(after),
+    countAfter: (after, opts) => store.countAfter(after, opts),
     logDatabase: () => store.logDatabase(),
     claimAppend: (tx) => store.claimAppend(tx),
     existingStreams: (tx, streams) => store.existingStreams(tx, streams),

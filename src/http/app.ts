@@ -17,7 +17,7 @@ import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
-import { registerPanel } from '../panel/index.ts';
+import { PANEL_ERRORS, isPanelPath, registerPanel, sendPanelError } from '../panel/index.ts';
 
 interface MultipartEntry {
   type: string;
@@ -74,10 +74,12 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
     },
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
-    // Errors the router raises before any route is chosen: answered in the lookup envelope.
-    frameworkErrors: (err, _req, rawReply) => {
+    // Errors the router raises before any route is chosen: answered in the lookup envelope, or
+    // for the panel's addresses with the panel's page.
+    frameworkErrors: (err, req, rawReply) => {
       const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const reply = rawReply as FastifyReply;
+      if (isPanelPath(req.url)) return sendPanelError(reply, status, status === 414 ? PANEL_ERRORS.uriTooLong : PANEL_ERRORS.badUrl);
       return reply
         .code(status)
         .send({ success: false, statusCode: status, message: status === 414 ? MESSAGES.uriTooLong : MESSAGES.badUrl });

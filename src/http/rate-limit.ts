@@ -4,13 +4,14 @@ import type { AppDeps } from './context.ts';
 
 /**
  * Per API key request budget (RATE_LIMIT_PER_MINUTE; 0 turns it off). It runs after the key
- * check, so it counts only callers the service knows, each on its own budget.
+ * check, so it counts only callers the service knows, each on its own budget. Routes with a
+ * budget of their own (`config.rateLimit`, the panel's sign-in forms) are counted by theirs
+ * alone, whatever RATE_LIMIT_PER_MINUTE says.
  */
 export async function registerRateLimit(app: FastifyInstance, deps: AppDeps): Promise<void> {
   const max = deps.config.rateLimitPerMinute;
-  if (max <= 0) return;
   await app.register(rateLimit, {
-    global: true,
+    global: max > 0,
     hook: 'preHandler',
     max,
     timeWindow: 60_000,

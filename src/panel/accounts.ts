@@ -17,11 +17,16 @@ export class PanelAccountError extends Error {
 export const INVITE_VALID_HOURS = 24;
 export const MIN_PASSWORD_LENGTH = 12;
 export const MAX_PASSWORD_LENGTH = 256;
-/** Failures answered at once; from then on each waits twice as long as the one before. */
+/**
+ * Failures of one e-mail from one client address answered at once; from then on each waits twice
+ * as long as the one before, never longer than a lock.
+ */
 export const FREE_FAILURES = 3;
-/** Failures in a row after which the e-mail is locked for LOCK_MINUTES. */
+/** Failures in a row after which the e-mail is locked for LOCK_MINUTES at that address. */
 export const LOCK_AFTER_FAILURES = 10;
 export const LOCK_MINUTES = 15;
+/** Failures are forgotten once this long has passed without another (and no lock is on). */
+export const FORGET_FAILURES_HOURS = 24;
 
 const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
@@ -78,19 +83,30 @@ export interface Invitation {
   expiresAt: Date;
 }
 
-/** A one-time token for an administrator of the reference data, valid INVITE_VALID_HOURS hours. */
-export async function createInvite(db: Queryable, email: string, now = new Date()): Promise<Invitation> {
+/** Links not yet used stop working (a new one was issued, or one of them set the password). */
+const cancelPendingInvites = (db: Queryable, email: string) =>
+  db.query('UPDATE panel_invites SET used_at = now() WHERE email = $1 AND used_at IS NULL', [email]);
+
+/**
+ * A one-time token for an administrator of the reference data, valid INVITE_VALID_HOURS hours.
+ * Earlier links for the same e-mail stop working: only the latest one sent can set the password.
+ */
+export async function createInvite(db: Db, email: string, now = new Date()): Promise<Invitation> {
   const user = await administrator(db, email);
   if (!user) throw new PanelAccountError(`${email} is not an administrator in the reference data: only administrators may use the panel`);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + INVITE_VALID_HOURS * 3600_000);
-  await db.query('INSERT INTO panel_invites (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
-    sha256(token),
-    normalEmail(user.email),
-    now.toISOString(),
-    expiresAt.toISOString(),
-  ]);
-  return { email: normalEmail(user.email), token, expiresAt };
+  const address = normalEmail(user.email);
+  await db.transaction(async (tx) => {
+    await cancelPendingInvites(tx, address);
+    await tx.query('INSERT INTO panel_invites (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+      sha256(token),
+      address,
+      now.toISOString(),
+      expiresAt.toISOString(),
+    ]);
+  });
+  return { email: address, token, expiresAt };
 }
 
 /** The e-mail a live (unused, unexpired) token was issued for. */
@@ -103,9 +119,10 @@ export async function invitedEmail(db: Queryable, token: string): Promise<string
 }
 
 /**
- * Uses the token once: sets the account's password (creating or re-opening the account) and ends
- * the account's sessions, so that a link doubles as a password reset. Null when the token is not
- * live, or its e-mail is no longer an administrator.
+ * Uses the token once: sets the account's password (creating or re-opening the account), ends
+ * the account's sessions, so that a link doubles as a password reset, and makes any other link
+ * for the e-mail stop working. Null when the token is not live, or its e-mail is no longer an
+ * administrator.
  */
 export async function acceptInvite(db: Db, token: string, password: string): Promise<string | null> {
   const hash = await hashPassword(password);
@@ -121,6 +138,7 @@ export async function acceptInvite(db: Db, token: string, password: string): Pro
        ON CONFLICT (email) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now(), revoked_at = NULL`,
       [email, hash],
     );
+    await cancelPendingInvites(tx, email);
     await tx.query('DELETE FROM panel_sessions WHERE email = $1', [email]);
     await tx.query('DELETE FROM panel_sign_in_failures WHERE email = $1', [email]);
     return email;
@@ -133,26 +151,30 @@ export type SignInResult =
   | { ok: false; reason: 'wait'; seconds: number }
   | { ok: false; reason: 'locked'; minutes: number };
 
+/** Seconds a failure makes the next attempt wait: doubling from the first beyond the free ones, capped at a lock. */
+const WAIT_SECONDS = `least(power(2, f.failures - $4 + 1), $3 * 60)`;
+
 /**
- * Checks e-mail and password. Each attempt is counted before the password is checked, in one
- * statement that also refuses it while the e-mail must wait or is locked, so parallel guesses
- * cannot slip between the check and the count. Unknown e-mails are counted and hashed like known
- * ones: neither the answer nor its timing says which part was wrong.
+ * Checks e-mail and password from a client address (`clientOf`). Each attempt is counted against
+ * the e-mail at that address before the password is checked, in one statement that also refuses
+ * it while that pair must wait or is locked, so parallel guesses cannot slip between the check and
+ * the count; guesses from one address never lock the person out at another. Unknown e-mails are
+ * counted and hashed like known ones: neither the answer nor its timing says which part was wrong.
  */
-export async function signIn(db: Queryable, emailTyped: string, password: string): Promise<SignInResult> {
+export async function signIn(db: Queryable, emailTyped: string, password: string, client: string): Promise<SignInResult> {
   const email = normalEmail(emailTyped).slice(0, 320);
   const claimed = await db.query<{ failures: number }>(
-    `INSERT INTO panel_sign_in_failures AS f (email, failures, last_failure) VALUES ($1, 1, now())
-     ON CONFLICT (email) DO UPDATE SET
+    `INSERT INTO panel_sign_in_failures AS f (email, client, failures, last_failure) VALUES ($1, $5, 1, now())
+     ON CONFLICT (email, client) DO UPDATE SET
        failures = f.failures + 1,
        last_failure = now(),
        locked_until = CASE WHEN f.failures + 1 >= $2 THEN now() + make_interval(mins => $3) END
      WHERE (f.locked_until IS NULL OR f.locked_until <= now())
-       AND (f.failures < $4 OR f.last_failure + make_interval(secs => power(2, f.failures - $4 + 1)) <= now())
+       AND (f.failures < $4 OR f.last_failure + make_interval(secs => ${WAIT_SECONDS}) <= now())
      RETURNING failures`,
-    [email, LOCK_AFTER_FAILURES, LOCK_MINUTES, FREE_FAILURES],
+    [email, LOCK_AFTER_FAILURES, LOCK_MINUTES, FREE_FAILURES, client],
   );
-  if (claimed.rows.length === 0) return refusal(db, email);
+  if (claimed.rows.length === 0) return refusal(db, email, client);
 
   const account = await db.query<{ password_hash: string }>(
     'SELECT password_hash FROM panel_accounts WHERE email = $1 AND revoked_at IS NULL',
@@ -161,22 +183,32 @@ export async function signIn(db: Queryable, emailTyped: string, password: string
   const stored = account.rows[0]?.password_hash;
   const matches = await verifyPassword(password, stored ?? (await decoyHash()));
   if (!stored || !matches || !(await administrator(db, email))) return { ok: false, reason: 'invalid' };
-  await db.query('DELETE FROM panel_sign_in_failures WHERE email = $1', [email]);
+  await db.query('DELETE FROM panel_sign_in_failures WHERE email = $1 AND client = $2', [email, client]);
   await db.query('UPDATE panel_accounts SET last_sign_in = now() WHERE email = $1', [email]);
   return { ok: true, email };
 }
 
-async function refusal(db: Queryable, email: string): Promise<SignInResult> {
+async function refusal(db: Queryable, email: string, client: string): Promise<SignInResult> {
   const r = await db.query<{ locked: unknown; wait: unknown }>(
-    `SELECT ceil(extract(epoch FROM locked_until - now()) / 60) AS locked,
-            ceil(extract(epoch FROM last_failure + make_interval(secs => power(2, failures - $2 + 1)) - now())) AS wait
-       FROM panel_sign_in_failures WHERE email = $1`,
-    [email, FREE_FAILURES],
+    `SELECT ceil(extract(epoch FROM f.locked_until - now()) / 60) AS locked,
+            ceil(extract(epoch FROM f.last_failure + make_interval(secs => ${WAIT_SECONDS}) - now())) AS wait
+       FROM panel_sign_in_failures f WHERE f.email = $1 AND f.client = $2`,
+    [email, client, LOCK_MINUTES, FREE_FAILURES],
   );
   const row = r.rows[0];
   const locked = Number(row?.locked ?? 0);
   if (locked > 0) return { ok: false, reason: 'locked', minutes: locked };
   return { ok: false, reason: 'wait', seconds: Math.max(1, Number(row?.wait ?? 1)) };
+}
+
+/** Drops failures nobody has added to for FORGET_FAILURES_HOURS, unless a lock is still on. */
+export async function forgetStaleFailures(db: Queryable): Promise<number> {
+  const r = await db.query(
+    `DELETE FROM panel_sign_in_failures
+      WHERE last_failure < now() - make_interval(hours => $1) AND (locked_until IS NULL OR locked_until <= now())`,
+    [FORGET_FAILURES_HOURS],
+  );
+  return r.rowCount;
 }
 
 export interface AccountInfo {
@@ -192,7 +224,9 @@ const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOStrin
 export async function listAccounts(db: Queryable): Promise<AccountInfo[]> {
   const r = await db.query<Record<string, unknown>>(
     `SELECT a.email, a.created_at, a.last_sign_in, a.revoked_at, f.locked_until
-       FROM panel_accounts a LEFT JOIN panel_sign_in_failures f ON f.email = a.email AND f.locked_until > now()
+       FROM panel_accounts a
+       LEFT JOIN (SELECT email, max(locked_until) AS locked_until FROM panel_sign_in_failures WHERE locked_until > now() GROUP BY email) f
+         ON f.email = a.email
       ORDER BY a.email`,
   );
   return r.rows.map((row) => ({
@@ -222,7 +256,7 @@ export async function revokeAccount(db: Db, emailTyped: string): Promise<{ sessi
   const email = normalEmail(emailTyped);
   return db.transaction(async (tx) => {
     const a = await tx.query('UPDATE panel_accounts SET revoked_at = now() WHERE email = $1 AND revoked_at IS NULL', [email]);
-    const i = await tx.query('UPDATE panel_invites SET used_at = now() WHERE email = $1 AND used_at IS NULL', [email]);
+    const i = await cancelPendingInvites(tx, email);
     const s = await tx.query('DELETE FROM panel_sessions WHERE email = $1', [email]);
     if (a.rowCount === 0 && i.rowCount === 0) {
       const known = await tx.query('SELECT 1 FROM panel_accounts WHERE email = $1', [email]);

@@ -25,6 +25,16 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
+/**
+ * An address whose every interpolated value is URL-encoded, whatever it is part of (a path
+ * segment, a query value, a fragment). Put into markup through `html`, which then escapes `&`.
+ */
+export function url(strings: TemplateStringsArray, ...values: (string | number)[]): string {
+  let out = strings[0]!;
+  for (let i = 0; i < values.length; i++) out += encodeURIComponent(String(values[i])) + strings[i + 1]!;
+  return out;
+}
+
 const PESOS = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', maximumFractionDigits: 0 });
 const DAYS = new Intl.NumberFormat('es-CO', { maximumFractionDigits: 2 });
 const MONTH_NAMES = [

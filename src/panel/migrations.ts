@@ -73,4 +73,19 @@ export const panelMigrations: Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION ref_version_changed_at();
     `,
   },
+  {
+    version: 24,
+    name: 'web panel: documents found by their beginning, sign-in failures per address',
+    sql: `
+      -- The search by the beginning of a document number: a range of this index, read in its order.
+      CREATE INDEX ref_workers_document_prefix ON ref_workers (document_number text_pattern_ops);
+      -- Failed sign-ins counted per e-mail and client address, so that guesses from one place
+      -- slow down and lock that place, never the person signing in from another. Rows kept from
+      -- before have no address: nobody's, they are swept with the stale ones.
+      ALTER TABLE panel_sign_in_failures ADD COLUMN client text NOT NULL DEFAULT '';
+      ALTER TABLE panel_sign_in_failures DROP CONSTRAINT panel_sign_in_failures_pkey;
+      ALTER TABLE panel_sign_in_failures ADD PRIMARY KEY (email, client);
+      CREATE INDEX panel_sign_in_failures_last ON panel_sign_in_failures (last_failure);
+    `,
+  },
 ];

@@ -63,7 +63,7 @@ export class PgSessionStore {
     );
   }
 
-  /** Drops sessions past their expiry (also those never signed in, made for a form's token). */
+  /** Drops sessions past their expiry (also those never signed in, made to carry a message to the sign-in page). */
   async sweep(): Promise<number> {
     return (await this.db.query('DELETE FROM panel_sessions WHERE expires_at <= now()')).rowCount;
   }

@@ -3,7 +3,7 @@ import { toNumber } from '../projections/sql.ts';
 
 /**
  * The panel's searches of the reference data. Each is an index lookup or a bounded index range
- * (migration 22 adds the indexes): none walks every worker, whatever the size of the employer.
+ * (migrations 22 and 24 add the indexes): none walks every worker, whatever the size of the employer.
  */
 
 export interface WorkerHit {
@@ -12,6 +12,13 @@ export interface WorkerHit {
   documentNumber: string;
   firstNames: string;
   lastNames: string;
+}
+
+export interface WorkerSearch {
+  /** At most the limit asked for: the document typed first, then documents, then names. */
+  hits: WorkerHit[];
+  /** More workers match than the hits shown. */
+  more: boolean;
 }
 
 /** What the search indexes hold: lower case, accents taken off (as in migration 22). */
@@ -24,42 +31,59 @@ export const foldName = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+/** What a document number may be (the reference data's rule): anything else is searched as a name only. */
+const DOCUMENT_RE = /^[0-9A-Za-z]{1,20}$/;
+
+/** How a hit was found, in the order the list shows them. */
+const EXACT_DOCUMENT = 0;
+const DOCUMENT_PREFIX = 1;
+const NAME = 2;
 
 /**
- * Workers whose document is the text, or whose last names, first names, or first and last names
- * begin with it (without case or accents). Each of the three name searches reads at most `limit`
- * entries of its index in order, so a name shared by every worker costs no more than a rare one.
+ * Workers whose document is the text or begins with it, or whose last names, first names, or
+ * first and last names begin with it (without case or accents). Each range is read from its
+ * index in the index's own order (`USING ~<~`, the order of the text_pattern_ops indexes; a plain
+ * ORDER BY would make the database read every match and sort them), at most `limit + 1` entries,
+ * so a name shared by every worker costs no more than a rare one, and whether there are more
+ * than `limit` is known without counting them.
  */
-export async function searchWorkers(q: Queryable, text: string, limit = 20): Promise<WorkerHit[]> {
+export async function searchWorkers(q: Queryable, text: string, limit = 20): Promise<WorkerSearch> {
   const cols = 'id, document_type, document_number, first_names, last_names';
+  const typed = text.trim();
   const folded = foldName(text);
-  if (folded === '') return [];
-  const byName = (expr: string) => `(SELECT ${cols}, ${expr} AS k FROM ref_workers WHERE ${expr} LIKE $2 ORDER BY ${expr} LIMIT $3)`;
+  if (folded === '') return { hits: [], more: false };
+  const range = (expr: string, pattern: string, rank: number) =>
+    `(SELECT ${cols}, ${rank} AS rank FROM ref_workers WHERE ${expr} LIKE ${pattern} ORDER BY ${expr} USING ~<~ LIMIT $4)`;
+  const name = (expr: string) => range(`lower(translate(${expr}, ${FOLD}))`, '$3', NAME);
   const r = await q.query<Record<string, unknown>>(
-    `SELECT DISTINCT ON (id) ${cols} FROM (
-       (SELECT ${cols}, '' AS k FROM ref_workers WHERE document_number = $1)
-       UNION ALL ${byName(`lower(translate(last_names, ${FOLD}))`)}
-       UNION ALL ${byName(`lower(translate(first_names, ${FOLD}))`)}
-       UNION ALL ${byName(`lower(translate(first_names || ' ' || last_names, ${FOLD}))`)}
-     ) hits ORDER BY id`,
-    [text.trim(), likePrefix(folded), limit],
+    `SELECT DISTINCT ON (id) ${cols}, rank FROM (
+       (SELECT ${cols}, ${EXACT_DOCUMENT} AS rank FROM ref_workers WHERE document_number = $1)
+       UNION ALL ${range('document_number', '$2', DOCUMENT_PREFIX)}
+       UNION ALL ${name('last_names')}
+       UNION ALL ${name('first_names')}
+       UNION ALL ${name(`first_names || ' ' || last_names`)}
+     ) hits ORDER BY id, rank`,
+    [typed, DOCUMENT_RE.test(typed) ? likePrefix(typed) : null, likePrefix(folded), limit + 1],
   );
-  return r.rows
+  const found = r.rows
     .map((row) => ({
-      id: toNumber(row.id),
-      documentType: row.document_type as string,
-      documentNumber: row.document_number as string,
-      firstNames: row.first_names as string,
-      lastNames: row.last_names as string,
+      rank: toNumber(row.rank),
+      hit: {
+        id: toNumber(row.id),
+        documentType: row.document_type as string,
+        documentNumber: row.document_number as string,
+        firstNames: row.first_names as string,
+        lastNames: row.last_names as string,
+      },
     }))
-    .sort((a, b) =>
-      a.documentNumber === text.trim()
-        ? -1
-        : b.documentNumber === text.trim()
-          ? 1
-          : `${a.lastNames} ${a.firstNames}`.localeCompare(`${b.lastNames} ${b.firstNames}`, 'es'),
-    )
-    .slice(0, limit);
+    .sort(
+      (a, b) =>
+        a.rank - b.rank ||
+        (a.rank === DOCUMENT_PREFIX
+          ? a.hit.documentNumber.localeCompare(b.hit.documentNumber)
+          : `${a.hit.lastNames} ${a.hit.firstNames}`.localeCompare(`${b.hit.lastNames} ${b.hit.firstNames}`, 'es')),
+    );
+  return { hits: found.slice(0, limit).map((f) => f.hit), more: found.length > limit };
 }
 
 export interface Subgerencia {

@@ -484,18 +484,19 @@ export class KurrentEventStore implements EventStore {
    * and a count is reused for COUNT_REUSE_MS: every projector asks on each /metrics scrape,
    * most of them from the same checkpoint.
    */
-  async countAfter(after: Position): Promise<number> {
+  async countAfter(after: Position, opts: { upTo?: number } = {}): Promise<number> {
     const now = Date.now();
     for (const [key, c] of this.counts) if (now - c.at >= COUNT_REUSE_MS) this.counts.delete(key);
     const key = positionToString(after);
     const reused = this.counts.get(key);
-    if (reused) return reused.count;
+    const upTo = Math.min(COUNT_CAP, opts.upTo ?? COUNT_CAP);
+    if (reused) return Math.min(upTo, await reused.count);
     const count = this.readAllPage(FORWARDS, after, COUNT_CAP + 1).then((page) =>
       Math.min(COUNT_CAP, page.filter((r) => toStored(r.event) && isAfter(toPosition(r.event!.position), after)).length),
     );
     this.counts.set(key, { at: now, count });
     count.catch(() => this.counts.delete(key));
-    return count;
+    return Math.min(upTo, await count);
   }
 
   /**

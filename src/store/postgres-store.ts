@@ -352,11 +352,19 @@ export class PostgresEventStore implements EventStore {
     return row ? { commit: BigInt(row.tx_id), prepare: BigInt(row.position) } : { commit: 0n, prepare: 0n };
   }
 
-  async countAfter(after: Position): Promise<number> {
-    const r = await this.db.query<{ n: string }>(
-      `SELECT count(*)::text AS n FROM events WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}`,
-      [after.commit.toString(), after.prepare.toString()],
-    );
+  async countAfter(after: Position, opts: { upTo?: number } = {}): Promise<number> {
+    const params = [after.commit.toString(), after.prepare.toString()];
+    const range = `FROM events WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}`;
+    // Bounded, the count walks the log's (tx_id, position) index from the checkpoint and stops:
+    // a lag of none is one index probe. Unbounded (a rebuild's total), the planner may read it
+    // any way it likes, in parallel workers too.
+    const r =
+      opts.upTo === undefined
+        ? await this.db.query<{ n: string }>(`SELECT count(*)::text AS n ${range}`, params)
+        : await this.db.query<{ n: string }>(
+            `SELECT count(*)::text AS n FROM (SELECT ${range} ORDER BY events.tx_id, events.position LIMIT $3) AS pending`,
+            [...params, opts.upTo],
+          );
     return Number(r.rows[0]?.n ?? 0);
   }
 

@@ -96,11 +96,12 @@ export interface EventStore {
   /** Position of the newest event readable now (START when empty). */
   headPosition(): Promise<Position>;
   /**
-   * Number of readable events after `after` (projection lag). A store that has to read events
-   * to count them stops at a bound and answers the bound (KurrentDB: 10,000, a lower bound of the
-   * lag), and may answer from a count made up to a second before.
+   * Number of readable events after `after` (projection lag), counted up to `upTo` when given
+   * (a larger number answers `upTo`). A store that has to read events to count them stops at a
+   * bound of its own too and answers the bound (KurrentDB: 10,000, a lower bound of the lag),
+   * and may answer from a count made up to a second before.
    */
-  countAfter(after: Position): Promise<number>;
+  countAfter(after: Position, opts?: { upTo?: number }): Promise<number>;
   /**
    * The PostgreSQL database the log is kept in, or undefined (KurrentDB): work over the whole
    * log (a rebuild, a verification, an anchor) may then run where the events lie instead of

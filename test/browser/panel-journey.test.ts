@@ -1,6 +1,7 @@
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, W } from '../support/http.ts';
+import { openDb } from '../../src/db/open.ts';
+import { ADMIN, AUDITOR, W } from '../support/http.ts';
 import {
   NEEDS_CHROMIUM,
   expectAccessible,
@@ -13,6 +14,9 @@ import {
 } from '../support/browser.ts';
 import { PANEL_PASSWORD } from '../support/panel.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+
+/** María's vacation from the reference data: a live, approved record every run has. */
+const IMPORTED = 'VAC_1750000000000_a1b2c3d4_deadbeef';
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).innerText();
 const path = (page: Page) => new URL(page.url()).pathname + new URL(page.url()).search;
@@ -47,15 +51,26 @@ describe.skipIf(!hasChromium())(
 
     beforeAll(async () => {
       srv = await startTestServer({
-        beforeStart: async (env) => void invites.push(await invitePath(env, ADMIN), await invitePath(env, ADMIN)),
+        beforeStart: async (env) => {
+          invites.push(await invitePath(env, ADMIN), await invitePath(env, AUDITOR));
+          // Someone edits a stored event of Juan's behind the service's back: Verificar finds it.
+          const db = await openDb({ databaseUrl: env.DATABASE_URL ?? '', dataDir: env.DATA_DIR ?? '' });
+          try {
+            await db.query(`UPDATE events SET metadata = metadata || '{"editado": true}' WHERE stream = 'worker-1002' AND revision = 0`);
+          } finally {
+            await db.close();
+          }
+        },
       });
       b = await openBrowser();
-      // The person sets a password with the first link.
-      await b.page.goto(`${srv.url}${invites[0]}`);
-      await b.page.getByLabel('Contraseña nueva').fill(PANEL_PASSWORD);
-      await b.page.getByLabel('Repita la contraseña').fill(PANEL_PASSWORD);
-      await b.page.getByRole('button', { name: 'Guardar contraseña' }).click();
-      await b.page.waitForURL(/\/panel\/ingresar/);
+      // Each person sets a password with their link.
+      for (const invite of invites) {
+        await b.page.goto(`${srv.url}${invite}`);
+        await b.page.getByLabel('Contraseña nueva').fill(PANEL_PASSWORD);
+        await b.page.getByLabel('Repita la contraseña').fill(PANEL_PASSWORD);
+        await b.page.getByRole('button', { name: 'Guardar contraseña' }).click();
+        await b.page.waitForURL(/\/panel\/ingresar/);
+      }
     }, 240_000);
     afterAll(async () => {
       await b?.close();
@@ -100,21 +115,22 @@ describe.skipIf(!hasChromium())(
       await page.getByRole('button', { name: 'Calcular' }).click();
       await expect(page.locator('#vista-previa').innerText()).resolves.toContain('1 dic 2026 al 9 dic 2026');
       await screenshot(page, 'journey-04-preview');
+      await expectAccessible(page);
       await page.getByRole('button', { name: 'Registrar' }).click();
       const booked = await page.getByRole('status').innerText();
       const code = /Código (VAC_[0-9a-f_]+)\./.exec(booked)![1]!;
       await expect(page.locator(`[id="${code}"]`).innerText()).resolves.toContain('Pendiente de aprobación');
       await screenshot(page, 'journey-05-booked');
+      await expectAccessible(page);
 
       // 5. See it in the occupancy grid.
       await page.getByRole('link', { name: 'Ocupación', exact: true }).click();
       await page.waitForURL(/\/panel\/ocupacion$/);
-      // Choosing a subgerencia shows it at once (the page's script submits the form).
+      // Choosing a subgerencia and a month shows them once «Ver» is pressed.
       await page.getByLabel('Subgerencia', { exact: true }).selectOption('SG-OPS');
-      await page.waitForURL(/subgerencia=SG-OPS/);
       await page.getByLabel('Mes', { exact: true }).fill('2026-12');
       await page.getByRole('button', { name: 'Ver', exact: true }).click();
-      await page.waitForURL(/mes=2026-12/);
+      await page.waitForURL(/subgerencia=SG-OPS&mes=2026-12/);
       await expect(page.getByRole('link', { name: /^2 dic 2026: 1 persona de vacaciones/ }).count()).resolves.toBe(1);
       await expect(page.getByRole('link', { name: 'María Fernanda Gómez Restrepo' }).count()).resolves.toBe(1);
       await screenshot(page, 'journey-06-occupancy');
@@ -126,6 +142,7 @@ describe.skipIf(!hasChromium())(
       await expect(page.getByRole('status').innerText()).resolves.toBe(`Vacaciones ${code} aprobadas.`);
       await expect(page.locator(`[id="${code}"]`).innerText()).resolves.toContain('Aprobada');
       await screenshot(page, 'journey-07-approved');
+      await expectAccessible(page);
 
       // 7. Step through its audit trail.
       await page.locator(`[id="${code}"]`).getByRole('link', { name: 'Ver su auditoría' }).click();
@@ -145,6 +162,7 @@ describe.skipIf(!hasChromium())(
       await page.waitForLoadState('load');
       await expect(page.locator('section').innerText()).resolves.toContain('Pendiente de aprobación');
       await screenshot(page, 'journey-09-audit-step-back');
+      await expectAccessible(page);
 
       // Export, both ways.
       const [csv] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Exportar CSV' }).click()]);
@@ -197,9 +215,17 @@ describe.skipIf(!hasChromium())(
         await page.keyboard.press('Enter');
         await page.waitForURL(/\/panel\/ocupacion/);
         // His subgerencia, Operaciones, follows the first one shown (Administración) in the list.
+        // Moving through the list with the arrow keys loads nothing (WCAG 3.2.2): «Ver» does.
+        const loads: string[] = [];
+        const loaded = (frame: Frame) => void (frame === page.mainFrame() && loads.push(frame.url()));
+        page.on('framenavigated', loaded);
         await tabTo(page, 'subgerencia');
         await page.keyboard.press('ArrowDown');
+        await tabTo(page, /^Ver$/);
+        await page.keyboard.press('Enter');
         await page.waitForURL(/subgerencia=SG-OPS/);
+        page.off('framenavigated', loaded);
+        expect(loads).toHaveLength(1);
         for (const [label, month] of [
           ['diciembre de 2026', '2026-12'],
           ['enero de 2027', '2027-01'],
@@ -263,6 +289,41 @@ describe.skipIf(!hasChromium())(
         await page.goto(`${srv.url}/panel/vacaciones/VAC_no_existe/eliminar`);
         await expect(page.getByRole('alert').innerText()).resolves.toContain('No existe un registro');
         await expectNoStackTrace(page);
+
+        // The delete confirmation and the interruption form of a record.
+        await page.goto(`${srv.url}/panel/vacaciones/${IMPORTED}/eliminar`);
+        await expect(page.getByRole('button', { name: 'Sí, eliminar' }).count()).resolves.toBe(1);
+        await expectAccessible(page);
+        await page.goto(`${srv.url}/panel/vacaciones/${IMPORTED}/interrumpir`);
+        await expect(page.getByLabel('Primer día no disfrutado').count()).resolves.toBe(1);
+        await expectAccessible(page);
+        // The panel's own 404.
+        expect((await page.goto(`${srv.url}/panel/no-existe`))?.status()).toBe(404);
+        await expectAccessible(page);
+        // Verificar showing a broken chain.
+        await page.goto(`${srv.url}/panel/auditoria/verificar?documento=${W.juan}`);
+        await expect(page.getByRole('alert').innerText()).resolves.toMatch(/^Alterado/);
+        await screenshot(page, 'errors-02-broken-chain');
+        await expectAccessible(page);
+        // A form whose token was tampered with: the error page.
+        await page.goto(`${srv.url}/panel/operacion`);
+        await page.locator('form.signout input[name="_csrf"]').evaluate((el) => el.setAttribute('value', 'inventado'));
+        await page.getByRole('button', { name: 'Cerrar sesión' }).click();
+        await expect(page.getByRole('alert').innerText()).resolves.toContain('El formulario caducó');
+        await screenshot(page, 'errors-03-form-refused');
+        await expectAccessible(page);
+        await expectNoStackTrace(page);
+
+        // Someone without the delete permission asks for the confirmation page: 403.
+        await b.context.clearCookies();
+        await page.goto(`${srv.url}/panel/ingresar`);
+        await page.getByLabel('Correo electrónico').fill(AUDITOR);
+        await page.getByLabel('Contraseña').fill(PANEL_PASSWORD);
+        await page.getByRole('button', { name: 'Ingresar' }).click();
+        await page.waitForURL(/\/panel\/ocupacion/);
+        expect((await page.goto(`${srv.url}/panel/vacaciones/${IMPORTED}/eliminar`))?.status()).toBe(403);
+        await expect(page.getByRole('alert').innerText()).resolves.toContain('no tiene el permiso');
+        await expectAccessible(page);
       } finally {
         await page.close();
       }

@@ -56,6 +56,8 @@ describe.skipIf(!hasChromium())(
       await page.getByLabel('Repita la contraseña').fill('corta');
       await page.getByRole('button', { name: 'Guardar contraseña' }).click();
       await expect(page.getByRole('alert').innerText()).resolves.toContain('al menos 12 caracteres');
+      await screenshot(page, 'sign-in-02-invitation-refused');
+      await expectAccessible(page);
       await page.getByLabel('Contraseña nueva').fill(PASSWORD);
       await page.getByLabel('Repita la contraseña').fill(`${PASSWORD}x`);
       await page.getByRole('button', { name: 'Guardar contraseña' }).click();
@@ -66,7 +68,7 @@ describe.skipIf(!hasChromium())(
       await page.getByRole('button', { name: 'Guardar contraseña' }).click();
       expect(new URL(page.url()).pathname).toBe('/panel/ingresar');
       await expect(page.getByRole('status').innerText()).resolves.toContain('Contraseña guardada');
-      await screenshot(page, 'sign-in-02-password-set');
+      await screenshot(page, 'sign-in-03-password-set');
 
       await page.goto(`${srv.url}${invites.admin}`);
       await expect(page.getByRole('alert').innerText()).resolves.toContain('no es válido');
@@ -83,7 +85,7 @@ describe.skipIf(!hasChromium())(
         return page.getByRole('alert').innerText();
       };
       const wrongPassword = await attempt(ADMIN, 'no-es-la-clave-123');
-      await screenshot(page, 'sign-in-03-wrong-password');
+      await screenshot(page, 'sign-in-04-wrong-password');
       await expectNoStackTrace(page);
       const unknownEmail = await attempt('nadie@empresa.co', PASSWORD);
       const notYetInvited = await attempt(AUDITOR, PASSWORD);
@@ -106,7 +108,7 @@ describe.skipIf(!hasChromium())(
       await expect(page.getByRole('heading', { level: 1 }).innerText()).resolves.toBe('Operación');
       await expect(page.locator('main').innerText()).resolves.toContain('La base de datos y el almacén de eventos responden.');
       await expect(page.getByRole('row', { name: /Registros de vacaciones/ }).innerText()).resolves.toMatch(/en marcha/);
-      await screenshot(page, 'sign-in-04-operacion');
+      await screenshot(page, 'sign-in-05-operacion');
       await expectAccessible(page);
 
       const cookies = await b.context.cookies(`${srv.url}/panel/operacion`);
@@ -117,7 +119,7 @@ describe.skipIf(!hasChromium())(
       expect(new URL(page.url()).pathname).toBe('/panel/ingresar');
       await page.goto(`${srv.url}/panel/operacion`);
       expect(new URL(page.url()).pathname).toBe('/panel/ingresar');
-      await screenshot(page, 'sign-in-05-signed-out');
+      await screenshot(page, 'sign-in-06-signed-out');
     });
 
     it('a page that does not exist says so in Spanish, without a trace', async () => {

@@ -328,6 +328,10 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
         expect(comparePositions(read[i - 1]!.position, read[i]!.position)).toBeLessThan(0);
       }
       expect(await t.store.countAfter(head)).toBe(read.length);
+      // A bounded count (the projections' lag) stops at its bound, and is exact below it.
+      expect(await t.store.countAfter(head, { upTo: 12 })).toBe(12);
+      expect(await t.store.countAfter(read.at(-5)!.position, { upTo: 12 })).toBe(4);
+      expect(await t.store.countAfter(read.at(-1)!.position, { upTo: 12 })).toBe(0);
     });
 
     it('writes and reads back 10,000 events in order', async () => {

@@ -5,6 +5,7 @@ import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
 import { migrate } from '../../src/db/migrations.ts';
 import { PgliteDb } from '../../src/db/pglite.ts';
+import type { Db } from '../../src/db/types.ts';
 import { createLogger } from '../../src/logger.ts';
 import { acceptInvite, createInvite } from '../../src/panel/accounts.ts';
 import { importReferenceData } from '../../src/reference/import.ts';
@@ -21,10 +22,17 @@ export interface PanelService {
 
 /**
  * The whole service in this process, over a database of its own with the fixture imported, for
- * tests that drive the panel with fastify's inject. `env` adds to the configuration.
+ * tests that drive the panel with fastify's inject. `env` adds to the configuration;
+ * `fixture` changes the reference data before it is imported; `beforeStart` writes to the
+ * database before the service opens it.
  */
-export async function startPanelService(env: Record<string, string> = {}, opts: { accounts?: string[] } = {}): Promise<PanelService> {
+export async function startPanelService(
+  env: Record<string, string> = {},
+  opts: { accounts?: string[]; fixture?: (data: ReturnType<typeof loadFixture>) => void; beforeStart?: (db: Db) => Promise<void> } = {},
+): Promise<PanelService> {
   const t = await freshDb();
+  const data = loadFixture();
+  opts.fixture?.(data);
   let dataDir: string | undefined;
   if (t.url === undefined) {
     // PGlite: the service opens its own directory, so the fixture goes in before it starts.
@@ -32,10 +40,12 @@ export async function startPanelService(env: Record<string, string> = {}, opts: 
     dataDir = mkdtempSync(join(tmpdir(), 'vac-panel-'));
     const db = await PgliteDb.open(join(dataDir, 'pglite'));
     await migrate(db);
-    await importReferenceData(db, loadFixture());
+    await importReferenceData(db, data);
+    await opts.beforeStart?.(db);
     await db.close();
   } else {
-    await importReferenceData(t.db, loadFixture());
+    await importReferenceData(t.db, data);
+    await opts.beforeStart?.(t.db);
   }
   const config = loadConfig({
     DATABASE_URL: t.url ?? '',

@@ -2,12 +2,6 @@
 /* global document */
 'use strict';
 document.addEventListener('DOMContentLoaded', function () {
-  // A choice that only filters the page is applied as soon as it changes.
-  document.querySelectorAll('select[data-autosubmit]').forEach(function (el) {
-    el.addEventListener('change', function () {
-      if (el.form) el.form.requestSubmit();
-    });
-  });
   // Arrow keys step through an audit trail (outside form fields).
   var prev = document.querySelector('a[data-step="prev"]');
   var next = document.querySelector('a[data-step="next"]');

@@ -8,9 +8,9 @@ import type { DomainEvent } from '../../events/types.ts';
 import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
-import { bogotaTime, html, shortDate, type Html } from '../html.ts';
+import { bogotaTime, html, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
-import { stateBadge } from './worker.ts';
+import { stateBadge } from './vacation-state.ts';
 
 /** Records of queries and failed edits shown beside the worker's stream, newest first. */
 const OTHER_RECORDS = 200;
@@ -100,7 +100,7 @@ function stateTable(state: WorkerState, code: string | null): Html {
     (
       v,
     ) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}><td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
-      <td class="num">${v.businessDays}</td><td>${stateBadge(v.deleted ? (v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada') : v.approved ? 'aprobada' : 'pendiente')}</td></tr>`,
+      <td class="num">${v.businessDays}</td><td>${stateBadge(v)}</td></tr>`,
   )}</tbody>
 </table>`;
 }
@@ -110,6 +110,16 @@ function csvCell(v: unknown): string {
   // A cell a spreadsheet would run as a formula is kept as text.
   const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
   return /[",\n\r;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/**
+ * A download's Content-Disposition: the name as it is (RFC 5987 `filename*`, for browsers that
+ * read it) and with anything but letters, digits, dot, dash and underscore replaced (for the rest).
+ */
+export function attachment(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9._-]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${plain}"; filename*=UTF-8''${encoded}`;
 }
 
 /** Auditoría: a worker's history as the event streams tell it, stepped through, exported. */
@@ -151,19 +161,19 @@ export function auditRoutes(app: FastifyInstance, ctx: PanelContext) {
     const asked = Number(q.paso);
     const current = shown.find((s) => s.n === asked) ?? shown.at(-1);
     const i = current ? shown.indexOf(current) : -1;
-    const base = `/panel/auditoria?documento=${encodeURIComponent(worker.documentNumber)}${code ? `&codigo=${encodeURIComponent(code)}` : ''}`;
+    const base = url`/panel/auditoria?documento=${worker.documentNumber}` + (code ? url`&codigo=${code}` : '');
     const prev = i > 0 ? shown[i - 1] : undefined;
     const next = i >= 0 && i < shown.length - 1 ? shown[i + 1] : undefined;
     const meta = (s: Step) => s.stored.metadata as Meta;
     const otherRecords = others.filter((e) => ACTION_LABEL[e.action]);
 
     const body = html`${search}
-<p class="muted">${worker.firstNames} ${worker.lastNames} · ${worker.documentType} ${worker.documentNumber} · <a href="/panel/trabajador/${encodeURIComponent(worker.documentNumber)}">Ver trabajador</a></p>
-${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="/panel/auditoria?documento=${encodeURIComponent(worker.documentNumber)}">Ver todos</a></p>` : ''}
+<p class="muted">${worker.firstNames} ${worker.lastNames} · ${worker.documentType} ${worker.documentNumber} · <a href="${url`/panel/trabajador/${worker.documentNumber}`}">Ver trabajador</a></p>
+${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="${url`/panel/auditoria?documento=${worker.documentNumber}`}">Ver todos</a></p>` : ''}
 <p class="actions">
-  <a class="button secondary" href="/panel/auditoria/exportar?documento=${encodeURIComponent(worker.documentNumber)}&amp;formato=csv" download>Exportar CSV</a>
-  <a class="button secondary" href="/panel/auditoria/exportar?documento=${encodeURIComponent(worker.documentNumber)}&amp;formato=json" download>Exportar JSON</a>
-  <a class="button" href="/panel/auditoria/verificar?documento=${encodeURIComponent(worker.documentNumber)}">Verificar</a>
+  <a class="button secondary" href="${url`/panel/auditoria/exportar?documento=${worker.documentNumber}&formato=csv`}" download>Exportar CSV</a>
+  <a class="button secondary" href="${url`/panel/auditoria/exportar?documento=${worker.documentNumber}&formato=json`}" download>Exportar JSON</a>
+  <a class="button" href="${url`/panel/auditoria/verificar?documento=${worker.documentNumber}`}">Verificar</a>
 </p>
 ${
   current
@@ -171,8 +181,8 @@ ${
 <h2 id="estado-titulo">Estado después del paso ${current.n} de ${steps.length}</h2>
 <p>${bogotaTime(current.stored.recordedAt)}: ${describe(current.event, current.stored)}, por ${meta(current).userEmail ?? '—'} (${through(meta(current))}).</p>
 <nav class="pager" aria-label="Recorrer los eventos">
-  ${prev ? html`<a href="${base}&amp;paso=${prev.n}#estado-titulo" data-step="prev" rel="prev">← Paso anterior (${prev.n})</a>` : html`<span class="muted">Es el primer paso</span>`}
-  ${next ? html`<a href="${base}&amp;paso=${next.n}#estado-titulo" data-step="next" rel="next">Paso siguiente (${next.n}) →</a>` : html`<span class="muted">Es el último paso</span>`}
+  ${prev ? html`<a href="${base}${url`&paso=${prev.n}#estado-titulo`}" data-step="prev" rel="prev">← Paso anterior (${prev.n})</a>` : html`<span class="muted">Es el primer paso</span>`}
+  ${next ? html`<a href="${base}${url`&paso=${next.n}#estado-titulo`}" data-step="next" rel="next">Paso siguiente (${next.n}) →</a>` : html`<span class="muted">Es el último paso</span>`}
 </nav>
 ${stateTable(current.state, code)}
 </section>`
@@ -187,7 +197,7 @@ ${
   <tbody>${shown.map(
     (
       s,
-    ) => html`<tr${s === current ? html` aria-current="step"` : ''}><td class="num"><a href="${base}&amp;paso=${s.n}#estado-titulo" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
+    ) => html`<tr${s === current ? html` aria-current="step"` : ''}><td class="num"><a href="${base}${url`&paso=${s.n}#estado-titulo`}" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
       <td>${bogotaTime(s.stored.recordedAt)}</td><td>${describe(s.event, s.stored)}</td><td>${meta(s).userEmail ?? '—'}</td><td>${through(meta(s))}</td>
       <td><code>${meta(s).requestId ?? '—'}</code></td></tr>`,
   )}</tbody>
@@ -244,7 +254,7 @@ ${
     return html`<tr><td><code>${s}</code></td><td>${b ? html`<strong>rota en la revisión ${b.revision}</strong>: ${breakInSpanish(b)}` : 'íntegra'}</td></tr>`;
   })}</tbody>
 </table>
-<p><a href="/panel/auditoria?documento=${encodeURIComponent(worker.documentNumber)}">Volver a la auditoría</a></p>`,
+<p><a href="${url`/panel/auditoria?documento=${worker.documentNumber}`}">Volver a la auditoría</a></p>`,
     });
   });
 
@@ -294,7 +304,7 @@ ${
     if (format === 'json') {
       return reply
         .type('application/json; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${name}.json"`)
+        .header('content-disposition', attachment(`${name}.json`))
         .send(
           JSON.stringify(
             {
@@ -325,7 +335,7 @@ ${
     const lines = [columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))];
     return reply
       .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="${name}.csv"`)
+      .header('content-disposition', attachment(`${name}.csv`))
       .send(`\ufeff${lines.join('\r\n')}\r\n`);
   });
 }

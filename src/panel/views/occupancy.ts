@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { html, monthName, shortDate, type Html } from '../html.ts';
+import { html, monthName, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
-import { stateBadge } from './worker.ts';
+import { stateBadge } from './vacation-state.ts';
 
 const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -88,7 +88,7 @@ export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
     const perDay = dailyCounts(days, absences);
     const chosenDay = typeof query.dia === 'string' && DAY_RE.test(query.dia) && perDay.has(query.dia) ? query.dia : null;
     const href = (o: { subgerencia?: string; mes?: string; dia?: string }) =>
-      `/panel/ocupacion?subgerencia=${encodeURIComponent(o.subgerencia ?? unit.id)}&mes=${o.mes ?? month}${o.dia ? `&dia=${o.dia}` : ''}`;
+      url`/panel/ocupacion?subgerencia=${o.subgerencia ?? unit.id}&mes=${o.mes ?? month}` + (o.dia ? url`&dia=${o.dia}` : '');
     const i = units.indexOf(unit);
     const prevUnit = units[(i - 1 + units.length) % units.length]!;
     const nextUnit = units[(i + 1) % units.length]!;
@@ -120,7 +120,7 @@ export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
     const body = html`
 <form method="get" action="/panel/ocupacion" class="row" novalidate>
   <div class="field"><label for="subgerencia">Subgerencia</label>
-    <select id="subgerencia" name="subgerencia" data-autosubmit>
+    <select id="subgerencia" name="subgerencia">
       ${units.map((u) => html`<option value="${u.id}"${u.id === unit.id ? html` selected` : ''}>${u.name} (${u.id})</option>`)}
     </select></div>
   <div class="field"><label for="mes">Mes</label><input id="mes" name="mes" type="month" value="${month}" required></div>
@@ -156,8 +156,8 @@ ${
   <tbody>${who.map(
     (
       a,
-    ) => html`<tr><td><a href="/panel/trabajador/${encodeURIComponent(a.documentNumber)}#${a.codigoPila}">${a.name}</a></td><td>${a.documentNumber}</td>
-    <td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td><td>${stateBadge(a.approved ? 'aprobada' : 'pendiente')}</td></tr>`,
+    ) => html`<tr><td><a href="${url`/panel/trabajador/${a.documentNumber}#${a.codigoPila}`}">${a.name}</a></td><td>${a.documentNumber}</td>
+    <td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td><td>${stateBadge({ ...a, deleted: false })}</td></tr>`,
   )}</tbody>
 </table>`
 }`;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { LAG_COUNT_CAP } from '../../projections/runtime/status.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { positionToString } from '../../store/types.ts';
 import { bogotaTime, html } from '../html.ts';
@@ -19,6 +20,10 @@ const STATE_LABELS: Record<string, string> = {
   stopped: 'detenida',
   idle: 'sin iniciar',
 };
+
+const COUNT = new Intl.NumberFormat('es-CO');
+/** Events a read model has yet to apply; the count stops at LAG_COUNT_CAP. */
+const pending = (lag: number) => (lag >= LAG_COUNT_CAP ? `${COUNT.format(LAG_COUNT_CAP)} o más` : COUNT.format(lag));
 
 /** Operación: the read models' checkpoints and lag, the last import, whether the stores answer. */
 export function operationsRoutes(app: FastifyInstance, ctx: PanelContext) {
@@ -49,7 +54,7 @@ ${
   <tbody>
   ${projections.map(
     (p) => html`<tr><th scope="row">${PROJECTOR_LABELS[p.name] ?? p.name} <span class="muted">(${p.name})</span></th>
-      <td>${STATE_LABELS[p.state] ?? p.state}</td><td>${positionToString(p.checkpoint)}</td><td class="num">${p.lag}</td></tr>`,
+      <td>${STATE_LABELS[p.state] ?? p.state}</td><td>${positionToString(p.checkpoint)}</td><td class="num">${pending(p.lag)}</td></tr>`,
   )}
   </tbody>
 </table>

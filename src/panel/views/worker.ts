@@ -10,9 +10,10 @@ import type { InterruptionReason } from '../../events/types.ts';
 import type { VacationView } from '../../projections/index.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
-import { bogotaTime, days, html, pesos, shortDate, type Html } from '../html.ts';
+import { bogotaTime, days, html, pesos, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
+import { stateBadge, stateOf, type StateFacts } from './vacation-state.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
 const FORM_FIELDS = [
@@ -33,25 +34,14 @@ const LABELS: Record<string, string> = {
 };
 const labelled = (message: string) => message.replace(/\b(vac[A-Za-z]+)\b/g, (name) => LABELS[name] ?? name);
 
+/** Workers a search lists at most. */
+const SEARCH_LIMIT = 20;
+
 export const PERMISSION_DELETE = 'vacaciones:eliminar';
 export const canDelete = (user: User) => user.permissions.includes(PERMISSION_DELETE);
 
-export type VacationState = 'pendiente' | 'aprobada' | 'reemplazada' | 'eliminada' | 'interrumpida';
-const STATE_LABEL: Record<VacationState, string> = {
-  pendiente: 'Pendiente de aprobación',
-  aprobada: 'Aprobada',
-  reemplazada: 'Reemplazada por una edición',
-  eliminada: 'Eliminada',
-  interrumpida: 'Interrumpida',
-};
-
-/** The state a record's timeline shows (interrupted, where the read model knows of it). */
-export function stateOf(v: VacationView): VacationState {
-  if (v.interruptedOn) return 'interrumpida';
-  if (v.status === 'deleted') return v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada';
-  return v.approved ? 'aprobada' : 'pendiente';
-}
-export const stateBadge = (s: VacationState) => html`<span class="badge badge-${s}">${STATE_LABEL[s]}</span>`;
+/** A read model's record as the state functions take it. */
+const facts = (v: VacationView): StateFacts => ({ ...v, deleted: v.status === 'deleted' });
 
 /** Who acts from the panel: the signed-in person, through no API key. */
 export function panelActor(req: FastifyRequest, user: User): Actor {
@@ -102,7 +92,7 @@ function vacationForm(doc: string, csrf: string, state: FormState): Html {
   const v = state.values;
   const checked = (name: string) => (v[name] === '1' ? html` checked` : '');
   const ss = v.vacSeguridadEnNomina ?? '';
-  return html`<form method="post" action="/panel/trabajador/${doc}/vacaciones" class="stack" aria-labelledby="form-title" novalidate>
+  return html`<form method="post" action="${url`/panel/trabajador/${doc}/vacaciones`}" class="stack" aria-labelledby="form-title" novalidate>
   <input type="hidden" name="_csrf" value="${csrf}">
   <div class="row">
     <div class="field"><label for="vacFechaInicio">Fecha de inicio</label>
@@ -171,10 +161,10 @@ function timeline(list: VacationView[], user: User, doc: string, csrf: string, t
   const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
   return html`<ol class="timeline" aria-label="Vacaciones del trabajador, de la más reciente a la más antigua">
 ${ordered.map((v) => {
-  const state = stateOf(v);
+  const state = stateOf(facts(v));
   const live = v.status === 'live';
   return html`<li id="${v.codigoPila}" class="${live ? '' : 'gone'}">
-  <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(state)}</h3>
+  <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(facts(v))}</h3>
   <dl class="facts">
     <dt>Código PILA</dt><dd><code>${v.codigoPila}</code></dd>
     <dt>Días</dt><dd>${v.businessDays} hábiles, ${v.calendarDays} calendario${v.compensated ? ', compensadas en dinero' : ''}${v.advance ? ', anticipadas' : ''}</dd>
@@ -183,15 +173,15 @@ ${ordered.map((v) => {
     ${v.approvedAt ? html`<dt>Aprobada</dt><dd>${bogotaTime(v.approvedAt)}</dd>` : ''}
     ${v.deletedAt ? html`<dt>${state === 'reemplazada' ? 'Reemplazada' : 'Eliminada'}</dt><dd>${bogotaTime(v.deletedAt)}</dd>` : ''}
     ${v.interruptedOn ? html`<dt>Interrumpida</dt><dd>desde el ${shortDate(v.interruptedOn)} (${v.interruptionReason ?? 'sin motivo'}); los días no disfrutados volvieron al saldo</dd>` : ''}
-    ${v.continues ? html`<dt>Continúa</dt><dd><a href="#${v.continues}"><code>${v.continues}</code></a></dd>` : ''}
+    ${v.continues ? html`<dt>Continúa</dt><dd><a href="${url`#${v.continues}`}"><code>${v.continues}</code></a></dd>` : ''}
     ${v.replaces ? html`<dt>Reemplaza a</dt><dd><code>${v.replaces}</code></dd>` : ''}
-    ${v.replacedBy ? html`<dt>Reemplazada por</dt><dd><a href="#${v.replacedBy}"><code>${v.replacedBy}</code></a></dd>` : ''}
+    ${v.replacedBy ? html`<dt>Reemplazada por</dt><dd><a href="${url`#${v.replacedBy}`}"><code>${v.replacedBy}</code></a></dd>` : ''}
   </dl>
   ${amortizationTable(v.amortizations, `Amortizaciones de ${v.codigoPila}`)}
   <div class="actions">
     ${
       live && !v.approved
-        ? html`<form method="post" action="/panel/vacaciones/${v.codigoPila}/aprobar" class="inline">
+        ? html`<form method="post" action="${url`/panel/vacaciones/${v.codigoPila}/aprobar`}" class="inline">
         <input type="hidden" name="_csrf" value="${csrf}">
         <button type="submit" aria-label="Aprobar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Aprobar</button>
       </form>`
@@ -199,15 +189,15 @@ ${ordered.map((v) => {
     }
     ${
       interruptible(v, today)
-        ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/interrumpir" aria-label="Interrumpir las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Interrumpir…</a>`
+        ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/interrumpir`}" aria-label="Interrumpir las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Interrumpir…</a>`
         : ''
     }
     ${
       live && !v.approved && canDelete(user)
-        ? html`<a class="button secondary" href="/panel/vacaciones/${v.codigoPila}/eliminar" aria-label="Eliminar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Eliminar…</a>`
+        ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/eliminar`}" aria-label="Eliminar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Eliminar…</a>`
         : ''
     }
-    <a href="/panel/auditoria?documento=${doc}&amp;codigo=${v.codigoPila}">Ver su auditoría</a>
+    <a href="${url`/panel/auditoria?documento=${doc}&codigo=${v.codigoPila}`}">Ver su auditoría</a>
   </div>
 </li>`;
 })}
@@ -240,16 +230,18 @@ export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
       .slice(0, 100);
     let results: Html = html``;
     if (q !== '') {
-      const hits = await searchWorkers(deps.db, q);
-      if (hits.length === 1 && hits[0]!.documentNumber === q) return reply.redirect(`/panel/trabajador/${encodeURIComponent(q)}`, 303);
+      const { hits, more } = await searchWorkers(deps.db, q, SEARCH_LIMIT);
+      // A whole document typed: straight to that worker.
+      if (hits[0]?.documentNumber === q) return reply.redirect(url`/panel/trabajador/${q}`, 303);
       results =
         hits.length === 0
-          ? html`<p role="status">Ningún trabajador tiene ese documento ni un nombre que empiece así.</p>`
+          ? html`<p role="status">Ningún trabajador tiene un documento ni un nombre que empiece así.</p>`
           : html`<table>
-  <caption>${hits.length === 20 ? 'Los primeros 20 resultados' : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`} para «${q}»</caption>
+  <caption>${more ? `Los primeros ${hits.length} resultados` : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`} para «${q}»</caption>
   <thead><tr><th scope="col">Documento</th><th scope="col">Nombre</th></tr></thead>
-  <tbody>${hits.map((w) => html`<tr><td>${w.documentType} ${w.documentNumber}</td><td><a href="/panel/trabajador/${encodeURIComponent(w.documentNumber)}">${w.lastNames}, ${w.firstNames}</a></td></tr>`)}</tbody>
-</table>`;
+  <tbody>${hits.map((w) => html`<tr><td>${w.documentType} ${w.documentNumber}</td><td><a href="${url`/panel/trabajador/${w.documentNumber}`}">${w.lastNames}, ${w.firstNames}</a></td></tr>`)}</tbody>
+</table>
+${more ? html`<p role="status">Hay más trabajadores que coinciden: escriba más del documento o del nombre para acotar la búsqueda.</p>` : ''}`;
     }
     return ctx.render(req, reply, { title: 'Trabajador', section: 'trabajador', body: html`${searchForm(q)}${results}` });
   });
@@ -296,7 +288,7 @@ export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
   <div class="card"><span class="value">${days(toDecimal2(balance.balance.available))}</span> días disponibles</div>
 </div>`
       : html`<p class="flash flash-error">${PROBLEM_TEXT(balance.problem)}</p>`;
-    return html`<p class="muted">${worker.documentType} ${worker.documentNumber} · al ${shortDate(today)} · <a href="/panel/auditoria?documento=${worker.documentNumber}">Auditoría del trabajador</a></p>
+    return html`<p class="muted">${worker.documentType} ${worker.documentNumber} · al ${shortDate(today)} · <a href="${url`/panel/auditoria?documento=${worker.documentNumber}`}">Auditoría del trabajador</a></p>
 <h2>Saldo de vacaciones</h2>
 ${figures}
 ${contracts}
@@ -350,15 +342,14 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
       kind: 'ok',
       text: `Vacaciones registradas del ${shortDate(record.startDate)} al ${shortDate(record.endDate)}, pendientes de aprobación. Código ${record.codigoPila}.`,
     });
-    return reply.redirect(`/panel/trabajador/${encodeURIComponent(doc)}#${record.codigoPila}`, 303);
+    return reply.redirect(url`/panel/trabajador/${doc}#${record.codigoPila}`, 303);
   });
 
   /** The record a code names, and its worker's document, for the approve and delete forms. */
   async function recordOf(code: string): Promise<VacationView | null> {
     return code.length <= 200 && !code.includes('\u0000') ? ((await deps.readSide.vacationByCode(code)) as VacationView | null) : null;
   }
-  const backTo = (v: VacationView | null) =>
-    v ? `/panel/trabajador/${encodeURIComponent(v.documentNumber)}#${v.codigoPila}` : '/panel/trabajador';
+  const backTo = (v: VacationView | null) => (v ? url`/panel/trabajador/${v.documentNumber}#${v.codigoPila}` : '/panel/trabajador');
 
   app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
     const code = (req.params as { codigo: string }).codigo;
@@ -397,7 +388,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
       section: 'trabajador',
       body: html`<p>Interrumpir las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}.</p>
 <p>El registro conserva los días hábiles disfrutados antes de la fecha indicada; los demás vuelven al saldo del trabajador, que puede tomarlos después en un registro nuevo.</p>
-<form method="post" action="/panel/vacaciones/${record.codigoPila}/interrumpir" novalidate>
+<form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/interrumpir`}" novalidate>
   <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
   <div class="field"><label for="fechaInterrupcion">Primer día no disfrutado</label>
     <input id="fechaInterrupcion" name="fechaInterrupcion" type="date" required value="${deps.today()}" aria-describedby="fecha-hint">
@@ -472,7 +463,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
       section: 'trabajador',
       body: html`<p>¿Eliminar las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}?</p>
 <p>La eliminación queda en la auditoría con su nombre y no se puede deshacer.</p>
-<form method="post" action="/panel/vacaciones/${record.codigoPila}/eliminar" class="actions">
+<form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/eliminar`}" class="actions">
   <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
   <button type="submit" class="danger">Sí, eliminar</button>
   <a class="button secondary" href="${backTo(record)}">No, volver</a>
@@ -531,7 +522,7 @@ function searchForm(q: string): Html {
   return html`<form method="get" action="/panel/trabajador" class="row" role="search" novalidate>
   <div class="field"><label for="q">Documento o nombre</label>
     <input id="q" name="q" type="search" value="${q}" required maxlength="100" aria-describedby="q-hint">
-    <span class="hint" id="q-hint">El número de documento completo, o el comienzo de nombres o apellidos.</span></div>
+    <span class="hint" id="q-hint">El número de documento o su comienzo, o el comienzo de nombres o apellidos.</span></div>
   <div><button type="submit">Buscar</button></div>
 </form>`;
 }

@@ -28,6 +28,8 @@ export interface Absence {
   startDate: string;
   endDate: string;
   approved: boolean;
+  /** The first day not enjoyed, once interrupted (the span ends with the last day enjoyed). */
+  interruptedOn: string | null;
 }
 
 /**
@@ -44,7 +46,8 @@ const LONGEST_SPAN_DAYS = 600;
 export async function absencesIn(q: Queryable, subgerenciaId: string, from: string, to: string): Promise<Absence[]> {
   const r = await q.query<Record<string, unknown>>(
     `SELECT o.codigo_pila, o.worker_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date, to_char(o.end_date, 'YYYY-MM-DD') AS end_date,
-            w.document_number, w.first_names, w.last_names, coalesce(v.approved, false) AS approved
+            w.document_number, w.first_names, w.last_names, coalesce(v.approved, false) AS approved,
+            to_char(v.interrupted_on, 'YYYY-MM-DD') AS interrupted_on
        FROM ${OCCUPANCY_TABLE} o
        JOIN ref_workers w ON w.id = o.worker_id
        LEFT JOIN ${VACATIONS_TABLE} v ON v.codigo_pila = o.codigo_pila
@@ -60,5 +63,6 @@ export async function absencesIn(q: Queryable, subgerenciaId: string, from: stri
     startDate: row.start_date as string,
     endDate: row.end_date as string,
     approved: row.approved === true,
+    interruptedOn: (row.interrupted_on as string | null) ?? null,
   }));
 }

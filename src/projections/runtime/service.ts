@@ -2,6 +2,7 @@ import type { Db } from '../../db/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import { comparePositions, type EventStore, type Position } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
+import { lagsAfter } from './status.ts';
 import { LockSession } from './locks.ts';
 import { allProjectors } from './registry.ts';
 import { BatchCommitter } from './committer.ts';
@@ -147,15 +148,14 @@ export class ProjectionService {
       this.db,
       this.projectors.map((p) => p.name),
     );
-    return Promise.all(
-      this.runners.map(async (r) => {
-        // A running runner knows better than the table: it writes the checkpoint of batches it
-        // had nothing to do for only now and then.
-        const stored = checkpoints.get(r.projector.name)!;
-        const checkpoint = r.checkpoint && comparePositions(r.checkpoint, stored) > 0 ? r.checkpoint : stored;
-        return { name: r.projector.name, checkpoint, lag: await this.store.countAfter(checkpoint), state: r.state };
-      }),
-    );
+    const positions = this.runners.map((r) => {
+      // A running runner knows better than the table: it writes the checkpoint of batches it
+      // had nothing to do for only now and then.
+      const stored = checkpoints.get(r.projector.name)!;
+      return r.checkpoint && comparePositions(r.checkpoint, stored) > 0 ? r.checkpoint : stored;
+    });
+    const lags = await lagsAfter(this.store, positions);
+    return this.runners.map((r, i) => ({ name: r.projector.name, checkpoint: positions[i]!, lag: lags[i]!, state: r.state }));
   }
 
   private async reachedInDb(position: Position, names: readonly string[]): Promise<boolean> {

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/types.ts';
-import type { EventStore, Position } from '../../store/types.ts';
+import { positionToString, type EventStore, type Position } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { heldLocks } from './locks.ts';
 import { allProjectors } from './registry.ts';
@@ -14,6 +14,22 @@ export interface ProjectionOverview {
   state: 'running' | 'rebuilding' | 'stopped';
 }
 
+/** A lag this large or larger reads as this many events: counting further would only make the status slow. */
+export const LAG_COUNT_CAP = 10_000;
+
+/**
+ * Events after each checkpoint, up to LAG_COUNT_CAP, each distinct checkpoint counted once (the
+ * projectors of a caught-up service all stand at the head).
+ */
+export async function lagsAfter(store: EventStore, checkpoints: readonly Position[]): Promise<number[]> {
+  const counts = new Map<string, Promise<number>>();
+  for (const c of checkpoints) {
+    const key = positionToString(c);
+    if (!counts.has(key)) counts.set(key, store.countAfter(c, { upTo: LAG_COUNT_CAP }));
+  }
+  return Promise.all(checkpoints.map((c) => counts.get(positionToString(c))!));
+}
+
 /** The read side as seen from outside the service (the CLI): checkpoints, lag, who holds the locks. */
 export async function projectionOverview(
   db: Db,
@@ -26,10 +42,9 @@ export async function projectionOverview(
     store.headPosition(),
     db.kind === 'postgres' ? heldLocks(db, names) : Promise.resolve(new Map<string, 'stopped'>()),
   ]);
-  return Promise.all(
-    names.map(async (name) => {
-      const checkpoint = checkpoints.get(name)!;
-      return { name, checkpoint, head, lag: await store.countAfter(checkpoint), state: states.get(name) ?? 'stopped' };
-    }),
+  const lags = await lagsAfter(
+    store,
+    names.map((name) => checkpoints.get(name)!),
   );
+  return names.map((name, i) => ({ name, checkpoint: checkpoints.get(name)!, head, lag: lags[i]!, state: states.get(name) ?? 'stopped' }));
 }

@@ -131,6 +131,14 @@ describe('Trabajador', () => {
     expect(events.filter((e) => e.type === 'VacationInterrupted').map((e) => e.meta)).toEqual([
       expect.objectContaining({ userEmail: ADMIN, source: 'panel' }),
     ]);
+
+    // The audit trail's state after the last step, and the occupancy grid, say the same.
+    const audit = await admin.get(`/panel/auditoria?documento=${W.luisa}&codigo=${code}`);
+    const row = /<tr class="chosen">(.*?)<\/tr>/s.exec(audit.body)![1]!;
+    expect(text(row)).toContain('Interrumpida desde el 20 nov 2026');
+    expect(text(row)).not.toContain('Aprobada');
+    const occupancy = await admin.get('/panel/ocupacion?subgerencia=SG-OPS&mes=2026-11');
+    expect(text(occupancy.body)).toContain(`Luisa Martínez Ospina ${W.luisa} 17 nov 2026 19 nov 2026 Interrumpida desde el 20 nov 2026`);
   });
 
   it('interrupts a vacation on its first day and shows it interrumpida with no day enjoyed', async () => {
@@ -243,7 +251,9 @@ describe('Auditoría', () => {
 
     const csv = await admin.get(`/panel/auditoria/exportar?documento=${W.maria}&formato=csv`);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-    expect(csv.headers['content-disposition']).toBe(`attachment; filename="auditoria-${W.maria}.csv"`);
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="auditoria-${W.maria}.csv"; filename*=UTF-8''auditoria-${W.maria}.csv`,
+    );
     const lines = csv.body
       .replace(/^\ufeff/, '')
       .trim()
