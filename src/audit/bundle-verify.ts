@@ -1,6 +1,14 @@
 import type { Readable } from 'node:stream';
 import { compareUtf8 } from '../store/chain.ts';
-import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, BundleReadError, readBundle, type BundleEnd, type BundleManifest } from './bundle.ts';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_FORMAT_VERSION,
+  BundleReadError,
+  OLDEST_FORMAT_READ,
+  readBundle,
+  type BundleEnd,
+  type BundleManifest,
+} from './bundle.ts';
 import { ChainChecker, type ChainBreak } from './chain-check.ts';
 import { MerkleRoot } from './merkle.ts';
 
@@ -45,6 +53,8 @@ export interface BundleReport {
   breaks: ChainBreak[];
   /** Whatever else does not hold: records out of place, heads, counts or root that disagree, a cut. */
   problems: string[];
+  /** What the reader should know that is no failure: a bundle of an older format proves less. */
+  notes: string[];
   ms: number;
 }
 
@@ -97,8 +107,10 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
           problem('line 1 is not the manifest of an audit bundle');
           break;
         }
-        if (r.formatVersion !== BUNDLE_FORMAT_VERSION) {
-          problem(`the bundle is of format version ${r.formatVersion}; this service reads version ${BUNDLE_FORMAT_VERSION}`);
+        if (!(r.formatVersion >= OLDEST_FORMAT_READ && r.formatVersion <= BUNDLE_FORMAT_VERSION)) {
+          problem(
+            `the bundle is of format version ${r.formatVersion}; this service reads versions ${OLDEST_FORMAT_READ} to ${BUNDLE_FORMAT_VERSION}`,
+          );
           break;
         }
         manifest = r;
@@ -162,7 +174,9 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
       if (said !== n) problem(`the end record counts ${said} ${what}, the bundle holds ${n}`);
     }
     if (end.root !== root) problem(`the end record gives the root ${end.root}, the heads recomputed give ${root}`);
-    if (end.digest !== end.digestBefore)
+    if (!carriesDigest(manifest)) {
+      if (end.digest !== undefined) problem('the end record of a bundle of format version 1 carries a digest');
+    } else if (end.digest !== end.digestBefore)
       problem(
         typeof end.digest === 'string'
           ? `the end record gives the digest ${end.digest}, the lines before it hash to ${end.digestBefore}: the bundle was changed after it was written`
@@ -170,15 +184,27 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
       );
   }
   if (dropped > 0) problems.push(`... and ${dropped} more problems`);
+  const digested = carriesDigest(manifest);
   return {
     manifest,
     workers,
     streams: merkle.count,
     events: checker.events,
     root,
-    digest: end?.digestBefore,
+    digest: digested ? end?.digestBefore : undefined,
     breaks: checker.breaks,
     problems,
+    notes: digested
+      ? []
+      : [
+          'the bundle is of format version 1, which carries no digest of its lines: its chains, heads and root are checked, ' +
+            'not its positions, recording times, worker records or manifest; export it again for a bundle that covers them',
+        ],
     ms: performance.now() - t0,
   };
+}
+
+/** Whether a bundle's end record carries the digest of its lines (every format after the first). */
+export function carriesDigest(manifest: Pick<BundleManifest, 'formatVersion'> | undefined): boolean {
+  return manifest === undefined || manifest.formatVersion >= 2;
 }

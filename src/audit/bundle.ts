@@ -36,6 +36,8 @@ import { MerkleRoot } from './merkle.ts';
 export const BUNDLE_FORMAT = 'vacaciones-audit-bundle';
 /** 2: the end record carries the digest of the lines before it. */
 export const BUNDLE_FORMAT_VERSION = 2;
+/** Bundles of format 1 (no digest) are still read: their chains, heads and root are what they prove. */
+export const OLDEST_FORMAT_READ = 1;
 
 export type BundleSelection = { kind: 'documento'; documento: string } | { kind: 'subgerencia'; subgerencia: string } | { kind: 'all' };
 

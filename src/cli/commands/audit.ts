@@ -106,6 +106,7 @@ async function reportBundle(io: CliIo, file: string, kept?: { root?: string; dig
   );
   // The bundle rewritten whole (chains, heads and end record recomputed) holds by itself; not against what was kept apart.
   if (kept) report.problems.push(...againstKept(report, kept));
+  for (const n of report.notes) io.out(`NOTE ${n}`);
   for (const p of report.problems) io.out(`PROBLEM ${p}`);
   return broken ?? (report.problems.length > 0 ? `the bundle does not hold: ${report.problems[0]}` : undefined);
 }

@@ -225,6 +225,38 @@ describe('vacaciones audit export, audit verify --bundle and replay --bundle', (
     });
   }, 300_000);
 
+  it('still reads a bundle of format version 1 (no digest): its chains, heads and root are checked, a note says what is not, and it replays', async () => {
+    const records = (gunzipSync(readFileSync(bundle)).toString('utf8').trim().split('\n') as string[]).map((l) => JSON.parse(l) as Rec);
+    records[0]!.formatVersion = 1;
+    delete records.at(-1)!.digest;
+    const v1 = writeBundle(join(dir, 'format-1.ndjson.gz'), records);
+    const verified = await offline('audit', 'verify', '--bundle', v1, '--root', exportedLine.split(' digest ')[0]!);
+    expect(verified).toMatchObject({ code: 0, stderr: [] });
+    expect(verified.stdout).toContain(
+      'NOTE the bundle is of format version 1, which carries no digest of its lines: its chains, heads and root are checked, ' +
+        'not its positions, recording times, worker records or manifest; export it again for a bundle that covers them',
+    );
+    expect(verified.stdout[1]).toMatch(/\(1 workers, root [0-9a-f]{64}, digest none\): 7 events in 4 streams in .*: every chain holds$/);
+    expect(await offline('replay', '--bundle', v1, '--documento', '1001', '--json')).toEqual(
+      await cli.run('replay', '--documento', '1001', '--json'),
+    );
+    // A kept line with a digest asks for more than such a bundle can show.
+    expect(await offline('audit', 'verify', '--bundle', v1, '--root', exportedLine)).toMatchObject({ code: 1 });
+
+    // What its chains cover still tells.
+    records.find((r) => r.record === 'event' && r.type === 'VacationApproved')!.data.approvedByUserId = 2;
+    const altered = await offline('audit', 'verify', '--bundle', writeBundle(join(dir, 'format-1-altered.ndjson.gz'), records));
+    expect(altered.code).toBe(1);
+    expect(altered.stdout.some((l) => l.startsWith('BROKEN stream worker-1 revision 1:'))).toBe(true);
+
+    // A format this service does not know is refused.
+    records[0]!.formatVersion = 3;
+    expect(await offline('audit', 'verify', '--bundle', writeBundle(join(dir, 'format-3.ndjson.gz'), records))).toMatchObject({
+      code: 1,
+      stderr: ['vacaciones: the bundle does not hold: the bundle is of format version 3; this service reads versions 1 to 2'],
+    });
+  }, 300_000);
+
   it('replays each stream in the order of its revisions, also where the log places a later revision first', async () => {
     // Two appends that claim a stream one after the other can hold transaction ids in the other
     // order (an id is drawn before the stream's lock is had), which the log's positions follow:
