@@ -2,7 +2,7 @@ import type { Queryable } from '../../db/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import type { EventMetadata, VacationRecord } from '../../events/types.ts';
 import { todayInBogota } from '../../domain/index.ts';
-import { upsertRows, type Columns } from '../sql.ts';
+import { columnDefinitions, selectList, upsertRows, type Columns } from '../sql.ts';
 import type { Projector } from '../types.ts';
 
 /**
@@ -14,30 +14,30 @@ import type { Projector } from '../types.ts';
  */
 export const REGISTER_TABLE = 'rm_register';
 
-const COLUMNS: Columns = {
-  codigo_pila: 'text',
-  revision: 'bigint',
-  worker_id: 'bigint',
-  record_id: 'bigint',
+export const REGISTER_COLUMNS: Columns = {
+  codigo_pila: 'text NOT NULL',
+  revision: 'bigint NOT NULL',
+  worker_id: 'bigint NOT NULL',
+  record_id: 'bigint NOT NULL',
   contract_id: 'bigint',
   subgerencia_id: 'text',
-  start_date: 'date',
-  end_date: 'date',
-  business_days: 'integer',
-  calendar_days: 'integer',
-  salary: 'bigint',
-  total_value: 'bigint',
-  compensated: 'boolean',
-  advance: 'boolean',
-  approved: 'boolean',
+  start_date: 'date NOT NULL',
+  end_date: 'date NOT NULL',
+  business_days: 'integer NOT NULL',
+  calendar_days: 'integer NOT NULL',
+  salary: 'bigint NOT NULL',
+  total_value: 'bigint NOT NULL',
+  compensated: 'boolean NOT NULL',
+  advance: 'boolean NOT NULL',
+  approved: 'boolean NOT NULL',
   interrupted_on: 'date',
   interruption_reason: 'text',
   continues: 'text',
-  recorded_on: 'date',
+  recorded_on: 'date NOT NULL',
   superseded_on: 'date',
 };
 
-type Row = Record<keyof typeof COLUMNS, unknown>;
+type Row = Record<keyof typeof REGISTER_COLUMNS, unknown>;
 
 /** The business day an event happened on: the service's date when it was written. */
 function businessDateOf(e: DecodedEvent): string {
@@ -72,12 +72,6 @@ function versionOf(r: VacationRecord, approved: boolean, revision: number, on: s
   };
 }
 
-/** The columns as the rows above hold them: dates as YYYY-MM-DD text. */
-export const registerColumns = (alias: string): string =>
-  Object.keys(COLUMNS)
-    .map((c) => (COLUMNS[c] === 'date' ? `to_char(${alias}.${c}, 'YYYY-MM-DD') AS ${c}` : `${alias}.${c}`))
-    .join(', ');
-
 /**
  * The latest version of each code written before the given revision: what an approval, an
  * interruption or a deletion changes. Read by revision rather than by "current", so that a batch
@@ -86,7 +80,7 @@ export const registerColumns = (alias: string): string =>
 async function predecessors(q: Queryable, table: string, firsts: Map<string, number>): Promise<Map<string, Row>> {
   if (firsts.size === 0) return new Map();
   const r = await q.query<Row>(
-    `SELECT DISTINCT ON (t.codigo_pila) ${registerColumns('t')}
+    `SELECT DISTINCT ON (t.codigo_pila) ${selectList(REGISTER_COLUMNS, 't')}
        FROM ${table} t JOIN unnest($1::text[], $2::bigint[]) AS f(code, rev) ON t.codigo_pila = f.code AND t.revision < f.rev
       ORDER BY t.codigo_pila, t.revision DESC`,
     [[...firsts.keys()], [...firsts.values()]],
@@ -102,26 +96,7 @@ export const registerProjector: Projector = {
     const t = `${REGISTER_TABLE}${suffix}`;
     return `
       CREATE TABLE IF NOT EXISTS ${t} (
-        codigo_pila         text NOT NULL,
-        revision            bigint NOT NULL,
-        worker_id           bigint NOT NULL,
-        record_id           bigint NOT NULL,
-        contract_id         bigint,
-        subgerencia_id      text,
-        start_date          date NOT NULL,
-        end_date            date NOT NULL,
-        business_days       integer NOT NULL,
-        calendar_days       integer NOT NULL,
-        salary              bigint NOT NULL,
-        total_value         bigint NOT NULL,
-        compensated         boolean NOT NULL,
-        advance             boolean NOT NULL,
-        approved            boolean NOT NULL,
-        interrupted_on      date,
-        interruption_reason text,
-        continues           text,
-        recorded_on         date NOT NULL,
-        superseded_on       date,
+${columnDefinitions(REGISTER_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila, revision)
       );
       CREATE INDEX IF NOT EXISTS ${t}_current ON ${t} (worker_id) WHERE superseded_on IS NULL;
@@ -203,6 +178,6 @@ export const registerProjector: Projector = {
           break;
       }
     }
-    await upsertRows(q, t, COLUMNS, [...rows.values()], ['codigo_pila', 'revision']);
+    await upsertRows(q, t, REGISTER_COLUMNS, [...rows.values()], ['codigo_pila', 'revision']);
   },
 };
