@@ -254,6 +254,10 @@ ${columnDefinitions(REGISTER_COLUMNS)},
          FROM (${chained}) v
         -- A version opens on every event of a chain up to its first deletion, which opens none.
         WHERE v.chain > 0 AND v.kind <> 'D' AND v.deletions = v.chain_deletions`,
+      // One code at one revision of two streams, which the service never writes: apply() keeps
+      // the later version; this raises as for a time it cannot read, and apply() does the work.
+      `SELECT ('one code at one revision of two streams: ' || codigo_pila)::date FROM ${REGISTER_TABLE}${suffix}
+        GROUP BY codigo_pila, revision HAVING count(*) > 1 LIMIT 1`,
     ];
   },
 };

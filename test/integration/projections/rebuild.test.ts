@@ -259,6 +259,20 @@ describe('rebuild', () => {
     expect(await dumpTables(t.db)).toEqual(live);
   });
 
+  it('replays the register when one code was written at the same revision of two streams, to the same table', async () => {
+    const a = record({ codigoPila: 'TWICE-A', workerId: 701 });
+    await toWorker(store, 701, [created(a)]);
+    await toWorker(store, 702, [created({ ...a, workerId: 702 })]);
+    const s = await startService();
+    expect(await s.waitFor(await store.headPosition(), 10_000)).toBe(true);
+    await s.stop();
+    const live = await dumpTables(t.db);
+    expect(live[REGISTER_TABLE]!.map((r) => JSON.parse(r).worker_id)).toEqual([702]);
+    expect(await loadBeside(registerProjector)).toBe(false);
+    await rebuild(t.db, store);
+    expect(await dumpTables(t.db)).toEqual(live);
+  });
+
   it('gives a vacation interrupted on its first day no place and no amortization, live and rebuilt alike', async () => {
     const first = record({ codigoPila: 'ZERO-A', workerId: 501 });
     const kept = record({ codigoPila: 'ZERO-B', workerId: 502 });
