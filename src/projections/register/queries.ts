@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/types.ts';
-import { toNumber, toNumberOrNull } from '../sql.ts';
-import { REGISTER_TABLE, registerColumns } from './projector.ts';
+import { selectList, toNumber, toNumberOrNull } from '../sql.ts';
+import { REGISTER_COLUMNS, REGISTER_TABLE } from './projector.ts';
 
 /** One version of a record in the register. */
 export interface RegisterEntry {
@@ -51,7 +51,7 @@ const ORDER = 'ORDER BY r.worker_id, r.start_date, r.record_id';
 /** A worker's live records as they stand now, oldest start first: one indexed lookup. */
 export async function liveRegisterOf(q: Queryable, workerId: number): Promise<RegisterEntry[]> {
   const r = await q.query<Record<string, unknown>>(
-    `SELECT ${registerColumns('r')} FROM ${REGISTER_TABLE} r WHERE r.worker_id = $1 AND r.superseded_on IS NULL ${ORDER}`,
+    `SELECT ${selectList(REGISTER_COLUMNS, 'r')} FROM ${REGISTER_TABLE} r WHERE r.worker_id = $1 AND r.superseded_on IS NULL ${ORDER}`,
     [workerId],
   );
   return r.rows.map(toEntry);
@@ -61,7 +61,7 @@ export async function liveRegisterOf(q: Queryable, workerId: number): Promise<Re
 export async function liveRegisterOfWorkers(q: Queryable, workerIds: readonly number[]): Promise<RegisterEntry[]> {
   if (workerIds.length === 0) return [];
   const r = await q.query<Record<string, unknown>>(
-    `SELECT ${registerColumns('r')} FROM ${REGISTER_TABLE} r WHERE r.worker_id = ANY($1::bigint[]) AND r.superseded_on IS NULL ${ORDER}`,
+    `SELECT ${selectList(REGISTER_COLUMNS, 'r')} FROM ${REGISTER_TABLE} r WHERE r.worker_id = ANY($1::bigint[]) AND r.superseded_on IS NULL ${ORDER}`,
     [workerIds],
   );
   return r.rows.map(toEntry);
@@ -74,7 +74,7 @@ export async function liveRegisterOfWorkers(q: Queryable, workerIds: readonly nu
 export async function registerAsOf(q: Queryable, workerIds: readonly number[], asOf: string): Promise<RegisterEntry[]> {
   if (workerIds.length === 0) return [];
   const r = await q.query<Record<string, unknown>>(
-    `SELECT ${registerColumns('r')} FROM ${REGISTER_TABLE} r
+    `SELECT ${selectList(REGISTER_COLUMNS, 'r')} FROM ${REGISTER_TABLE} r
       WHERE r.worker_id = ANY($1::bigint[]) AND r.recorded_on <= $2::date AND (r.superseded_on IS NULL OR r.superseded_on > $2::date)
       ${ORDER}`,
     [workerIds, asOf],

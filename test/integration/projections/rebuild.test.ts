@@ -2,18 +2,24 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   OCCUPANCY_TABLE,
   ProjectionService,
+  REGISTER_TABLE,
   RebuildBusyError,
   UnknownProjectorError,
   allProjectors,
   readCheckpoints,
   rebuild,
+  registerProjector,
   silentLogger,
   type RebuildProgress,
 } from '../../../src/projections/index.ts';
 import type { Db, Queryable } from '../../../src/db/types.ts';
+import { todayInBogota } from '../../../src/domain/index.ts';
+import { workerStream } from '../../../src/events/streams.ts';
+import { loadInPlace } from '../../../src/projections/runtime/bulk.ts';
 import { LockSession, rebuildKey } from '../../../src/projections/runtime/locks.ts';
+import type { Projector } from '../../../src/projections/types.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
-import { comparePositions } from '../../../src/store/types.ts';
+import { comparePositions, type NewEvent } from '../../../src/store/types.ts';
 import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
 import {
   appendScenario,
@@ -21,6 +27,7 @@ import {
   consultedEvent,
   created,
   deletedEvent,
+  editEvents,
   imported,
   interruptedEvent,
   record,
@@ -33,6 +40,8 @@ describe('rebuild', () => {
   let t: TestDb;
   let store: PostgresEventStore;
   let service: ProjectionService | undefined;
+  /** Beside the live tables: the statements that fill a read model in place, run on their own. */
+  const BESIDE = '__beside';
 
   beforeAll(async () => {
     t = await freshDb();
@@ -42,7 +51,9 @@ describe('rebuild', () => {
     await service?.stop();
     service = undefined;
     await t.db.exec(`TRUNCATE events, streams, projection_checkpoints`);
-    for (const p of allProjectors) for (const table of p.tables) await t.db.exec(`DROP TABLE IF EXISTS ${table}`);
+    for (const p of allProjectors) {
+      for (const table of p.tables) await t.db.exec(`DROP TABLE IF EXISTS ${table}; DROP TABLE IF EXISTS ${table}${BESIDE}`);
+    }
   });
   afterAll(async () => {
     await t?.drop();
@@ -91,6 +102,29 @@ describe('rebuild', () => {
     expect(await dumpTables(t.db)).toEqual(live);
   });
 
+  /** Fills a read model's tables beside the live ones from the whole log; false when it cannot read it as apply() does. */
+  const loadBeside = async (p: Projector) => {
+    for (const table of p.tables) await t.db.exec(`DROP TABLE IF EXISTS ${table}${BESIDE}`);
+    await t.db.exec(p.ddl(BESIDE));
+    return loadInPlace(t.db, p, BESIDE, await store.headPosition());
+  };
+
+  /** Every read model filled in place from the log, none falling back to replaying its events. */
+  const loadedInPlace = async () => {
+    for (const p of allProjectors) expect(await loadBeside(p), `${p.name} loads in place`).toBe(true);
+    return dumpTables(t.db, BESIDE);
+  };
+
+  /** The register's rows of a code, oldest version first. */
+  const versionsOf = async (code: string) =>
+    (
+      await t.db.query<Record<string, unknown>>(
+        `SELECT revision::integer, recorded_on, superseded_on, approved, end_date, business_days, interrupted_on, interruption_reason
+           FROM ${REGISTER_TABLE} WHERE codigo_pila = $1 ORDER BY revision`,
+        [code],
+      )
+    ).rows;
+
   /** The same database under another identity: the rebuild cannot tell the log is in it, and replays every event. */
   const elsewhere = (db: Db): Db => Object.create(db) as Db;
 
@@ -127,6 +161,114 @@ describe('rebuild', () => {
     expect(await s.waitFor(await store.headPosition(), 10_000)).toBe(true);
     await s.stop();
     const live = await dumpTables(t.db);
+    expect(await loadedInPlace()).toEqual(live);
+    await rebuild(t.db, store);
+    expect(await dumpTables(t.db)).toEqual(live);
+  });
+
+  /** An event that carries no time of its own: the register dates it by when the log recorded it. */
+  const withoutTime = (e: NewEvent): NewEvent => {
+    const { occurredAt: _dropped, ...metadata } = e.metadata ?? {};
+    return { ...e, metadata };
+  };
+
+  it("gives the register's versions, each on its business day, live and loaded in place alike", async () => {
+    const on = (businessDate: string) => ({ businessDate });
+    // Created, approved, then interrupted on its first day: no day enjoyed.
+    const a = record({ codigoPila: 'REG-A', workerId: 601 });
+    await toWorker(store, 601, [created(a, on('2024-02-01')), approvedEvent(a, on('2024-02-02'))]);
+    await toWorker(store, 601, [
+      interruptedEvent(a, { on: '2024-03-04', end: '2024-03-03', enjoyed: 0, calendarDays: 0, value: 0 }, on('2024-03-04')),
+    ]);
+    // Imported approved and not, with no business date: dated in Bogota by when they happened,
+    // a millisecond before its midnight and at it; then the second approved.
+    const b = record({ codigoPila: 'REG-B', workerId: 602 });
+    const c = record({ codigoPila: 'REG-C', workerId: 602, startDate: '2024-05-06', endDate: '2024-05-17' });
+    await toWorker(store, 602, [
+      imported(b, true, { occurredAt: '2024-03-02T04:59:59.999Z' }),
+      imported(c, false, { occurredAt: '2024-03-02T05:00:00.000Z' }),
+    ]);
+    await toWorker(store, 602, [approvedEvent(c, { businessDate: '', occurredAt: '2024-03-05T04:00:00Z' })]);
+    // One deleted, one edited (the old record out and the new one in, in one append).
+    const d = record({ codigoPila: 'REG-D', workerId: 603 });
+    const e = record({ codigoPila: 'REG-E', workerId: 603, startDate: '2024-05-06', endDate: '2024-05-17' });
+    const e2 = record({ codigoPila: 'REG-E2', workerId: 603, startDate: '2024-05-13', endDate: '2024-05-24' });
+    await toWorker(store, 603, [created(d, on('2024-02-01')), created(e, on('2024-02-01'))]);
+    await toWorker(store, 603, [deletedEvent(d, {}, on('2024-02-03')), ...editEvents(e, e2, on('2024-02-05'))]);
+    // No time of their own: dated by the log.
+    const f = record({ codigoPila: 'REG-F', workerId: 604 });
+    await toWorker(store, 604, [withoutTime(created(f)), withoutTime(approvedEvent(f))]);
+    // Interrupted twice, then approved again, which the service never writes: each version keeps the latest cut.
+    const g = record({ codigoPila: 'REG-G', workerId: 605 });
+    await toWorker(store, 605, [
+      created(g, on('2024-02-01')),
+      approvedEvent(g, on('2024-02-02')),
+      interruptedEvent(g, { on: '2024-03-08', end: '2024-03-07', enjoyed: 4, calendarDays: 4, value: 400_000 }, on('2024-03-08')),
+      interruptedEvent(
+        g,
+        { on: '2024-03-06', end: '2024-03-05', enjoyed: 2, calendarDays: 2, value: 200_000, reason: 'otro' },
+        on('2024-03-11'),
+      ),
+      approvedEvent(g, on('2024-03-12')),
+    ]);
+    const s = await startService();
+    expect(await s.waitFor(await store.headPosition(), 10_000)).toBe(true);
+    await s.stop();
+    const live = await dumpTables(t.db);
+
+    const version = (revision: number, recorded_on: string, superseded_on: string | null, approved: boolean, cut = {}) => ({
+      revision,
+      recorded_on,
+      superseded_on,
+      approved,
+      end_date: '2024-03-15',
+      business_days: 10,
+      interrupted_on: null,
+      interruption_reason: null,
+      ...cut,
+    });
+    const none = { end_date: '2024-03-03', business_days: 0, interrupted_on: '2024-03-04', interruption_reason: 'incapacidad' };
+    expect(await versionsOf('REG-A')).toEqual([
+      version(0, '2024-02-01', '2024-02-02', false),
+      version(1, '2024-02-02', '2024-03-04', true),
+      version(2, '2024-03-04', null, true, none),
+    ]);
+    expect(await versionsOf('REG-B')).toEqual([version(0, '2024-03-01', null, true)]);
+    const may = { end_date: '2024-05-17' };
+    expect(await versionsOf('REG-C')).toEqual([
+      version(1, '2024-03-02', '2024-03-04', false, may),
+      version(2, '2024-03-04', null, true, may),
+    ]);
+    expect(await versionsOf('REG-D')).toEqual([version(0, '2024-02-01', '2024-02-03', false)]);
+    expect(await versionsOf('REG-E')).toEqual([version(1, '2024-02-01', '2024-02-05', false, may)]);
+    expect(await versionsOf('REG-E2')).toEqual([version(4, '2024-02-05', null, false, { end_date: '2024-05-24' })]);
+    const logged = todayInBogota(new Date((await store.readStream(workerStream(604)))[0]!.recordedAt));
+    expect(await versionsOf('REG-F')).toEqual([version(0, logged, logged, false), version(1, logged, null, true)]);
+    const first = { end_date: '2024-03-07', business_days: 4, interrupted_on: '2024-03-08', interruption_reason: 'incapacidad' };
+    const second = { end_date: '2024-03-05', business_days: 2, interrupted_on: '2024-03-06', interruption_reason: 'otro' };
+    expect(await versionsOf('REG-G')).toEqual([
+      version(0, '2024-02-01', '2024-02-02', false),
+      version(1, '2024-02-02', '2024-03-08', true),
+      version(2, '2024-03-08', '2024-03-11', true, first),
+      version(3, '2024-03-11', '2024-03-12', true, second),
+      version(4, '2024-03-12', null, true, second),
+    ]);
+
+    expect(await loadedInPlace()).toEqual(live);
+    await rebuild(t.db, store);
+    expect(await dumpTables(t.db)).toEqual(live);
+  });
+
+  it('replays the register when one code was written at the same revision of two streams, to the same table', async () => {
+    const a = record({ codigoPila: 'TWICE-A', workerId: 701 });
+    await toWorker(store, 701, [created(a)]);
+    await toWorker(store, 702, [created({ ...a, workerId: 702 })]);
+    const s = await startService();
+    expect(await s.waitFor(await store.headPosition(), 10_000)).toBe(true);
+    await s.stop();
+    const live = await dumpTables(t.db);
+    expect(live[REGISTER_TABLE]!.map((r) => JSON.parse(r).worker_id)).toEqual([702]);
+    expect(await loadBeside(registerProjector)).toBe(false);
     await rebuild(t.db, store);
     expect(await dumpTables(t.db)).toEqual(live);
   });
@@ -159,7 +301,10 @@ describe('rebuild', () => {
     await appendScenario(store, 10, 27);
     // JavaScript reads these, and rolls February 30 over into March; the database would not.
     const odd = record({ codigoPila: 'ODD-T', workerId: 401, createdAt: '2024-02-30T10:00:00.000Z' });
-    await toWorker(store, 401, [created(odd, { occurredAt: 'Sat, 02 Mar 2024 10:00:00 GMT' })]);
+    await toWorker(store, 401, [
+      created(odd, { occurredAt: 'Sat, 02 Mar 2024 10:00:00 GMT' }),
+      approvedEvent(odd, { occurredAt: 'pronto' }),
+    ]);
     await toAudit(store, 401, [consultedEvent(401, { occurredAt: '2024-03-02 10:00' })]);
     const s = await startService();
     expect(await s.waitFor(await store.headPosition(), 10_000)).toBe(true);
@@ -167,6 +312,13 @@ describe('rebuild', () => {
     const live = await dumpTables(t.db);
     const oddRows = await t.db.query<{ created_at: string }>(`SELECT created_at::text FROM rm_vacations WHERE codigo_pila = 'ODD-T'`);
     expect(oddRows.rows).toEqual([{ created_at: '2024-03-01 10:00:00+00' }]);
+    // The register dates the first by the time JavaScript reads, the second (no time at all) by the log.
+    const logged = todayInBogota(new Date((await store.readStream(workerStream(401)))[1]!.recordedAt));
+    expect((await versionsOf('ODD-T')).map((v) => [v.recorded_on, v.superseded_on])).toEqual([
+      ['2024-03-02', logged],
+      [logged, null],
+    ]);
+    expect(await loadBeside(registerProjector)).toBe(false);
     await rebuild(t.db, store);
     expect(await dumpTables(t.db)).toEqual(live);
   });
