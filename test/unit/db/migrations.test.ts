@@ -36,6 +36,12 @@ const APPLIED: [number, string, string][] = [
   [20, 'reference rows checked by the import', '461bace100d71a46f178c687569b531ce44fb246539274c1862c8f0dded1639e'],
   [21, 'vacation law parameters of the reference data', 'd48fa090528e74db15809ae77464d9af09815ad240ef4051eadfb2508f450419'],
   [22, 'web panel: accounts, invitations, sessions, sign-in throttle', '83339f372c2b06956b4eeb0f0b487454fabedd4f1c318386c90c33e31e0e7fef'],
+  [23, 'payroll sheet starts in the per-worker read model', 'dde88281414d529d30cd109cc263e81991d54d3810fd873b4a7e92fdeba7ea1e'],
+  [
+    24,
+    'web panel: documents found by their beginning, sign-in failures per address',
+    'f97d30ef87c30712034da59ccbaf654d8f5348e7570927f821f650c6d4a4cbd9',
+  ],
 ];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
