@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../../src/db/migrations.ts';
+import { vacWorkerRowsSql } from '../../../src/reference/vac-worker-rows.ts';
 import { vacAppendAnySql } from '../../../src/store/postgres-schema/vac-append-any.ts';
 import { vacAppendBatchSql } from '../../../src/store/postgres-schema/vac-append-batch.ts';
 import { vacAppendSql } from '../../../src/store/postgres-schema/vac-append.ts';
@@ -64,6 +65,7 @@ describe('migrations', () => {
     ['vac_claim_append', vacClaimAppendSql],
     ['vac_event_canonical', vacEventCanonicalSql],
     ['vac_chain_step', vacChainSql],
+    ['vac_worker_rows', vacWorkerRowsSql],
   ])('the live text of %s is what the last migration that creates it runs', (fn, live) => {
     const creates = migrations.filter((m) => new RegExp(`CREATE (OR REPLACE )?FUNCTION ${fn}\\(`).test(m.sql));
     expect(creates.at(-1)?.sql).toContain(live);
