@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/types.ts';
 import type { AuditLog, EventsQuery, FaultyLink, HeadLink, LogSnapshot, ShortStream, StreamScope } from './audit-log.ts';
-import { COLUMNS, toStored, type EventRow } from './postgres-store.ts';
+import { COLUMNS, storedFromRow, type EventRow } from './postgres-store.ts';
 import type { Position, StoredEvent } from './types.ts';
 
 /** Events checked per query (a few megabytes of rows, checked by the server). */
@@ -188,7 +188,7 @@ class PostgresSnapshot implements LogSnapshot {
       `SELECT ${COLUMNS} FROM events WHERE events.stream = ANY($1::text[]) ORDER BY events.stream, events.revision`,
       [streams],
     );
-    for (const row of r.rows) out.get(row.stream)!.push(toStored(row));
+    for (const row of r.rows) out.get(row.stream)!.push(storedFromRow(row));
     return out;
   }
 
@@ -220,7 +220,7 @@ class PostgresSnapshot implements LogSnapshot {
     );
     for (;;) {
       const rows = (await this.tx.query<EventRow>(`FETCH ${FETCH} FROM ${cursor}`)).rows;
-      for (const r of rows) await each(toStored(r));
+      for (const r of rows) await each(storedFromRow(r));
       if (rows.length < FETCH) break;
     }
     await this.tx.query(`CLOSE ${cursor}`);

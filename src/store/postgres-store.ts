@@ -35,7 +35,7 @@ export interface EventRow {
   hash: string;
 }
 
-/** The columns of a StoredEvent read from the events table (named `events`), for toStored. */
+/** The columns of a StoredEvent read from the events table (named `events`), for storedFromRow. */
 export const COLUMNS = `events.position::text, events.tx_id::text, events.event_id::text, events.stream, events.revision::text,
   events.type, events.version, events.data, events.metadata,
   to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at, encode(events.hash, 'hex') AS hash`;
@@ -65,7 +65,7 @@ const UNIQUE_VIOLATION = '23505';
 /** Where an import's events wait for their revisions, within its transaction. */
 const IMPORTED = 'import_events';
 
-export function toStored(r: EventRow): StoredEvent {
+export function storedFromRow(r: EventRow): StoredEvent {
   return {
     id: r.event_id,
     stream: r.stream,
@@ -311,7 +311,7 @@ export class PostgresEventStore implements EventStore {
       stream,
       opts.fromRevision ?? 0,
     ]);
-    return r.rows.map(toStored);
+    return r.rows.map(storedFromRow);
   }
 
   async readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
@@ -329,7 +329,7 @@ export class PostgresEventStore implements EventStore {
         ORDER BY events.stream, events.revision`,
       [requests.map((q) => q.stream), requests.map((q) => q.fromRevision)],
     );
-    for (const row of r.rows) out.get(row.stream)?.push(toStored(row));
+    for (const row of r.rows) out.get(row.stream)?.push(storedFromRow(row));
     return out;
   }
 
@@ -341,7 +341,7 @@ export class PostgresEventStore implements EventStore {
        LIMIT $3`,
       [after.commit.toString(), after.prepare.toString(), limit],
     );
-    return r.rows.map(toStored);
+    return r.rows.map(storedFromRow);
   }
 
   async headPosition(): Promise<Position> {

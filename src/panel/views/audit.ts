@@ -10,7 +10,7 @@ import type { Worker } from '../../reference/repository.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { bogotaTime, html, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
-import { stateBadge } from './vacation-state.ts';
+import { stateBadge } from './display-state.ts';
 
 /** Records of queries and failed edits shown beside the worker's stream, newest first. */
 const OTHER_RECORDS = 200;
@@ -123,7 +123,7 @@ export function attachment(name: string): string {
 }
 
 /** Auditoría: a worker's history as the event streams tell it, stepped through, exported. */
-export function auditRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function auditPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
 
   async function workerOf(req: FastifyRequest): Promise<{ doc: string; worker: Worker | null }> {

@@ -3,7 +3,7 @@ import { html, monthName, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
-import { stateBadge } from './vacation-state.ts';
+import { stateBadge } from './display-state.ts';
 
 const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -58,7 +58,7 @@ export function dailyCounts(days: string[], absences: Absence[]): Map<string, Ab
 }
 
 /** Ocupación: a subgerencia's month as a calendar of people away against the limit. */
-export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/ocupacion', async (req, reply) => {
     const query = req.query as Record<string, unknown>;

@@ -26,7 +26,7 @@ const COUNT = new Intl.NumberFormat('es-CO');
 const pending = (lag: number) => (lag >= LAG_COUNT_CAP ? `${COUNT.format(LAG_COUNT_CAP)} o más` : COUNT.format(lag));
 
 /** Operación: the read models' checkpoints and lag, the last import, whether the stores answer. */
-export function operationsRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function operationsPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/operacion', async (req, reply) => {
     const [projections, lastImport, health] = await Promise.all([

@@ -13,7 +13,7 @@ import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { bogotaTime, days, html, pesos, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
-import { stateBadge, stateOf, type StateFacts } from './vacation-state.ts';
+import { stateBadge, displayStateOf, type StateFacts } from './display-state.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
 const FORM_FIELDS = [
@@ -161,7 +161,7 @@ function timeline(list: VacationView[], user: User, doc: string, csrf: string, t
   const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
   return html`<ol class="timeline" aria-label="Vacaciones del trabajador, de la más reciente a la más antigua">
 ${ordered.map((v) => {
-  const state = stateOf(facts(v));
+  const state = displayStateOf(facts(v));
   const live = v.status === 'live';
   return html`<li id="${v.codigoPila}" class="${live ? '' : 'gone'}">
   <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(facts(v))}</h3>
@@ -221,7 +221,7 @@ async function contractsTable(ctx: PanelContext, file: WorkerFileRow | null): Pr
 }
 
 /** Trabajador: search, a worker's contracts, balance and vacations, and the form to book more. */
-export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function workerPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
 
   app.get('/trabajador', async (req, reply) => {
