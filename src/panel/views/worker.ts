@@ -152,6 +152,9 @@ const INTERRUPTION_LABELS: Record<InterruptionReason, string> = {
   otro: 'Otro',
 };
 
+/** A record's days as the panel's sentences name them: «del 17 nov 2026 al 24 nov 2026». */
+const fromTo = (v: { startDate: string; endDate: string }) => `del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}`;
+
 /** An approved, enjoyed vacation in course on `today`: the one kind that may be interrupted. */
 const interruptible = (v: VacationView, today: string) =>
   v.status === 'live' && v.approved && !v.compensated && !v.interruptedOn && v.startDate <= today && today <= v.endDate;
@@ -340,7 +343,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     );
     ctx.flash(req, {
       kind: 'ok',
-      text: `Vacaciones registradas del ${shortDate(record.startDate)} al ${shortDate(record.endDate)}, pendientes de aprobación. Código ${record.codigoPila}.`,
+      text: `Vacaciones registradas ${fromTo(record)}, pendientes de aprobación. Código ${record.codigoPila}.`,
     });
     return reply.redirect(url`/panel/trabajador/${doc}#${record.codigoPila}`, 303);
   });
@@ -386,13 +389,13 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     return ctx.render(req, reply, {
       title: 'Interrumpir vacaciones',
       section: 'trabajador',
-      body: html`<p>Interrumpir las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}.</p>
+      body: html`<p>Interrumpir las vacaciones <code>${record.codigoPila}</code> ${fromTo(record)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}.</p>
 <p>El registro conserva los días hábiles disfrutados antes de la fecha indicada; los demás vuelven al saldo del trabajador, que puede tomarlos después en un registro nuevo.</p>
 <form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/interrumpir`}" novalidate>
   <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
   <div class="field"><label for="fechaInterrupcion">Primer día no disfrutado</label>
     <input id="fechaInterrupcion" name="fechaInterrupcion" type="date" required value="${deps.today()}" aria-describedby="fecha-hint">
-    <span class="hint" id="fecha-hint">Un día hábil posterior al inicio y no posterior al fin.</span></div>
+    <span class="hint" id="fecha-hint">Un día hábil ${fromTo(record)}, ambos incluidos: el primero si no disfrutó ninguno.</span></div>
   <div class="field"><label for="motivo">Motivo</label>
     <select id="motivo" name="motivo" required>${Object.entries(INTERRUPTION_LABELS).map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
   <div class="actions">
@@ -461,7 +464,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     return ctx.render(req, reply, {
       title: 'Eliminar vacaciones',
       section: 'trabajador',
-      body: html`<p>¿Eliminar las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}?</p>
+      body: html`<p>¿Eliminar las vacaciones <code>${record.codigoPila}</code> ${fromTo(record)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}?</p>
 <p>La eliminación queda en la auditoría con su nombre y no se puede deshacer.</p>
 <form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/eliminar`}" class="actions">
   <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
