@@ -134,7 +134,8 @@ async function checkPart(db: Queryable, part: Part, checked: (events: number) =>
            FROM (
              SELECT c.stream, c.revision, c.hash,
                     coalesce(lag(c.revision) OVER w, CASE WHEN c.stream = $1 THEN $2::bigint END, -1) AS prev_revision,
-                    sha256(coalesce(lag(c.hash) OVER w, CASE WHEN c.stream = $1 THEN decode(${'$'}${bound.length + 3}, 'hex') END, ''::bytea)
+                    sha256(coalesce(lag(c.hash) OVER w,
+                                    CASE WHEN c.stream = $1 THEN decode(${'$'}${bound.length + 3}, 'hex') END, ''::bytea)
                            || vac_event_canonical(c.stream, c.revision, c.type, c.version, c.data, c.metadata)) AS expected
                FROM (
                  SELECT e.stream, e.revision, e.type, e.version, e.data, e.metadata, e.hash FROM events e

@@ -53,7 +53,8 @@ const BOUNDARY = `(WITH held AS MATERIALIZED (
     SELECT t.xid FROM held t
     WHERE t.locktype = 'transactionid' AND NOT EXISTS (
       SELECT 1 FROM held a
-      WHERE a.pid = t.pid AND a.locktype = 'advisory' AND a.classid = ${APPEND_LOCK.namespace} AND a.objid = ${APPEND_LOCK.id} AND a.objsubid = 2
+      WHERE a.pid = t.pid AND a.locktype = 'advisory'
+        AND a.classid = ${APPEND_LOCK.namespace} AND a.objid = ${APPEND_LOCK.id} AND a.objsubid = 2
         AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())))
   SELECT coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot()))
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x
@@ -231,7 +232,8 @@ export class PostgresEventStore implements EventStore {
        ), ws AS (
          -- Each stream's revision before the import's events, and the hash they chain on from.
          SELECT w.stream, w.n, w.fresh, s.revision AS last, s.revision - w.n AS cur,
-                CASE WHEN s.revision - w.n >= 0 THEN (SELECT p.hash FROM events p WHERE p.stream = w.stream AND p.revision = s.revision - w.n) END AS prev
+                CASE WHEN s.revision - w.n >= 0
+                     THEN (SELECT p.hash FROM events p WHERE p.stream = w.stream AND p.revision = s.revision - w.n) END AS prev
            FROM w JOIN s ON s.stream = w.stream
        ), c AS (
          SELECT i.j, i.event_id, i.stream, ws.cur + row_number() OVER (PARTITION BY i.stream ORDER BY i.j) AS revision,

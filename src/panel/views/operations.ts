@@ -50,7 +50,10 @@ ${
 <p>Posición más reciente del registro de eventos: <strong>${head ? positionToString(head) : '—'}</strong>.</p>
 <table>
   <caption>Estado de cada modelo de lectura</caption>
-  <thead><tr><th scope="col">Modelo de lectura</th><th scope="col">Estado</th><th scope="col">Punto de control</th><th scope="col" class="num">Eventos pendientes</th></tr></thead>
+  <thead><tr>
+    <th scope="col">Modelo de lectura</th><th scope="col">Estado</th><th scope="col">Punto de control</th>
+    <th scope="col" class="num">Eventos pendientes</th>
+  </tr></thead>
   <tbody>
   ${projections.map(
     (p) => html`<tr><th scope="row">${PROJECTOR_LABELS[p.name] ?? p.name} <span class="muted">(${p.name})</span></th>
