@@ -10,37 +10,16 @@ import { holidayCalendar } from './config/holidays.ts';
 import { todayInBogota } from './domain/index.ts';
 import { buildApp } from './http/app.ts';
 import { checkReadiness } from './db/readiness.ts';
-import type { ReadSide } from './http/context.ts';
 import type { Logger } from './logger.ts';
 import { Metrics, timedStore } from './metrics.ts';
-import { AvailabilityCache } from './projections/availability/cache.ts';
-import {
-  ProjectionService,
-  auditOfCode,
-  auditOfWorker,
-  liveRegisterOf,
-  projectionOverview,
-  vacationByCode,
-  vacationsOfWorker,
-} from './projections/index.ts';
-import { periodsReport } from './projections/register/periods.ts';
-import { settlementPreview } from './projections/register/settlement.ts';
+import { ProjectionService, projectionStatus } from './projections/index.ts';
+import { readSideOf } from './projections/read-side.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
 import { openEventStore } from './store/open.ts';
 import { idsInBlocks, nextRecordIds } from './store/record-ids.ts';
 import type { EventStore } from './store/types.ts';
-import { ReadYourWrites } from './projections/runtime/read-your-writes.ts';
-
-/**
- * Read models the HTTP interface reads (records with their amortizations, availability in
- * consult, the audit trail): a read waits until these include every write acknowledged before
- * it. Contract links and occupancy have no HTTP reader and follow right after.
- */
-const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register'];
-/** Longest a read waits for the read models to include earlier writes. */
-const READ_YOUR_WRITES_MS = 2000;
 
 export interface Service {
   app: FastifyInstance;
@@ -111,36 +90,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     }
   }
   const audits = new BatchedAppender(store);
-  // Nothing is loaded ahead: the caches fill as requests come, each miss one indexed row read.
-  const availability = new AvailabilityCache(db, projections);
-  const rw = new ReadYourWrites(
-    (position, timeoutMs) => projections!.waitFor(position, timeoutMs, SERVED_READ_MODELS),
-    READ_YOUR_WRITES_MS,
-    () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
-  );
-  // The panel's occupancy grid reads the occupancy read model too: its reads wait for that one as well.
-  const rwWithOccupancy = new ReadYourWrites(
-    (position, timeoutMs) => projections!.waitFor(position, timeoutMs, [...SERVED_READ_MODELS, 'occupancy']),
-    READ_YOUR_WRITES_MS,
-    () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
-  );
-  const readSide: ReadSide = {
-    noteWrite(position) {
-      rw.noteWrite(position);
-      rwWithOccupancy.noteWrite(position);
-      // The runners read it now rather than at their next poll.
-      projections!.poke();
-    },
-    availabilityOf: (workerId) => rw.fresh(() => availability.get(workerId)),
-    vacationsOfWorker: (workerId, o) => rw.fresh(() => vacationsOfWorker(db, workerId, o)),
-    vacationByCode: (code) => rw.fresh(async () => (await vacationByCode(db, code)) ?? null),
-    auditOfWorker: (workerId, o) => rw.fresh(() => auditOfWorker(db, workerId, o)),
-    auditOfCode: (code) => rw.fresh(() => auditOfCode(db, code)),
-    periodsOf: (file, asOf) => rw.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
-    settlementOf: (file, leavingDate) =>
-      rw.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
-    fresh: (read, o) => (o?.occupancy ? rwWithOccupancy : rw).fresh(read),
-  };
+  const readSide = readSideOf(db, projections, logger);
 
   const app = await buildApp(
     {
@@ -157,12 +107,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       metrics,
       metricsText: () => metrics.text(),
       checkReady: () => checkReadiness(db, rawStore),
-      async projectionStatus() {
-        // The runners of this process know their checkpoints best; without them, the tables and locks tell.
-        if (opts.projections === false) return projectionOverview(db, rawStore);
-        const [head, status] = await Promise.all([rawStore.headPosition(), projections!.status()]);
-        return status.map((s) => ({ ...s, head }));
-      },
+      projectionStatus: () => projectionStatus(db, rawStore, opts.projections === false ? undefined : projections),
     },
     { logger },
   );

@@ -144,7 +144,8 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
           const seen = checker.head(r.stream);
           if (seen.revision !== r.revision || seen.hash !== r.hash)
             problem(
-              `stream ${r.stream}: its head record says revision ${r.revision} with hash ${r.hash}, its events end at revision ${seen.revision} with hash ${seen.hash}`,
+              `stream ${r.stream}: its head record says revision ${r.revision} with hash ${r.hash}, ` +
+                `its events end at revision ${seen.revision} with hash ${seen.hash}`,
             );
           closeStream(r.stream);
           break;
@@ -179,7 +180,8 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
     } else if (end.digest !== end.digestBefore)
       problem(
         typeof end.digest === 'string'
-          ? `the end record gives the digest ${end.digest}, the lines before it hash to ${end.digestBefore}: the bundle was changed after it was written`
+          ? `the end record gives the digest ${end.digest}, the lines before it hash to ${end.digestBefore}: ` +
+              'the bundle was changed after it was written'
           : 'the end record carries no digest of the lines before it',
       );
   }

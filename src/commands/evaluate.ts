@@ -182,7 +182,9 @@ export function evaluate(input: EvaluationInput): Evaluation {
     }
     if (!request.compensated && params.maxPeopleOnVacation !== null && input.occupancy) {
       const day = firstFullDay(input.occupancy, file.worker.id, request.startDate, end, params.maxPeopleOnVacation, replacing);
-      if (day) violations.push({ rule: 'unitFull', maximum: params.maxPeopleOnVacation, subgerenciaId: contract.subgerenciaId, day }); // (d)
+      if (day) {
+        violations.push({ rule: 'unitFull', maximum: params.maxPeopleOnVacation, subgerenciaId: contract.subgerenciaId, day }); // (d)
+      }
     }
   }
   const clash = overlapping(request, end, others);

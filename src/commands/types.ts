@@ -1,5 +1,5 @@
-import type { PayrollSummary } from '../domain/index.ts';
-import type { Amortization, EventMetadata } from '../events/types.ts';
+import type { Amortization, PayrollSummary } from '../domain/index.ts';
+import type { EventMetadata } from '../events/types.ts';
 import type { CompanyContract, Contract, Worker } from '../reference/repository.ts';
 import type { RuleViolation } from './violations.ts';
 

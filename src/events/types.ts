@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Amortization } from '../domain/index.ts';
 
 /**
  * Event payload schemas. Events are facts in the past tense; each type has a version, and a
@@ -13,8 +14,7 @@ export const amortizationSchema = z.object({
   diasHabiles: z.number().int(),
   diasCalendario: z.number().int(),
   valor: z.number().int(),
-});
-export type Amortization = z.infer<typeof amortizationSchema>;
+}) satisfies z.ZodType<Amortization>;
 
 /** The vacation record as the events describe it; also the snapshot kept on deletion. */
 export const vacationRecordSchema = z.object({

@@ -17,7 +17,7 @@ import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
-import { PANEL_ERRORS, isPanelPath, registerPanel, sendPanelError } from '../panel/index.ts';
+import { PANEL_ERRORS, isPanelPath, mountPanel, sendPanelError } from '../panel/index.ts';
 
 interface MultipartEntry {
   type: string;
@@ -164,7 +164,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ success: false, statusCode: 404, message: MESSAGES.routeNotFound }));
 
   healthRoutes(app, deps);
-  await registerPanel(app, deps);
+  await mountPanel(app, deps);
   for (const prefix of ['', '/api']) {
     await app.register(
       async (scope) => {

@@ -15,6 +15,9 @@ export function breakInSpanish(b: ChainBreak): string {
         : `faltan los eventos de las revisiones ${from} a ${b.revision - 1}, antes de la revisión ${b.revision}`;
     }
     case 'truncated':
-      return `faltan los últimos eventos del flujo: llegó a la revisión ${b.previous} y el último guardado es el de la revisión ${b.revision - 1}`;
+      return (
+        `faltan los últimos eventos del flujo: llegó a la revisión ${b.previous} ` +
+        `y el último guardado es el de la revisión ${b.revision - 1}`
+      );
   }
 }

@@ -15,16 +15,24 @@ const DB_DOWN_CODES = new Set([
   '08006',
 ]);
 
+/** What pg and the KurrentDB client say when the server cannot be reached. */
+const UNAVAILABLE_MESSAGES = new RegExp(
+  [
+    'Connection terminated',
+    'timeout exceeded when trying to connect',
+    'connect ECONNREFUSED',
+    'Client has encountered a connection error',
+    'UNAVAILABLE',
+    'DeadlineExceeded',
+  ].join('|'),
+  'i',
+);
+
 /** Whether an error means a dependency (database, event store) is unreachable rather than a bug. */
 export function isUnavailable(err: unknown): boolean {
   const e = err as { code?: string; message?: string; cause?: unknown };
   if (e?.code && DB_DOWN_CODES.has(e.code)) return true;
-  if (
-    /Connection terminated|timeout exceeded when trying to connect|connect ECONNREFUSED|Client has encountered a connection error|UNAVAILABLE|DeadlineExceeded/i.test(
-      e?.message ?? '',
-    )
-  )
-    return true;
+  if (UNAVAILABLE_MESSAGES.test(e?.message ?? '')) return true;
   return e?.cause ? isUnavailable(e.cause) : false;
 }
 

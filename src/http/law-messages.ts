@@ -9,6 +9,7 @@ export type WarningBody = {
 };
 
 const pendingDays = (units: number) => formatDays(toDecimal2(Days360.fromUnits(units)));
+const ofPeriod = (p: { number: number; contractId: number }) => `del período ${p.number} del contrato ${p.contractId}`;
 
 /** A warning of the vacation-law endpoints in the words of the interface. */
 export function warningBody(w: SettlementWarning): WarningBody {
@@ -16,32 +17,41 @@ export function warningBody(w: SettlementWarning): WarningBody {
     case 'accumulation':
       return {
         tipo: 'acumulacion',
-        mensaje: `El trabajador tiene ${w.owed} períodos causados con días pendientes; el artículo 190 del CST permite acumular hasta ${w.limit}${w.extended ? ' para personal técnico, especializado, de confianza o de manejo' : ''}`,
+        mensaje:
+          `El trabajador tiene ${w.owed} períodos causados con días pendientes; el artículo 190 del CST permite acumular hasta ${w.limit}` +
+          (w.extended ? ' para personal técnico, especializado, de confianza o de manejo' : ''),
       };
     case 'prescribed':
       return {
         tipo: 'prescrito',
-        mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes del período ${w.period.number} del contrato ${w.period.contractId} prescribieron el ${w.on} (artículo 488 del CST)`,
+        mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes ${ofPeriod(w.period)} prescribieron el ${w.on} (artículo 488 del CST)`,
       };
     case 'aboutToPrescribe':
       return {
         tipo: 'prescripcion',
-        mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes del período ${w.period.number} del contrato ${w.period.contractId} prescriben el ${w.on} (artículo 488 del CST)`,
+        mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes ${ofPeriod(w.period)} prescriben el ${w.on} (artículo 488 del CST)`,
       };
     case 'endsAfterLeaving':
       return {
         tipo: 'posterior',
-        mensaje: `Las vacaciones ${w.codigoPila} (del ${w.startDate} al ${w.endDate}) terminan después de la fecha de retiro y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán`,
+        mensaje:
+          `Las vacaciones ${w.codigoPila} (del ${w.startDate} al ${w.endDate}) terminan después de la fecha de retiro ` +
+          'y sus días se descuentan como tomados; interrúmpalas o elimínelas si no se disfrutarán',
       };
     case 'settledContract':
       return {
         tipo: 'liquidado',
-        mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes de los períodos del contrato ${w.contractId} no se incluyen: el contrato está liquidado y se pagaron en su liquidación`,
+        mensaje:
+          `Los ${pendingDays(w.pendingUnits)} días pendientes de los períodos del contrato ${w.contractId} no se incluyen: ` +
+          'el contrato está liquidado y se pagaron en su liquidación',
       };
     case 'projected':
       return {
         tipo: 'proyectado',
-        mensaje: `Los ${w.days} días laborados del ${w.from} a la fecha de retiro (${pendingDays(w.accruedUnits)} días de vacaciones) se proyectan desde el contrato ${w.contractId}: ${w.payrollThrough === null ? 'no tiene nómina registrada' : `la nómina está registrada solo hasta el ${w.payrollThrough}`}`,
+        mensaje:
+          `Los ${w.days} días laborados del ${w.from} a la fecha de retiro (${pendingDays(w.accruedUnits)} días de vacaciones) ` +
+          `se proyectan desde el contrato ${w.contractId}: ` +
+          (w.payrollThrough === null ? 'no tiene nómina registrada' : `la nómina está registrada solo hasta el ${w.payrollThrough}`),
       };
   }
 }

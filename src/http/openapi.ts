@@ -183,7 +183,8 @@ export function openApiDocument(): Json {
       { ...ok(200, 'Liquidación', 'Settlement', R.settlementOk), ...errors([...READ_ERRORS, 422]) },
     ),
     '/api/vacaciones/libro': get(
-      'Libro de vacaciones (CST art. 187 §3) de la empresa, una subgerencia o un trabajador, en un rango de fechas y como estaba en una fecha de corte; JSON, CSV o XLSX, transmitido a medida que se lee',
+      'Libro de vacaciones (CST art. 187 §3) de la empresa, una subgerencia o un trabajador, en un rango de fechas ' +
+        'y como estaba en una fecha de corte; JSON, CSV o XLSX, transmitido a medida que se lee',
       queryParams(bookQuery),
       {
         '200': {
@@ -208,7 +209,9 @@ export function openApiDocument(): Json {
       {
         '200': {
           description:
-            'El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo y el cierre con los conteos, la raíz de Merkle y el resumen SHA-256 de las líneas anteriores); se verifica con `vacaciones audit verify --bundle`',
+            'El paquete: JSON por líneas en gzip (manifiesto, trabajadores, eventos con su hash, la cabeza de cada flujo ' +
+            'y el cierre con los conteos, la raíz de Merkle y el resumen SHA-256 de las líneas anteriores); ' +
+            'se verifica con `vacaciones audit verify --bundle`',
           content: { 'application/gzip': { schema: { type: 'string', format: 'binary' } } },
         },
         // 501: the instance keeps its events in KurrentDB.

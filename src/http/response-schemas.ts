@@ -214,7 +214,11 @@ const warnings = z
   )
   .meta({
     description:
-      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado)',
+      'Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); ' +
+      'períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); ' +
+      'en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), ' +
+      'días pendientes de contratos ya liquidados, que no se incluyen (liquidado), ' +
+      'y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado)',
   });
 
 export const accrualPeriod = z.strictObject({
@@ -224,7 +228,8 @@ export const accrualPeriod = z.strictObject({
   causadoEl: date.nullable().meta({ description: 'Día en que se completaron 360 días laborados; null mientras el período está en curso' }),
   estado: z.enum(['causado', 'en curso', 'proporcional']).meta({
     description:
-      'causado: completó 360 días laborados; en curso: aún puede completarlos; proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional',
+      'causado: completó 360 días laborados; en curso: aún puede completarlos; ' +
+      'proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional',
   }),
   diasLaborados: z.number().int().meta({ description: 'Días laborados en el período según nómina, de 0 a 360' }),
   diasVacacionesAnuales: z.number().int().nullable(),
@@ -269,14 +274,19 @@ export const settlementOk = success(
     nominaHasta: date.nullable().meta({
       description: 'Fin de la última planilla de nómina del contrato terminada a la fecha de retiro; null si no tiene',
     }),
-    diasSinNomina: z.number().int().meta({
-      description:
-        'Días laborados desde el día siguiente a nominaHasta (o el inicio del contrato) hasta la fecha de retiro, en meses de 30 días como la nómina: se proyectan desde el contrato y se incluyen en los períodos, diasPendientes y valor',
-    }),
+    diasSinNomina: z
+      .number()
+      .int()
+      .meta({
+        description:
+          'Días laborados desde el día siguiente a nominaHasta (o el inicio del contrato) hasta la fecha de retiro, ' +
+          'en meses de 30 días como la nómina: se proyectan desde el contrato y se incluyen en los períodos, diasPendientes y valor',
+      }),
     diasCausadosSinNomina: days2.meta({ description: 'Lo que causan esos días a los días anuales del contrato' }),
     diasPendientes: days2.meta({
       description:
-        'Días causados (con la parte proporcional del último período y los días sin nómina) menos los tomados, sin los contratos ya liquidados; negativo tras anticipos',
+        'Días causados (con la parte proporcional del último período y los días sin nómina) menos los tomados, ' +
+        'sin los contratos ya liquidados; negativo tras anticipos',
     }),
     valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
     periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos) de los contratos no liquidados' }),

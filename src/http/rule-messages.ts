@@ -23,13 +23,20 @@ export function ruleMessage(v: RuleViolation): string {
     case 'belowMinimum':
       return `Los días solicitados (${v.requested}) no cumplen el mínimo de ${v.minimum} días disfrutados`;
     case 'advanceNotAllowed':
-      return `Los días solicitados (${v.requested}) superan los días disponibles (${formatDays(v.available)}) y el contrato empresa no permite vacaciones anticipadas`;
+      return (
+        `Los días solicitados (${v.requested}) superan los días disponibles (${formatDays(v.available)}) ` +
+        'y el contrato empresa no permite vacaciones anticipadas'
+      );
     case 'advanceOverMaximum':
       return `Los días anticipados (${formatDays(v.inAdvance)}) superan el máximo de ${v.maximum} días de vacaciones anticipadas`;
     case 'unitFull':
       return `Se alcanzó el máximo de ${v.maximum} personas de vacaciones al mismo tiempo en la subgerencia ${v.subgerenciaId} el ${v.day}`;
     case 'compensationOverHalf':
-      return `Los días compensados en dinero (${formatDays(v.compensated)}) superarían la mitad de los ${v.periodDays} días del período ${v.period} del contrato ${v.contractId} (desde ${v.from}): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`;
+      return (
+        `Los días compensados en dinero (${formatDays(v.compensated)}) superarían la mitad de los ${v.periodDays} días ` +
+        `del período ${v.period} del contrato ${v.contractId} (desde ${v.from}): ` +
+        'mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período'
+      );
     case 'overlap':
       return `Las fechas se cruzan con otras vacaciones del trabajador (${v.codigoPila}, del ${v.startDate} al ${v.endDate})`;
     case 'notApprovedToInterrupt':
@@ -39,7 +46,10 @@ export function ruleMessage(v: RuleViolation): string {
     case 'alreadyInterrupted':
       return `Las vacaciones ${v.codigoPila} ya fueron interrumpidas el ${v.on}`;
     case 'notBegun':
-      return `Las vacaciones ${v.codigoPila} aún no han comenzado (inician el ${v.startDate} y hoy es ${v.today}): solo se interrumpen vacaciones en curso`;
+      return (
+        `Las vacaciones ${v.codigoPila} aún no han comenzado (inician el ${v.startDate} y hoy es ${v.today}): ` +
+        'solo se interrumpen vacaciones en curso'
+      );
     case 'alreadyEnded':
       return `Las vacaciones ${v.codigoPila} terminaron el ${v.endDate} (hoy es ${v.today}): solo se interrumpen vacaciones en curso`;
     case 'interruptionOutside':
@@ -51,7 +61,10 @@ export function ruleMessage(v: RuleViolation): string {
     case 'continuesNotInterrupted':
       return `Las vacaciones ${v.codigoPila} no fueron interrumpidas: no tienen días pendientes que continuar`;
     case 'continuesOverReturned':
-      return `Los días solicitados (${v.requested}) superan los ${v.left} días no disfrutados que quedan de las vacaciones interrumpidas ${v.codigoPila}`;
+      return (
+        `Los días solicitados (${v.requested}) superan los ${v.left} días no disfrutados ` +
+        `que quedan de las vacaciones interrumpidas ${v.codigoPila}`
+      );
   }
 }
 

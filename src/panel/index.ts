@@ -10,12 +10,12 @@ import { html } from './html.ts';
 import { page, type Flash, type PageOptions, type Section } from './layout.ts';
 import { PgSessionStore, SESSION_IDLE_MS } from './session-store.ts';
 import { PANEL_CSP, PANEL_ERRORS, send, sendPanelError } from './respond.ts';
-import { signInRoutes } from './sign-in-routes.ts';
+import { signInPageRoutes } from './sign-in-routes.ts';
 import { TOO_MANY_FROM_ADDRESS } from './throttle.ts';
-import { auditRoutes } from './views/audit.ts';
-import { occupancyRoutes } from './views/occupancy.ts';
-import { operationsRoutes } from './views/operations.ts';
-import { workerRoutes } from './views/worker.ts';
+import { auditPageRoutes } from './views/audit.ts';
+import { occupancyPageRoutes } from './views/occupancy.ts';
+import { operationsPageRoutes } from './views/operations.ts';
+import { workerPageRoutes } from './views/worker.ts';
 
 export { PANEL_CSP, PANEL_ERRORS, isPanelPath, sendPanelError } from './respond.ts';
 
@@ -67,7 +67,7 @@ async function protectForms(scope: FastifyInstance, opts: FastifyCsrfProtectionO
  * The web panel at /panel: server-rendered pages for people, signed in with e-mail and password,
  * beside the JSON interface (which it leaves as it is). `/` leads here.
  */
-export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {
+export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise<void> {
   const store = new PgSessionStore(deps.db);
   const secret = await sessionSecret(deps.db);
   sweepOnATimer(app, deps, store);
@@ -137,7 +137,7 @@ export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Prom
           cookieKey: FORM_COOKIE,
           cookieOpts: { path: '/panel', httpOnly: true, sameSite: 'strict', signed: true },
         });
-        signInRoutes(open, deps, (req, reply) => reply.generateCsrf({ secure: req.protocol === 'https' }));
+        signInPageRoutes(open, deps, (req, reply) => reply.generateCsrf({ secure: req.protocol === 'https' }));
       });
 
       // A session's pages: every form posted carries the session's CSRF token.
@@ -178,10 +178,10 @@ export async function registerPanel(app: FastifyInstance, deps: PanelDeps): Prom
             req.panelUser = user;
           });
           inside.get('/', async (_req, reply) => reply.redirect('/panel/ocupacion', 302));
-          occupancyRoutes(inside, ctx);
-          workerRoutes(inside, ctx);
-          auditRoutes(inside, ctx);
-          operationsRoutes(inside, ctx);
+          occupancyPageRoutes(inside, ctx);
+          workerPageRoutes(inside, ctx);
+          auditPageRoutes(inside, ctx);
+          operationsPageRoutes(inside, ctx);
         });
       });
     },

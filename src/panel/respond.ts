@@ -23,7 +23,8 @@ export const PANEL_ERRORS = {
   badUrl: 'La dirección no es válida. Revise el enlace o vuelva al panel.',
   uriTooLong: 'La dirección es demasiado larga. Revise el enlace o vuelva al panel.',
   tooMany: (minutes: number) =>
-    `Demasiados intentos desde su dirección de red. Espere ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} antes de intentarlo de nuevo.`,
+    'Demasiados intentos desde su dirección de red. ' +
+    `Espere ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'} antes de intentarlo de nuevo.`,
   internal: (requestId: string) => `Ocurrió un error interno. Si se repite, informe este código de solicitud: ${requestId}.`,
 } as const;
 

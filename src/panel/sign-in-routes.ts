@@ -21,7 +21,7 @@ function safeReturn(v: unknown): string {
  * checked against a signed cookie (`formToken`), not the session, so that a visit writes no
  * session row until someone signs in.
  */
-export function signInRoutes(panel: FastifyInstance, deps: PanelDeps, formToken: (req: FastifyRequest, reply: FastifyReply) => string) {
+export function signInPageRoutes(panel: FastifyInstance, deps: PanelDeps, formToken: (req: FastifyRequest, reply: FastifyReply) => string) {
   const signInPage = (reply: FastifyReply, o: { email?: string; back?: string; flash?: Flash | null; status?: number }) =>
     send(
       reply,

@@ -4,7 +4,7 @@ export { ensureProjectionTables } from './runtime/tables.ts';
 export { readCheckpoints } from './runtime/checkpoints.ts';
 export { ProjectionService } from './runtime/service.ts';
 export { rebuild, RebuildBusyError, type RebuildProgress } from './runtime/rebuild.ts';
-export { projectionOverview } from './runtime/status.ts';
+export { projectionOverview, projectionStatus } from './runtime/status.ts';
 export { VACATIONS_TABLE } from './vacations/projector.ts';
 export * from './vacations/queries.ts';
 export * from './amortizations/queries.ts';

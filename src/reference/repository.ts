@@ -66,7 +66,10 @@ export interface User {
   permissions: string[];
 }
 
-/** One worker as the reference tables hold it: contracts, payroll sheets and the company contracts (the import reads it; requests read the per-worker read model). */
+/**
+ * One worker as the reference tables hold it: contracts, payroll sheets and the company contracts
+ * (the import reads it; requests read the per-worker read model).
+ */
 export interface WorkerRecords {
   worker: Worker;
   contracts: Contract[];
@@ -102,7 +105,8 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 
 const WORKER_COLUMNS = 'id, document_type, document_number, first_names, last_names';
 const CONTRACT_COLUMNS =
-  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level, technical_or_trusted';
+  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level, ' +
+  'technical_or_trusted';
 const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
 const COMPANY_COLUMNS =
   'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
@@ -298,7 +302,8 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
     );
     const sheets = withSheets
       ? await this.db.query<Row>(
-          `SELECT ${SHEET_COLUMNS} FROM ref_payroll_sheets WHERE worker_id = ANY($1::bigint[]) ORDER BY worker_id, period_start, contract_id`,
+          `SELECT ${SHEET_COLUMNS} FROM ref_payroll_sheets
+            WHERE worker_id = ANY($1::bigint[]) ORDER BY worker_id, period_start, contract_id`,
           [ids],
         )
       : { rows: [] };

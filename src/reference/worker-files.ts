@@ -6,7 +6,7 @@ import type { CompanyContract, Contract, Worker } from './repository.ts';
  * The per-worker read model (rm_workers): everything consult, calculate and the contract check
  * need about one worker, found by document number in one indexed row read. The reference import
  * keeps it current in its own transaction (refreshWorkerFiles); vac_worker_rows, a database
- * function, computes the rows from the reference tables.
+ * function (vac-worker-rows.ts), computes the rows from the reference tables.
  */
 export interface WorkerFileRow {
   worker: Worker;

@@ -73,7 +73,8 @@ export async function createApiKey(db: Queryable, opts: { name: string; scopes?:
   const name = opts.name.trim();
   if (!NAME_PATTERN.test(name)) {
     throw new ApiKeyError(
-      `invalid API key name ${JSON.stringify(opts.name)}: use 1 to 64 letters, digits, ".", "_", ":", "@" or "-", starting with a letter or digit`,
+      `invalid API key name ${JSON.stringify(opts.name)}: ` +
+        'use 1 to 64 letters, digits, ".", "_", ":", "@" or "-", starting with a letter or digit',
     );
   }
   const scopes = normaliseScopes(opts.scopes);

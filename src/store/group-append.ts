@@ -69,7 +69,8 @@ export class GroupAppender {
       const all = <K extends keyof (typeof args)[number]>(k: K) => args.flatMap((a) => a[k] as unknown[]);
       rows = (
         await this.q.query<GroupRow>(
-          `SELECT * FROM vac_append_batch($1::int[], $2::text[], $3::bigint[], $4::int[], $5::uuid[], $6::text[], $7::int[], ${jsonbArray(8)}, ${jsonbArray(9)})`,
+          `SELECT * FROM vac_append_batch($1::int[], $2::text[], $3::bigint[], $4::int[], $5::uuid[], $6::text[], $7::int[],
+                                          ${jsonbArray(8)}, ${jsonbArray(9)})`,
           [
             args.map((a) => a.streams.length),
             all('streams'),

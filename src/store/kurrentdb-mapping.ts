@@ -171,7 +171,7 @@ export function toPosition(p: { commit: bigint; prepare: bigint } | undefined): 
 }
 
 /** Our view of a recorded event; undefined for system, probe and non-JSON-object events. */
-export function toStored(event: RecordedEvent | undefined): StoredEvent | undefined {
+export function storedFromRecorded(event: RecordedEvent | undefined): StoredEvent | undefined {
   if (!event) return undefined;
   if (event.streamId.startsWith('$') || event.type.startsWith('$') || event.streamId === PROBE_STREAM) return undefined;
   const data = decodeData(event);

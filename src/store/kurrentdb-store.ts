@@ -32,7 +32,7 @@ import {
   toConflict,
   toEventData,
   toPosition,
-  toStored,
+  storedFromRecorded,
   toStreamState,
   unsupportedMessage,
 } from './kurrentdb-mapping.ts';
@@ -387,7 +387,7 @@ export class KurrentEventStore implements EventStore {
   private async readStreamEvents(stream: string, options: ReadStreamOptions): Promise<StoredEvent[]> {
     try {
       const read = await this.onLeader((c) => collect(c.readStream(stream, { ...options, requiresLeader: true })));
-      return read.map((r) => toStored(r.event)).filter((e): e is StoredEvent => e !== undefined);
+      return read.map((r) => storedFromRecorded(r.event)).filter((e): e is StoredEvent => e !== undefined);
     } catch (err) {
       if (isNotFound(err)) return [];
       throw err;
@@ -455,7 +455,7 @@ export class KurrentEventStore implements EventStore {
         const position = toPosition(r.event.position);
         last = position;
         if (!isAfter(position, cursor) || out.length === limit) continue;
-        const e = toStored(r.event);
+        const e = storedFromRecorded(r.event);
         if (e) out.push(e);
       }
       if (page.length < want || !last || !isAfter(last, cursor)) break;
@@ -470,7 +470,7 @@ export class KurrentEventStore implements EventStore {
     for (;;) {
       const page = await this.readAllPage(BACKWARDS, from, HEAD_PAGE);
       for (const r of page) {
-        const e = toStored(r.event);
+        const e = storedFromRecorded(r.event);
         if (e) return e.position;
       }
       const last = page.at(-1)?.event;
@@ -492,7 +492,7 @@ export class KurrentEventStore implements EventStore {
     const upTo = Math.min(COUNT_CAP, opts.upTo ?? COUNT_CAP);
     if (reused) return Math.min(upTo, await reused.count);
     const count = this.readAllPage(FORWARDS, after, COUNT_CAP + 1).then((page) =>
-      Math.min(COUNT_CAP, page.filter((r) => toStored(r.event) && isAfter(toPosition(r.event!.position), after)).length),
+      Math.min(COUNT_CAP, page.filter((r) => storedFromRecorded(r.event) && isAfter(toPosition(r.event!.position), after)).length),
     );
     this.counts.set(key, { at: now, count });
     count.catch(() => this.counts.delete(key));

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/types.ts';
 import type { AuditLog, EventsQuery, FaultyLink, HeadLink, LogSnapshot, ShortStream, StreamScope } from './audit-log.ts';
-import { COLUMNS, toStored, type EventRow } from './postgres-store.ts';
+import { COLUMNS, storedFromRow, type EventRow } from './postgres-store.ts';
 import type { Position, StoredEvent } from './types.ts';
 
 /** Events checked per query (a few megabytes of rows, checked by the server). */
@@ -134,7 +134,8 @@ async function checkPart(db: Queryable, part: Part, checked: (events: number) =>
            FROM (
              SELECT c.stream, c.revision, c.hash,
                     coalesce(lag(c.revision) OVER w, CASE WHEN c.stream = $1 THEN $2::bigint END, -1) AS prev_revision,
-                    sha256(coalesce(lag(c.hash) OVER w, CASE WHEN c.stream = $1 THEN decode(${'$'}${bound.length + 3}, 'hex') END, ''::bytea)
+                    sha256(coalesce(lag(c.hash) OVER w,
+                                    CASE WHEN c.stream = $1 THEN decode(${'$'}${bound.length + 3}, 'hex') END, ''::bytea)
                            || vac_event_canonical(c.stream, c.revision, c.type, c.version, c.data, c.metadata)) AS expected
                FROM (
                  SELECT e.stream, e.revision, e.type, e.version, e.data, e.metadata, e.hash FROM events e
@@ -188,7 +189,7 @@ class PostgresSnapshot implements LogSnapshot {
       `SELECT ${COLUMNS} FROM events WHERE events.stream = ANY($1::text[]) ORDER BY events.stream, events.revision`,
       [streams],
     );
-    for (const row of r.rows) out.get(row.stream)!.push(toStored(row));
+    for (const row of r.rows) out.get(row.stream)!.push(storedFromRow(row));
     return out;
   }
 
@@ -220,7 +221,7 @@ class PostgresSnapshot implements LogSnapshot {
     );
     for (;;) {
       const rows = (await this.tx.query<EventRow>(`FETCH ${FETCH} FROM ${cursor}`)).rows;
-      for (const r of rows) await each(toStored(r));
+      for (const r of rows) await each(storedFromRow(r));
       if (rows.length < FETCH) break;
     }
     await this.tx.query(`CLOSE ${cursor}`);

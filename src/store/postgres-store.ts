@@ -35,7 +35,7 @@ export interface EventRow {
   hash: string;
 }
 
-/** The columns of a StoredEvent read from the events table (named `events`), for toStored. */
+/** The columns of a StoredEvent read from the events table (named `events`), for storedFromRow. */
 export const COLUMNS = `events.position::text, events.tx_id::text, events.event_id::text, events.stream, events.revision::text,
   events.type, events.version, events.data, events.metadata,
   to_char(events.recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at, encode(events.hash, 'hex') AS hash`;
@@ -53,7 +53,8 @@ const BOUNDARY = `(WITH held AS MATERIALIZED (
     SELECT t.xid FROM held t
     WHERE t.locktype = 'transactionid' AND NOT EXISTS (
       SELECT 1 FROM held a
-      WHERE a.pid = t.pid AND a.locktype = 'advisory' AND a.classid = ${APPEND_LOCK.namespace} AND a.objid = ${APPEND_LOCK.id} AND a.objsubid = 2
+      WHERE a.pid = t.pid AND a.locktype = 'advisory'
+        AND a.classid = ${APPEND_LOCK.namespace} AND a.objid = ${APPEND_LOCK.id} AND a.objsubid = 2
         AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())))
   SELECT coalesce(min(x), pg_snapshot_xmax(pg_current_snapshot()))
   FROM pg_snapshot_xip(pg_current_snapshot()) AS x
@@ -65,7 +66,7 @@ const UNIQUE_VIOLATION = '23505';
 /** Where an import's events wait for their revisions, within its transaction. */
 const IMPORTED = 'import_events';
 
-export function toStored(r: EventRow): StoredEvent {
+export function storedFromRow(r: EventRow): StoredEvent {
   return {
     id: r.event_id,
     stream: r.stream,
@@ -231,7 +232,8 @@ export class PostgresEventStore implements EventStore {
        ), ws AS (
          -- Each stream's revision before the import's events, and the hash they chain on from.
          SELECT w.stream, w.n, w.fresh, s.revision AS last, s.revision - w.n AS cur,
-                CASE WHEN s.revision - w.n >= 0 THEN (SELECT p.hash FROM events p WHERE p.stream = w.stream AND p.revision = s.revision - w.n) END AS prev
+                CASE WHEN s.revision - w.n >= 0
+                     THEN (SELECT p.hash FROM events p WHERE p.stream = w.stream AND p.revision = s.revision - w.n) END AS prev
            FROM w JOIN s ON s.stream = w.stream
        ), c AS (
          SELECT i.j, i.event_id, i.stream, ws.cur + row_number() OVER (PARTITION BY i.stream ORDER BY i.j) AS revision,
@@ -311,7 +313,7 @@ export class PostgresEventStore implements EventStore {
       stream,
       opts.fromRevision ?? 0,
     ]);
-    return r.rows.map(toStored);
+    return r.rows.map(storedFromRow);
   }
 
   async readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
@@ -329,7 +331,7 @@ export class PostgresEventStore implements EventStore {
         ORDER BY events.stream, events.revision`,
       [requests.map((q) => q.stream), requests.map((q) => q.fromRevision)],
     );
-    for (const row of r.rows) out.get(row.stream)?.push(toStored(row));
+    for (const row of r.rows) out.get(row.stream)?.push(storedFromRow(row));
     return out;
   }
 
@@ -341,7 +343,7 @@ export class PostgresEventStore implements EventStore {
        LIMIT $3`,
       [after.commit.toString(), after.prepare.toString(), limit],
     );
-    return r.rows.map(toStored);
+    return r.rows.map(storedFromRow);
   }
 
   async headPosition(): Promise<Position> {

@@ -129,7 +129,8 @@ export function registerAudit(program: Command, io: CliIo): void {
     )
     .option(
       '--root <line>',
-      'with --bundle: the root and digest kept from when it was made (the line audit export printed, or a root alone), which it must still have',
+      'with --bundle: the root and digest kept from when it was made (the line audit export printed, or a root alone), ' +
+        'which it must still have',
     )
     .action(async (opts: ScopeOptions & { anchor?: string; bundle?: string; root?: string }) => {
       const keptFromExport = opts.root === undefined ? undefined : parseKeptLine(opts.root);
@@ -217,7 +218,8 @@ export function registerAudit(program: Command, io: CliIo): void {
           await rename(partial, opts.out);
           const secs = (performance.now() - t0) / 1000;
           io.out(
-            `exported ${end.events} events in ${end.streams} streams (${end.workers} workers) to ${opts.out} in ${secs.toFixed(1)} s: ${keptLine(end)}`,
+            `exported ${end.events} events in ${end.streams} streams (${end.workers} workers) to ${opts.out} ` +
+              `in ${secs.toFixed(1)} s: ${keptLine(end)}`,
           );
         } catch (err) {
           bar.stop();

@@ -63,6 +63,8 @@ function stateAfter(state: WorkerState): StateAfter {
 }
 
 /** The few fields that say what an event did, for one table cell. */
+const recordNamed = (id: number | null) => (id === null ? '' : ` (record ${id})`);
+
 function keyFields(e: DomainEvent | undefined, raw: StoredEvent): string {
   if (!e) return JSON.stringify(raw.data).slice(0, 60);
   switch (e.type) {
@@ -78,14 +80,14 @@ function keyFields(e: DomainEvent | undefined, raw: StoredEvent): string {
     case 'VacationDeleted':
       return `${e.data.codigoPila} ${e.data.reason}${e.data.replacedBy ? ` -> ${e.data.replacedBy}` : ''}`;
     case 'VacationInterrupted':
-      return `${e.data.codigoPila} interrupted on ${e.data.interruptedOn} (${e.data.reason}): ${e.data.businessDays}d kept, ${e.data.daysReturned}d returned`;
+      return (
+        `${e.data.codigoPila} interrupted on ${e.data.interruptedOn} (${e.data.reason}): ` +
+        `${e.data.businessDays}d kept, ${e.data.daysReturned}d returned`
+      );
     case 'VacationEditStarted':
       return `${e.data.codigoPila} -> ${e.data.newCodigoPila} (record ${e.data.newRecordId})`;
     case 'VacationEditFailed':
-      return `${e.data.codigoPila} ${e.data.reason}${e.data.newRecordId === null ? '' : ` (record ${e.data.newRecordId})`}: ${e.data.detail.join('; ')}`.slice(
-        0,
-        120,
-      );
+      return `${e.data.codigoPila} ${e.data.reason}${recordNamed(e.data.newRecordId)}: ${e.data.detail.join('; ')}`.slice(0, 120);
     case 'VacationDataConsulted':
       return JSON.stringify(e.data.outcome).slice(0, 60);
     case 'ContractStatusChecked':

@@ -10,7 +10,7 @@ import type { Worker } from '../../reference/repository.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { bogotaTime, html, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
-import { stateBadge } from './vacation-state.ts';
+import { stateBadge } from './display-state.ts';
 
 /** Records of queries and failed edits shown beside the worker's stream, newest first. */
 const OTHER_RECORDS = 200;
@@ -46,16 +46,22 @@ export async function workerSteps(ctx: PanelContext, workerId: number): Promise<
   });
 }
 
+/** A record's code and days as the audit trail's sentences name them (dates as stored). */
+const recordDays = (d: { codigoPila: string; startDate: string; endDate: string }) => `${d.codigoPila} del ${d.startDate} al ${d.endDate}`;
+
 /** What happened, in a sentence. */
 export function describe(e: DomainEvent | undefined, stored: StoredEvent): string {
   if (!e) return `Evento ${stored.type}`;
   switch (e.type) {
     case 'VacationCreated':
       return e.data.replaces
-        ? `Edición: nuevo registro ${e.data.codigoPila} del ${e.data.startDate} al ${e.data.endDate} (${e.data.businessDays} días hábiles) en lugar de ${e.data.replaces}`
-        : `Registro de vacaciones ${e.data.codigoPila} del ${e.data.startDate} al ${e.data.endDate} (${e.data.businessDays} días hábiles${e.data.compensated ? ', compensadas' : ''})`;
+        ? `Edición: nuevo registro ${recordDays(e.data)} (${e.data.businessDays} días hábiles) en lugar de ${e.data.replaces}`
+        : `Registro de vacaciones ${recordDays(e.data)} (${e.data.businessDays} días hábiles${e.data.compensated ? ', compensadas' : ''})`;
     case 'VacationImported':
-      return `Importación de vacaciones históricas ${e.data.codigoPila} del ${e.data.startDate} al ${e.data.endDate} (${e.data.businessDays} días hábiles, ${e.data.approved ? 'aprobadas' : 'sin aprobar'})`;
+      return (
+        `Importación de vacaciones históricas ${recordDays(e.data)} ` +
+        `(${e.data.businessDays} días hábiles, ${e.data.approved ? 'aprobadas' : 'sin aprobar'})`
+      );
     case 'VacationApproved':
       return `Aprobación de ${e.data.codigoPila}`;
     case 'VacationDeleted':
@@ -63,7 +69,10 @@ export function describe(e: DomainEvent | undefined, stored: StoredEvent): strin
         ? `Baja de ${e.data.codigoPila} por edición (reemplazada por ${e.data.replacedBy})`
         : `Eliminación de ${e.data.codigoPila}`;
     case 'VacationInterrupted':
-      return `Interrupción de ${e.data.codigoPila} el ${e.data.interruptedOn} (${e.data.reason}): ${e.data.businessDays} días hábiles disfrutados hasta el ${e.data.endDate}, ${e.data.daysReturned} devueltos al saldo`;
+      return (
+        `Interrupción de ${e.data.codigoPila} el ${e.data.interruptedOn} (${e.data.reason}): ` +
+        `${e.data.businessDays} días hábiles disfrutados hasta el ${e.data.endDate}, ${e.data.daysReturned} devueltos al saldo`
+      );
     case 'VacationEditStarted':
       return `Inicio de edición de ${e.data.codigoPila} hacia ${e.data.newCodigoPila}`;
     default:
@@ -92,14 +101,17 @@ function stateTable(state: WorkerState, code: string | null): Html {
   const list = [...state.vacations.values()].sort((a, b) => a.startDate.localeCompare(b.startDate));
   if (list.length === 0) return html`<p>Hasta este paso el trabajador no tenía vacaciones.</p>`;
   const live = list.filter((v) => !v.deleted);
-  return html`<p>${live.length} ${live.length === 1 ? 'registro vigente' : 'registros vigentes'}, ${live.reduce((n, v) => n + v.businessDays, 0)} días hábiles tomados.</p>
+  const taken = live.reduce((n, v) => n + v.businessDays, 0);
+  return html`<p>${live.length} ${live.length === 1 ? 'registro vigente' : 'registros vigentes'}, ${taken} días hábiles tomados.</p>
 <table>
   <caption>Vacaciones en ese momento</caption>
-  <thead><tr><th scope="col">Código PILA</th><th scope="col">Del</th><th scope="col">Al</th><th scope="col" class="num">Días hábiles</th><th scope="col">Estado</th></tr></thead>
+  <thead><tr>
+    <th scope="col">Código PILA</th><th scope="col">Del</th><th scope="col">Al</th><th scope="col" class="num">Días hábiles</th>
+    <th scope="col">Estado</th>
+  </tr></thead>
   <tbody>${list.map(
-    (
-      v,
-    ) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}><td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
+    (v) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}>
+      <td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
       <td class="num">${v.businessDays}</td><td>${stateBadge(v)}</td></tr>`,
   )}</tbody>
 </table>`;
@@ -123,7 +135,7 @@ export function attachment(name: string): string {
 }
 
 /** Auditoría: a worker's history as the event streams tell it, stepped through, exported. */
-export function auditRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function auditPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
 
   async function workerOf(req: FastifyRequest): Promise<{ doc: string; worker: Worker | null }> {
@@ -161,28 +173,41 @@ export function auditRoutes(app: FastifyInstance, ctx: PanelContext) {
     const asked = Number(q.paso);
     const current = shown.find((s) => s.n === asked) ?? shown.at(-1);
     const i = current ? shown.indexOf(current) : -1;
-    const base = url`/panel/auditoria?documento=${worker.documentNumber}` + (code ? url`&codigo=${code}` : '');
+    const all = url`/panel/auditoria?documento=${worker.documentNumber}`;
+    const base = all + (code ? url`&codigo=${code}` : '');
+    const exportAs = (format: 'csv' | 'json') => url`/panel/auditoria/exportar?documento=${worker.documentNumber}&formato=${format}`;
     const prev = i > 0 ? shown[i - 1] : undefined;
     const next = i >= 0 && i < shown.length - 1 ? shown[i + 1] : undefined;
     const meta = (s: Step) => s.stored.metadata as Meta;
+    const stepLink = (s: Step) => base + url`&paso=${s.n}#estado-titulo`;
     const otherRecords = others.filter((e) => ACTION_LABEL[e.action]);
 
     const body = html`${search}
-<p class="muted">${worker.firstNames} ${worker.lastNames} · ${worker.documentType} ${worker.documentNumber} · <a href="${url`/panel/trabajador/${worker.documentNumber}`}">Ver trabajador</a></p>
-${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="${url`/panel/auditoria?documento=${worker.documentNumber}`}">Ver todos</a></p>` : ''}
+<p class="muted">${worker.firstNames} ${worker.lastNames} · ${worker.documentType} ${worker.documentNumber} ·
+  <a href="${url`/panel/trabajador/${worker.documentNumber}`}">Ver trabajador</a></p>
+${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="${all}">Ver todos</a></p>` : ''}
 <p class="actions">
-  <a class="button secondary" href="${url`/panel/auditoria/exportar?documento=${worker.documentNumber}&formato=csv`}" download>Exportar CSV</a>
-  <a class="button secondary" href="${url`/panel/auditoria/exportar?documento=${worker.documentNumber}&formato=json`}" download>Exportar JSON</a>
+  <a class="button secondary" href="${exportAs('csv')}" download>Exportar CSV</a>
+  <a class="button secondary" href="${exportAs('json')}" download>Exportar JSON</a>
   <a class="button" href="${url`/panel/auditoria/verificar?documento=${worker.documentNumber}`}">Verificar</a>
 </p>
 ${
   current
     ? html`<section aria-labelledby="estado-titulo">
 <h2 id="estado-titulo">Estado después del paso ${current.n} de ${steps.length}</h2>
-<p>${bogotaTime(current.stored.recordedAt)}: ${describe(current.event, current.stored)}, por ${meta(current).userEmail ?? '—'} (${through(meta(current))}).</p>
+<p>${bogotaTime(current.stored.recordedAt)}: ${describe(current.event, current.stored)},
+  por ${meta(current).userEmail ?? '—'} (${through(meta(current))}).</p>
 <nav class="pager" aria-label="Recorrer los eventos">
-  ${prev ? html`<a href="${base}${url`&paso=${prev.n}#estado-titulo`}" data-step="prev" rel="prev">← Paso anterior (${prev.n})</a>` : html`<span class="muted">Es el primer paso</span>`}
-  ${next ? html`<a href="${base}${url`&paso=${next.n}#estado-titulo`}" data-step="next" rel="next">Paso siguiente (${next.n}) →</a>` : html`<span class="muted">Es el último paso</span>`}
+  ${
+    prev
+      ? html`<a href="${stepLink(prev)}" data-step="prev" rel="prev">← Paso anterior (${prev.n})</a>`
+      : html`<span class="muted">Es el primer paso</span>`
+  }
+  ${
+    next
+      ? html`<a href="${stepLink(next)}" data-step="next" rel="next">Paso siguiente (${next.n}) →</a>`
+      : html`<span class="muted">Es el último paso</span>`
+  }
 </nav>
 ${stateTable(current.state, code)}
 </section>`
@@ -193,13 +218,15 @@ ${
   shown.length
     ? html`<table>
   <caption>Eventos del flujo ${workerStream(worker.id)}, en orden</caption>
-  <thead><tr><th scope="col" class="num">Paso</th><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">Por dónde</th><th scope="col">Solicitud</th></tr></thead>
+  <thead><tr>
+    <th scope="col" class="num">Paso</th><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th>
+    <th scope="col">Por dónde</th><th scope="col">Solicitud</th>
+  </tr></thead>
   <tbody>${shown.map(
-    (
-      s,
-    ) => html`<tr${s === current ? html` aria-current="step"` : ''}><td class="num"><a href="${base}${url`&paso=${s.n}#estado-titulo`}" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
-      <td>${bogotaTime(s.stored.recordedAt)}</td><td>${describe(s.event, s.stored)}</td><td>${meta(s).userEmail ?? '—'}</td><td>${through(meta(s))}</td>
-      <td><code>${meta(s).requestId ?? '—'}</code></td></tr>`,
+    (s) => html`<tr${s === current ? html` aria-current="step"` : ''}>
+      <td class="num"><a href="${stepLink(s)}" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
+      <td>${bogotaTime(s.stored.recordedAt)}</td><td>${describe(s.event, s.stored)}</td><td>${meta(s).userEmail ?? '—'}</td>
+      <td>${through(meta(s))}</td><td><code>${meta(s).requestId ?? '—'}</code></td></tr>`,
   )}</tbody>
 </table>`
     : html`<p>Sin eventos${code ? ' de ese registro' : ''}.</p>`
@@ -209,11 +236,12 @@ ${
   otherRecords.length
     ? html`<table>
   <caption>Los ${otherRecords.length} más recientes de sus últimos ${OTHER_RECORDS} registros de auditoría</caption>
-  <thead><tr><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">API key</th><th scope="col">Detalle</th></tr></thead>
+  <thead><tr>
+    <th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">API key</th><th scope="col">Detalle</th>
+  </tr></thead>
   <tbody>${otherRecords.map(
-    (
-      e,
-    ) => html`<tr><td>${bogotaTime(e.occurredAt)}</td><td>${ACTION_LABEL[e.action]}</td><td>${e.userEmail ?? '—'}</td><td>${e.apiKeyName ?? '—'}</td>
+    (e) => html`<tr>
+      <td>${bogotaTime(e.occurredAt)}</td><td>${ACTION_LABEL[e.action]}</td><td>${e.userEmail ?? '—'}</td><td>${e.apiKeyName ?? '—'}</td>
       <td><pre class="details">${JSON.stringify(e.details)}</pre></td></tr>`,
   )}</tbody>
 </table>`
@@ -247,11 +275,13 @@ ${
         ? { kind: 'ok', text: `Íntegro: las cadenas de hash de los ${report.events} eventos del trabajador coinciden con su contenido.` }
         : { kind: 'error', text: 'Alterado: la cadena de hash de al menos un flujo no coincide con lo guardado.' },
       body: html`<table>
-  <caption>Cadenas de hash de ${worker.firstNames} ${worker.lastNames} (${worker.documentNumber}): sus vacaciones, sus registros de auditoría y sus códigos PILA</caption>
+  <caption>Cadenas de hash de ${worker.firstNames} ${worker.lastNames} (${worker.documentNumber}):
+    sus vacaciones, sus registros de auditoría y sus códigos PILA</caption>
   <thead><tr><th scope="col">Flujo</th><th scope="col">Resultado</th></tr></thead>
   <tbody>${streams.map((s) => {
     const b = broken.get(s);
-    return html`<tr><td><code>${s}</code></td><td>${b ? html`<strong>rota en la revisión ${b.revision}</strong>: ${breakInSpanish(b)}` : 'íntegra'}</td></tr>`;
+    const result = b ? html`<strong>rota en la revisión ${b.revision}</strong>: ${breakInSpanish(b)}` : 'íntegra';
+    return html`<tr><td><code>${s}</code></td><td>${result}</td></tr>`;
   })}</tbody>
 </table>
 <p><a href="${url`/panel/auditoria?documento=${worker.documentNumber}`}">Volver a la auditoría</a></p>`,

@@ -3,7 +3,7 @@ import { html, monthName, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
-import { stateBadge } from './vacation-state.ts';
+import { stateBadge } from './display-state.ts';
 
 const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -58,7 +58,7 @@ export function dailyCounts(days: string[], absences: Absence[]): Map<string, Ab
 }
 
 /** Ocupación: a subgerencia's month as a calendar of people away against the limit. */
-export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/ocupacion', async (req, reply) => {
     const query = req.query as Record<string, unknown>;
@@ -110,8 +110,9 @@ export function occupancyRoutes(app: FastifyInstance, ctx: PanelContext) {
       const n = perDay.get(d)!.length;
       const full = limit !== null && n >= limit;
       const cls = [full ? 'at-limit' : '', weekday(d) >= 5 ? 'weekend' : ''].filter(Boolean).join(' ');
+      const label = `${shortDate(d)}: ${n} ${n === 1 ? 'persona' : 'personas'} de vacaciones${full ? ', en el límite' : ''}`;
       return html`<td class="${cls}"${d === today ? html` aria-current="date"` : ''}>
-        <a class="day" href="${href({ dia: d })}" aria-label="${shortDate(d)}: ${n} ${n === 1 ? 'persona' : 'personas'} de vacaciones${full ? ', en el límite' : ''}">${Number(d.slice(8))}</a>
+        <a class="day" href="${href({ dia: d })}" aria-label="${label}">${Number(d.slice(8))}</a>
         <span class="count" aria-hidden="true">${n}${limit !== null ? ` / ${limit}` : ''}${full ? ' · límite' : ''}</span>
       </td>`;
     };
@@ -136,7 +137,11 @@ ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.
 <p>${
       limit === null
         ? 'El contrato empresa de esta subgerencia no fija un máximo de personas de vacaciones al mismo tiempo.'
-        : html`Máximo de personas de vacaciones al mismo tiempo: <strong>${limit}</strong>${limits.length > 1 ? html` (el menor de sus contratos empresa: ${limits.map((l) => `${l.name}: ${l.maxPeople ?? 'sin máximo'}`).join('; ')})` : html` (contrato empresa ${limits[0]!.name})`}.`
+        : html`Máximo de personas de vacaciones al mismo tiempo: <strong>${limit}</strong>${
+            limits.length > 1
+              ? html` (el menor de sus contratos empresa: ${limits.map((l) => `${l.name}: ${l.maxPeople ?? 'sin máximo'}`).join('; ')})`
+              : html` (contrato empresa ${limits[0]!.name})`
+          }.`
     }
   ${atLimitDays.length ? html` Días en el límite: <strong>${atLimitDays.length}</strong>.` : ''}</p>
 <table class="calendar">
@@ -144,7 +149,8 @@ ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.
   <thead><tr>${WEEKDAYS.map(([short, long]) => html`<th scope="col"><abbr title="${long}">${short}</abbr></th>`)}</tr></thead>
   <tbody>${weeks.map((w) => html`<tr>${w.map(cell)}</tr>`)}</tbody>
 </table>
-<p class="legend">Cada día muestra las personas de vacaciones y el máximo; los días en el límite van resaltados y marcados «límite». Elija un día para ver quiénes son.</p>
+<p class="legend">Cada día muestra las personas de vacaciones y el máximo; los días en el límite van resaltados y marcados «límite».
+  Elija un día para ver quiénes son.</p>
 <h2 id="quienes">${chosenDay ? `De vacaciones el ${shortDate(chosenDay)}` : `Vacaciones en ${monthName(month)}`}</h2>
 ${chosenDay ? html`<p><a href="${href({})}">Ver todo el mes</a></p>` : ''}
 ${
@@ -152,7 +158,10 @@ ${
     ? html`<p>Nadie de la subgerencia está de vacaciones ${chosenDay ? 'ese día' : 'este mes'}.</p>`
     : html`<table>
   <caption>${who.length} ${who.length === 1 ? 'registro' : 'registros'}</caption>
-  <thead><tr><th scope="col">Persona</th><th scope="col">Documento</th><th scope="col">Desde</th><th scope="col">Hasta</th><th scope="col">Estado</th></tr></thead>
+  <thead><tr>
+    <th scope="col">Persona</th><th scope="col">Documento</th><th scope="col">Desde</th><th scope="col">Hasta</th>
+    <th scope="col">Estado</th>
+  </tr></thead>
   <tbody>${who.map(
     (
       a,

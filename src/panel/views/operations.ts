@@ -26,7 +26,7 @@ const COUNT = new Intl.NumberFormat('es-CO');
 const pending = (lag: number) => (lag >= LAG_COUNT_CAP ? `${COUNT.format(LAG_COUNT_CAP)} o más` : COUNT.format(lag));
 
 /** Operación: the read models' checkpoints and lag, the last import, whether the stores answer. */
-export function operationsRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function operationsPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/operacion', async (req, reply) => {
     const [projections, lastImport, health] = await Promise.all([
@@ -50,7 +50,10 @@ ${
 <p>Posición más reciente del registro de eventos: <strong>${head ? positionToString(head) : '—'}</strong>.</p>
 <table>
   <caption>Estado de cada modelo de lectura</caption>
-  <thead><tr><th scope="col">Modelo de lectura</th><th scope="col">Estado</th><th scope="col">Punto de control</th><th scope="col" class="num">Eventos pendientes</th></tr></thead>
+  <thead><tr>
+    <th scope="col">Modelo de lectura</th><th scope="col">Estado</th><th scope="col">Punto de control</th>
+    <th scope="col" class="num">Eventos pendientes</th>
+  </tr></thead>
   <tbody>
   ${projections.map(
     (p) => html`<tr><th scope="row">${PROJECTOR_LABELS[p.name] ?? p.name} <span class="muted">(${p.name})</span></th>

@@ -13,7 +13,7 @@ import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { bogotaTime, days, html, pesos, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
-import { stateBadge, stateOf, type StateFacts } from './vacation-state.ts';
+import { stateBadge, displayStateOf, type StateFacts } from './display-state.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
 const FORM_FIELDS = [
@@ -92,7 +92,8 @@ function vacationForm(doc: string, csrf: string, state: FormState): Html {
   const v = state.values;
   const checked = (name: string) => (v[name] === '1' ? html` checked` : '');
   const ss = v.vacSeguridadEnNomina ?? '';
-  return html`<form method="post" action="${url`/panel/trabajador/${doc}/vacaciones`}" class="stack" aria-labelledby="form-title" novalidate>
+  const action = url`/panel/trabajador/${doc}/vacaciones`;
+  return html`<form method="post" action="${action}" class="stack" aria-labelledby="form-title" novalidate>
   <input type="hidden" name="_csrf" value="${csrf}">
   <div class="row">
     <div class="field"><label for="vacFechaInicio">Fecha de inicio</label>
@@ -100,7 +101,8 @@ function vacationForm(doc: string, csrf: string, state: FormState): Html {
         aria-describedby="fecha-hint" value="${v.vacFechaInicio ?? ''}">
       <span class="hint" id="fecha-hint">Año, mes y día: 2026-12-01</span></div>
     <div class="field"><label for="vacDiasVacaciones">Días hábiles</label>
-      <input id="vacDiasVacaciones" name="vacDiasVacaciones" type="number" min="1" max="360" required value="${v.vacDiasVacaciones ?? ''}"></div>
+      <input id="vacDiasVacaciones" name="vacDiasVacaciones" type="number" min="1" max="360" required
+        value="${v.vacDiasVacaciones ?? ''}"></div>
     <div class="field"><label for="vacSeguridadEnNomina">Seguridad social en nómina</label>
       <select id="vacSeguridadEnNomina" name="vacSeguridadEnNomina">
         <option value=""${ss === '' ? html` selected` : ''}>Sin indicar</option>
@@ -120,6 +122,9 @@ function vacationForm(doc: string, csrf: string, state: FormState): Html {
 </form>`;
 }
 
+/** A count of days kept in 360ths of a day, as the panel writes it. */
+const dayCount = (units: number) => days(toDecimal2(Days360.fromUnits(units)));
+
 function previewBlock(f: VacationFigures): Html {
   return html`<section aria-labelledby="preview-title" class="card" id="vista-previa">
   <h3 id="preview-title">Vista previa: las vacaciones cumplen todas las reglas</h3>
@@ -127,7 +132,7 @@ function previewBlock(f: VacationFigures): Html {
     <dt>Del</dt><dd>${shortDate(f.startDate)} al ${shortDate(f.endDate)}</dd>
     <dt>Días</dt><dd>${f.days} hábiles, ${f.calendarDays} calendario</dd>
     <dt>Valor</dt><dd>${pesos(f.totalValue)} (salario ${pesos(f.salary)})</dd>
-    <dt>Días disponibles hoy</dt><dd>${days(toDecimal2(Days360.fromUnits(f.availableUnits)))} de ${days(toDecimal2(Days360.fromUnits(f.accruedUnits)))} causados</dd>
+    <dt>Días disponibles hoy</dt><dd>${dayCount(f.availableUnits)} de ${dayCount(f.accruedUnits)} causados</dd>
   </dl>
   ${amortizationTable(f.amortizations, 'Amortización prevista')}
   <p class="hint">Nada se ha guardado todavía: use «Registrar» para guardarlas.</p>
@@ -138,10 +143,19 @@ function amortizationTable(rows: { periodo: string; diasHabiles: number; diasCal
   if (rows.length === 0) return html``;
   return html`<table>
   <caption>${caption}</caption>
-  <thead><tr><th scope="col">Periodo</th><th scope="col" class="num">Días hábiles</th><th scope="col" class="num">Días calendario</th><th scope="col" class="num">Valor</th></tr></thead>
-  <tbody>${rows.map((a) => html`<tr><td>${a.periodo}</td><td class="num">${a.diasHabiles}</td><td class="num">${a.diasCalendario}</td><td class="num">${pesos(a.valor)}</td></tr>`)}</tbody>
+  <thead><tr>
+    <th scope="col">Periodo</th><th scope="col" class="num">Días hábiles</th><th scope="col" class="num">Días calendario</th>
+    <th scope="col" class="num">Valor</th>
+  </tr></thead>
+  <tbody>${rows.map(
+    (a) => html`<tr>
+    <td>${a.periodo}</td><td class="num">${a.diasHabiles}</td><td class="num">${a.diasCalendario}</td><td class="num">${pesos(a.valor)}</td>
+  </tr>`,
+  )}</tbody>
 </table>`;
 }
+
+const MORE_HITS = 'Hay más trabajadores que coinciden: escriba más del documento o del nombre para acotar la búsqueda.';
 
 /** Reasons an interruption may give (CST art. 188), as the interface names them, with their labels. */
 const INTERRUPTION_LABELS: Record<InterruptionReason, string> = {
@@ -152,6 +166,9 @@ const INTERRUPTION_LABELS: Record<InterruptionReason, string> = {
   otro: 'Otro',
 };
 
+/** A record's days as the panel's sentences name them: «del 17 nov 2026 al 24 nov 2026». */
+const fromTo = (v: { startDate: string; endDate: string }) => `del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}`;
+
 /** An approved, enjoyed vacation in course on `today`: the one kind that may be interrupted. */
 const interruptible = (v: VacationView, today: string) =>
   v.status === 'live' && v.approved && !v.compensated && !v.interruptedOn && v.startDate <= today && today <= v.endDate;
@@ -161,18 +178,25 @@ function timeline(list: VacationView[], user: User, doc: string, csrf: string, t
   const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
   return html`<ol class="timeline" aria-label="Vacaciones del trabajador, de la más reciente a la más antigua">
 ${ordered.map((v) => {
-  const state = stateOf(facts(v));
+  const state = displayStateOf(facts(v));
   const live = v.status === 'live';
   return html`<li id="${v.codigoPila}" class="${live ? '' : 'gone'}">
   <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(facts(v))}</h3>
   <dl class="facts">
     <dt>Código PILA</dt><dd><code>${v.codigoPila}</code></dd>
-    <dt>Días</dt><dd>${v.businessDays} hábiles, ${v.calendarDays} calendario${v.compensated ? ', compensadas en dinero' : ''}${v.advance ? ', anticipadas' : ''}</dd>
+    <dt>Días</dt><dd>${v.businessDays} hábiles, ${v.calendarDays} calendario${v.compensated ? ', compensadas en dinero' : ''}${
+      v.advance ? ', anticipadas' : ''
+    }</dd>
     <dt>Valor</dt><dd>${pesos(v.totalValue)}</dd>
     ${v.createdAt ? html`<dt>Registrada</dt><dd>${bogotaTime(v.createdAt)}</dd>` : ''}
     ${v.approvedAt ? html`<dt>Aprobada</dt><dd>${bogotaTime(v.approvedAt)}</dd>` : ''}
     ${v.deletedAt ? html`<dt>${state === 'reemplazada' ? 'Reemplazada' : 'Eliminada'}</dt><dd>${bogotaTime(v.deletedAt)}</dd>` : ''}
-    ${v.interruptedOn ? html`<dt>Interrumpida</dt><dd>desde el ${shortDate(v.interruptedOn)} (${v.interruptionReason ?? 'sin motivo'}); los días no disfrutados volvieron al saldo</dd>` : ''}
+    ${
+      v.interruptedOn
+        ? html`<dt>Interrumpida</dt><dd>desde el ${shortDate(v.interruptedOn)} (${v.interruptionReason ?? 'sin motivo'});
+          los días no disfrutados volvieron al saldo</dd>`
+        : ''
+    }
     ${v.continues ? html`<dt>Continúa</dt><dd><a href="${url`#${v.continues}`}"><code>${v.continues}</code></a></dd>` : ''}
     ${v.replaces ? html`<dt>Reemplaza a</dt><dd><code>${v.replaces}</code></dd>` : ''}
     ${v.replacedBy ? html`<dt>Reemplazada por</dt><dd><a href="${url`#${v.replacedBy}`}"><code>${v.replacedBy}</code></a></dd>` : ''}
@@ -183,18 +207,20 @@ ${ordered.map((v) => {
       live && !v.approved
         ? html`<form method="post" action="${url`/panel/vacaciones/${v.codigoPila}/aprobar`}" class="inline">
         <input type="hidden" name="_csrf" value="${csrf}">
-        <button type="submit" aria-label="Aprobar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Aprobar</button>
+        <button type="submit" aria-label="Aprobar las vacaciones ${fromTo(v)}">Aprobar</button>
       </form>`
         : ''
     }
     ${
       interruptible(v, today)
-        ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/interrumpir`}" aria-label="Interrumpir las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Interrumpir…</a>`
+        ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/interrumpir`}"
+            aria-label="Interrumpir las vacaciones ${fromTo(v)}">Interrumpir…</a>`
         : ''
     }
     ${
       live && !v.approved && canDelete(user)
-        ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/eliminar`}" aria-label="Eliminar las vacaciones del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}">Eliminar…</a>`
+        ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/eliminar`}"
+            aria-label="Eliminar las vacaciones ${fromTo(v)}">Eliminar…</a>`
         : ''
     }
     <a href="${url`/panel/auditoria?documento=${doc}&codigo=${v.codigoPila}`}">Ver su auditoría</a>
@@ -209,19 +235,23 @@ async function contractsTable(ctx: PanelContext, file: WorkerFileRow | null): Pr
   const names = new Map((await subgerencias(ctx.deps.db)).map((s) => [s.id, s.name]));
   return html`<table>
   <caption>Contratos</caption>
-  <thead><tr><th scope="col">Contrato</th><th scope="col">Subgerencia</th><th scope="col">Contrato empresa</th><th scope="col">Desde</th><th scope="col">Hasta</th>
-    <th scope="col">Estado</th><th scope="col" class="num">Salario base</th><th scope="col" class="num">Riesgo</th></tr></thead>
+  <thead><tr>
+    <th scope="col">Contrato</th><th scope="col">Subgerencia</th><th scope="col">Contrato empresa</th><th scope="col">Desde</th>
+    <th scope="col">Hasta</th><th scope="col">Estado</th><th scope="col" class="num">Salario base</th>
+    <th scope="col" class="num">Riesgo</th>
+  </tr></thead>
   <tbody>${file.contracts.map((c) => {
     const company = c.companyContractId === null ? null : file.companyContracts.get(c.companyContractId);
     return html`<tr><td>${c.id}${c.additional ? ' (adicional)' : ''}</td><td>${names.get(c.subgerenciaId) ?? c.subgerenciaId}</td>
-      <td>${company?.name ?? '—'}</td><td>${c.startDate ? shortDate(c.startDate) : '—'}</td><td>${c.endDate ? shortDate(c.endDate) : 'sin fecha'}</td>
-      <td>${c.settled ? 'liquidado' : 'vigente'}</td><td class="num">${pesos(c.baseSalary)}</td><td class="num">${c.riskLevel ?? '—'}</td></tr>`;
+      <td>${company?.name ?? '—'}</td><td>${c.startDate ? shortDate(c.startDate) : '—'}</td>
+      <td>${c.endDate ? shortDate(c.endDate) : 'sin fecha'}</td><td>${c.settled ? 'liquidado' : 'vigente'}</td>
+      <td class="num">${pesos(c.baseSalary)}</td><td class="num">${c.riskLevel ?? '—'}</td></tr>`;
   })}</tbody>
 </table>`;
 }
 
 /** Trabajador: search, a worker's contracts, balance and vacations, and the form to book more. */
-export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
+export function workerPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
 
   app.get('/trabajador', async (req, reply) => {
@@ -231,17 +261,23 @@ export function workerRoutes(app: FastifyInstance, ctx: PanelContext) {
     let results: Html = html``;
     if (q !== '') {
       const { hits, more } = await searchWorkers(deps.db, q, SEARCH_LIMIT);
+      const caption = more ? `Los primeros ${hits.length} resultados` : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`;
       // A whole document typed: straight to that worker.
       if (hits[0]?.documentNumber === q) return reply.redirect(url`/panel/trabajador/${q}`, 303);
       results =
         hits.length === 0
           ? html`<p role="status">Ningún trabajador tiene un documento ni un nombre que empiece así.</p>`
           : html`<table>
-  <caption>${more ? `Los primeros ${hits.length} resultados` : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`} para «${q}»</caption>
+  <caption>${caption} para «${q}»</caption>
   <thead><tr><th scope="col">Documento</th><th scope="col">Nombre</th></tr></thead>
-  <tbody>${hits.map((w) => html`<tr><td>${w.documentType} ${w.documentNumber}</td><td><a href="${url`/panel/trabajador/${w.documentNumber}`}">${w.lastNames}, ${w.firstNames}</a></td></tr>`)}</tbody>
+  <tbody>${hits.map(
+    (w) => html`<tr>
+    <td>${w.documentType} ${w.documentNumber}</td>
+    <td><a href="${url`/panel/trabajador/${w.documentNumber}`}">${w.lastNames}, ${w.firstNames}</a></td>
+  </tr>`,
+  )}</tbody>
 </table>
-${more ? html`<p role="status">Hay más trabajadores que coinciden: escriba más del documento o del nombre para acotar la búsqueda.</p>` : ''}`;
+${more ? html`<p role="status">${MORE_HITS}</p>` : ''}`;
     }
     return ctx.render(req, reply, { title: 'Trabajador', section: 'trabajador', body: html`${searchForm(q)}${results}` });
   });
@@ -283,19 +319,23 @@ ${more ? html`<p role="status">Hay más trabajadores que coinciden: escriba más
     const figures = balance.ok
       ? html`<div class="cards">
   <div class="card"><span class="value">${balance.balance.worked}</span> días laborados en nómina</div>
-  <div class="card"><span class="value">${days(toDecimal2(balance.balance.accrued))}</span> días causados (${balance.balance.annualDays} por año)</div>
+  <div class="card"><span class="value">${days(toDecimal2(balance.balance.accrued))}</span>
+    días causados (${balance.balance.annualDays} por año)</div>
   <div class="card"><span class="value">${days(toDecimal2(balance.balance.taken))}</span> días tomados</div>
   <div class="card"><span class="value">${days(toDecimal2(balance.balance.available))}</span> días disponibles</div>
 </div>`
       : html`<p class="flash flash-error">${PROBLEM_TEXT(balance.problem)}</p>`;
-    return html`<p class="muted">${worker.documentType} ${worker.documentNumber} · al ${shortDate(today)} · <a href="${url`/panel/auditoria?documento=${worker.documentNumber}`}">Auditoría del trabajador</a></p>
+    return html`<p class="muted">${worker.documentType} ${worker.documentNumber} · al ${shortDate(today)} ·
+  <a href="${url`/panel/auditoria?documento=${worker.documentNumber}`}">Auditoría del trabajador</a></p>
 <h2>Saldo de vacaciones</h2>
 ${figures}
 ${contracts}
 <h2 id="form-title">Calcular y registrar vacaciones</h2>
 ${
   form.errors?.length
-    ? html`<div class="flash flash-error" role="alert" id="errores"><p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul></div>`
+    ? html`<div class="flash flash-error" role="alert" id="errores">
+        <p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul>
+      </div>`
     : ''
 }
 ${form.preview ? previewBlock(form.preview) : ''}
@@ -340,7 +380,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     );
     ctx.flash(req, {
       kind: 'ok',
-      text: `Vacaciones registradas del ${shortDate(record.startDate)} al ${shortDate(record.endDate)}, pendientes de aprobación. Código ${record.codigoPila}.`,
+      text: `Vacaciones registradas ${fromTo(record)}, pendientes de aprobación. Código ${record.codigoPila}.`,
     });
     return reply.redirect(url`/panel/trabajador/${doc}#${record.codigoPila}`, 303);
   });
@@ -386,15 +426,19 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     return ctx.render(req, reply, {
       title: 'Interrumpir vacaciones',
       section: 'trabajador',
-      body: html`<p>Interrumpir las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}.</p>
-<p>El registro conserva los días hábiles disfrutados antes de la fecha indicada; los demás vuelven al saldo del trabajador, que puede tomarlos después en un registro nuevo.</p>
+      body: html`<p>Interrumpir las vacaciones <code>${record.codigoPila}</code> ${fromTo(record)} (${record.businessDays} días hábiles)
+  del trabajador con documento ${record.documentNumber}.</p>
+<p>El registro conserva los días hábiles disfrutados antes de la fecha indicada; los demás vuelven al saldo del trabajador,
+  que puede tomarlos después en un registro nuevo.</p>
 <form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/interrumpir`}" novalidate>
   <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
   <div class="field"><label for="fechaInterrupcion">Primer día no disfrutado</label>
     <input id="fechaInterrupcion" name="fechaInterrupcion" type="date" required value="${deps.today()}" aria-describedby="fecha-hint">
-    <span class="hint" id="fecha-hint">Un día hábil posterior al inicio y no posterior al fin.</span></div>
+    <span class="hint" id="fecha-hint">Un día hábil ${fromTo(record)}, ambos incluidos: el primero si no disfrutó ninguno.</span></div>
   <div class="field"><label for="motivo">Motivo</label>
-    <select id="motivo" name="motivo" required>${Object.entries(INTERRUPTION_LABELS).map(([value, label]) => html`<option value="${value}">${label}</option>`)}</select></div>
+    <select id="motivo" name="motivo" required>${Object.entries(INTERRUPTION_LABELS).map(
+      ([value, label]) => html`<option value="${value}">${label}</option>`,
+    )}</select></div>
   <div class="actions">
     <button type="submit">Interrumpir</button>
     <a class="button secondary" href="${backTo(record)}">No, volver</a>
@@ -461,7 +505,8 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     return ctx.render(req, reply, {
       title: 'Eliminar vacaciones',
       section: 'trabajador',
-      body: html`<p>¿Eliminar las vacaciones <code>${record.codigoPila}</code> del ${shortDate(record.startDate)} al ${shortDate(record.endDate)} (${record.businessDays} días hábiles) del trabajador con documento ${record.documentNumber}?</p>
+      body: html`<p>¿Eliminar las vacaciones <code>${record.codigoPila}</code> ${fromTo(record)} (${record.businessDays} días hábiles)
+  del trabajador con documento ${record.documentNumber}?</p>
 <p>La eliminación queda en la auditoría con su nombre y no se puede deshacer.</p>
 <form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/eliminar`}" class="actions">
   <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">

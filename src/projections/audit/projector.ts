@@ -156,10 +156,12 @@ ${columnDefinitions(AUDIT_COLUMNS)},
     // entry() of each event, in SQL. A deletion keeps only those of its snapshot's fields that
     // are there, as JSON.stringify leaves out the undefined ones.
     const snapshotFields = ['recordId', 'startDate', 'endDate', 'businessDays', 'calendarDays', 'totalValue', 'compensated', 'approved'];
+    // A record's amortizations are counted, not copied.
+    const withPeriods = "(e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))";
     const details = `CASE e.type
-        WHEN 'VacationCreated' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
-        WHEN 'VacationImported' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
-        WHEN 'VacationInterrupted' THEN (e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))
+        WHEN 'VacationCreated' THEN ${withPeriods}
+        WHEN 'VacationImported' THEN ${withPeriods}
+        WHEN 'VacationInterrupted' THEN ${withPeriods}
         WHEN 'VacationDeleted' THEN
           CASE WHEN e.data->>'reason' = 'edit' THEN '{}'::jsonb ELSE jsonb_build_object('etiqueta', '${DELETE_LABEL}') END
           || (e.data - 'snapshot')

@@ -4,6 +4,7 @@ import { readCheckpoints } from './checkpoints.ts';
 import { heldLocks } from './locks.ts';
 import { allProjectors } from './registry.ts';
 import type { Projector } from '../types.ts';
+import type { ProjectionService, ProjectorStatus } from './service.ts';
 
 export interface ProjectionOverview {
   name: string;
@@ -47,4 +48,18 @@ export async function projectionOverview(
     names.map((name) => checkpoints.get(name)!),
   );
   return names.map((name, i) => ({ name, checkpoint: checkpoints.get(name)!, head, lag: lags[i]!, state: states.get(name) ?? 'stopped' }));
+}
+
+/**
+ * Each read model's progress as a service sees it: the runners of its own process (`runners`)
+ * know their checkpoints best; without them (--no-projections), the tables and locks tell.
+ */
+export async function projectionStatus(
+  db: Db,
+  store: EventStore,
+  runners: ProjectionService | undefined,
+): Promise<(ProjectionOverview | (ProjectorStatus & { head: Position }))[]> {
+  if (!runners) return projectionOverview(db, store);
+  const [head, status] = await Promise.all([store.headPosition(), runners.status()]);
+  return status.map((s) => ({ ...s, head }));
 }

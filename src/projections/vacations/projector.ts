@@ -249,7 +249,8 @@ ${columnDefinitions(VACATION_COLUMNS)},
     const later = `
       SELECT l.code,
              max(l.tx) FILTER (WHERE ${approved}) AS a_tx, max(l.position) FILTER (WHERE ${approved}) AS a_position,
-             max(l.approved_at) FILTER (WHERE ${approved}) AS approved_at, max(l.approvedByUserId) FILTER (WHERE ${approved}) AS approved_by,
+             max(l.approved_at) FILTER (WHERE ${approved}) AS approved_at,
+             max(l.approvedByUserId) FILTER (WHERE ${approved}) AS approved_by,
              max(l.tx) FILTER (WHERE ${deleted}) AS d_tx, max(l.position) FILTER (WHERE ${deleted}) AS d_position,
              max(l.reason) FILTER (WHERE ${deleted}) AS reason, max(l.deleted_at) FILTER (WHERE ${deleted}) AS deleted_at,
              max(l.deletedByUserId) FILTER (WHERE ${deleted}) AS deleted_by, max(l.replacedBy) FILTER (WHERE ${deleted}) AS replaced_by

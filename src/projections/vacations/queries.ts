@@ -1,14 +1,8 @@
 import type { Queryable } from '../../db/types.ts';
+import type { Amortization } from '../../domain/index.ts';
 import { AMORTIZATION_COLUMNS, AMORTIZATIONS_TABLE } from '../amortizations/projector.ts';
 import { selectList, toNumber, toNumberOrNull } from '../sql.ts';
 import { VACATION_COLUMNS, VACATIONS_TABLE } from './projector.ts';
-
-export interface AmortizationView {
-  periodo: string;
-  diasHabiles: number;
-  diasCalendario: number;
-  valor: number;
-}
 
 export interface VacationView {
   recordId: number;
@@ -43,14 +37,14 @@ export interface VacationView {
   interruptionReason: string | null;
   /** The interrupted record whose days not enjoyed this one books. */
   continues: string | null;
-  amortizations: AmortizationView[];
+  amortizations: Amortization[];
 }
 
 const SELECT = `SELECT ${selectList(VACATION_COLUMNS)} FROM ${VACATIONS_TABLE}`;
 
 type Row = Record<string, unknown>;
 
-function toView(r: Row, amortizations: AmortizationView[]): VacationView {
+function toView(r: Row, amortizations: Amortization[]): VacationView {
   return {
     recordId: toNumber(r.record_id),
     codigoPila: r.codigo_pila as string,
@@ -86,8 +80,8 @@ function toView(r: Row, amortizations: AmortizationView[]): VacationView {
   };
 }
 
-async function amortizationsOf(q: Queryable, codes: string[]): Promise<Map<string, AmortizationView[]>> {
-  const out = new Map<string, AmortizationView[]>();
+async function amortizationsOf(q: Queryable, codes: string[]): Promise<Map<string, Amortization[]>> {
+  const out = new Map<string, Amortization[]>();
   if (codes.length === 0) return out;
   const r = await q.query<Row>(
     `SELECT ${selectList(AMORTIZATION_COLUMNS)} FROM ${AMORTIZATIONS_TABLE}

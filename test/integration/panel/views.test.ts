@@ -145,6 +145,8 @@ describe('Trabajador', () => {
     const booked = await book(admin, W.luisa, '2026-11-20', 6);
     const code = codeIn((await admin.get(booked.location!)).body)!;
     await admin.post(`/panel/vacaciones/${code}/aprobar`, {});
+    const form = text((await admin.get(`/panel/vacaciones/${code}/interrumpir`)).body);
+    expect(form).toContain('Un día hábil del 20 nov 2026 al 27 nov 2026, ambos incluidos: el primero si no disfrutó ninguno.');
     const done = await admin.post(`/panel/vacaciones/${code}/interrumpir`, { fechaInterrupcion: '2026-11-20', motivo: 'incapacidad' });
     expect(done.status).toBe(303);
     const after = await admin.get(done.location!);

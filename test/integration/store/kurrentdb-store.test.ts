@@ -18,7 +18,7 @@ import {
   toActualRevision,
   toConflict,
   toEventData,
-  toStored,
+  storedFromRecorded,
   toStreamState,
   unsupportedMessage,
 } from '../../../src/store/kurrentdb-mapping.ts';
@@ -191,7 +191,7 @@ describe('KurrentDB mapping (no server needed)', () => {
     }) as unknown as RecordedEvent;
 
   it('maps a recorded event to a stored event', () => {
-    expect(toStored(recorded())).toEqual({
+    expect(storedFromRecorded(recorded())).toEqual({
       id: '5d3c2f1e-0000-4000-8000-000000000001',
       stream: 'worker-1',
       revision: 4,
@@ -203,16 +203,16 @@ describe('KurrentDB mapping (no server needed)', () => {
       recordedAt: '2025-03-01T10:00:00.123Z',
     });
     const bytes = recorded({ isJson: false, data: new TextEncoder().encode('{"days":3}') });
-    expect(toStored(bytes)?.data).toEqual({ days: 3 });
+    expect(storedFromRecorded(bytes)?.data).toEqual({ days: 3 });
   });
 
   it('leaves out system, probe and non-JSON events', () => {
-    expect(toStored(undefined)).toBeUndefined();
-    expect(toStored(recorded({ streamId: '$settings' }))).toBeUndefined();
-    expect(toStored(recorded({ type: '$metadata' }))).toBeUndefined();
-    expect(toStored(recorded({ streamId: PROBE_STREAM }))).toBeUndefined();
-    expect(toStored(recorded({ isJson: false, data: new Uint8Array([0xff, 0x00]) }))).toBeUndefined();
-    expect(toStored(recorded({ data: [1, 2] }))).toBeUndefined();
+    expect(storedFromRecorded(undefined)).toBeUndefined();
+    expect(storedFromRecorded(recorded({ streamId: '$settings' }))).toBeUndefined();
+    expect(storedFromRecorded(recorded({ type: '$metadata' }))).toBeUndefined();
+    expect(storedFromRecorded(recorded({ streamId: PROBE_STREAM }))).toBeUndefined();
+    expect(storedFromRecorded(recorded({ isJson: false, data: new Uint8Array([0xff, 0x00]) }))).toBeUndefined();
+    expect(storedFromRecorded(recorded({ data: [1, 2] }))).toBeUndefined();
   });
 
   it("recognises a follower's refusal, however the client passes it on, and nothing else", () => {

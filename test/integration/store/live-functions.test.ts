@@ -5,14 +5,7 @@ import { vacAppendSql } from '../../../src/store/postgres-schema/vac-append.ts';
 import { vacChainSql, vacEventCanonicalSql } from '../../../src/store/postgres-schema/vac-chain.ts';
 import { vacClaimAppendSql } from '../../../src/store/postgres-schema/vac-claim-append.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
-
-/** The body of the function `name` a live file creates: what PostgreSQL keeps as its source. */
-function bodyOf(live: string, name: string): string {
-  const from = live.indexOf(`FUNCTION ${name}(`);
-  const tag = /\$[a-z]*\$/.exec(live.slice(from))!;
-  const start = from + tag.index + tag[0].length;
-  return live.slice(start, live.indexOf(tag[0], start));
-}
+import { bodyOf, sourcesOf } from '../../support/live-sql.ts';
 
 describe('the event store functions a migrated database runs', () => {
   let t: TestDb;
@@ -31,9 +24,7 @@ describe('the event store functions a migrated database runs', () => {
     ['vac_event_canonical', vacEventCanonicalSql],
     ['vac_chain_step', vacChainSql],
   ])('%s is the text of its live file in src/store/postgres-schema, replaced by no later migration', async (name, live) => {
-    const r = await t.db.query<{ prosrc: string }>('SELECT prosrc FROM pg_proc WHERE proname = $1', [name]);
-    expect(r.rows).toHaveLength(1);
-    expect(r.rows[0]!.prosrc).toBe(bodyOf(live, name));
+    expect(await sourcesOf(t.db, name)).toEqual([bodyOf(live, name)]);
   });
 
   it('the aggregate vac_chain runs vac_chain_step over bytea, as its live file creates it', async () => {

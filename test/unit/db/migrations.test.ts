@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { migrations } from '../../../src/db/migrations.ts';
+import { vacWorkerRowsSql } from '../../../src/reference/vac-worker-rows.ts';
 import { vacAppendAnySql } from '../../../src/store/postgres-schema/vac-append-any.ts';
 import { vacAppendBatchSql } from '../../../src/store/postgres-schema/vac-append-batch.ts';
 import { vacAppendSql } from '../../../src/store/postgres-schema/vac-append.ts';
@@ -36,6 +37,12 @@ const APPLIED: [number, string, string][] = [
   [20, 'reference rows checked by the import', '461bace100d71a46f178c687569b531ce44fb246539274c1862c8f0dded1639e'],
   [21, 'vacation law parameters of the reference data', 'd48fa090528e74db15809ae77464d9af09815ad240ef4051eadfb2508f450419'],
   [22, 'web panel: accounts, invitations, sessions, sign-in throttle', '83339f372c2b06956b4eeb0f0b487454fabedd4f1c318386c90c33e31e0e7fef'],
+  [23, 'payroll sheet starts in the per-worker read model', 'dde88281414d529d30cd109cc263e81991d54d3810fd873b4a7e92fdeba7ea1e'],
+  [
+    24,
+    'web panel: documents found by their beginning, sign-in failures per address',
+    'f97d30ef87c30712034da59ccbaf654d8f5348e7570927f821f650c6d4a4cbd9',
+  ],
 ];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -58,6 +65,7 @@ describe('migrations', () => {
     ['vac_claim_append', vacClaimAppendSql],
     ['vac_event_canonical', vacEventCanonicalSql],
     ['vac_chain_step', vacChainSql],
+    ['vac_worker_rows', vacWorkerRowsSql],
   ])('the live text of %s is what the last migration that creates it runs', (fn, live) => {
     const creates = migrations.filter((m) => new RegExp(`CREATE (OR REPLACE )?FUNCTION ${fn}\\(`).test(m.sql));
     expect(creates.at(-1)?.sql).toContain(live);

@@ -1,8 +1,9 @@
 import { html, shortDate, type Html } from '../html.ts';
 
-export type VacationState = 'pendiente' | 'aprobada' | 'reemplazada' | 'eliminada' | 'interrumpida';
+/** Where a record stands as the panel shows it; also its badge's CSS class (badge-<state>). */
+export type DisplayState = 'pendiente' | 'aprobada' | 'reemplazada' | 'eliminada' | 'interrumpida';
 
-const STATE_LABEL: Record<VacationState, string> = {
+const STATE_LABEL: Record<DisplayState, string> = {
   pendiente: 'Pendiente de aprobación',
   aprobada: 'Aprobada',
   reemplazada: 'Reemplazada por una edición',
@@ -23,7 +24,7 @@ export interface StateFacts {
 }
 
 /** The state a record shows: interrupted, replaced, deleted, approved or pending, in that order. */
-export function stateOf(v: StateFacts): VacationState {
+export function displayStateOf(v: StateFacts): DisplayState {
   if (v.interruptedOn) return 'interrumpida';
   if (v.deleted) return v.deletedReason === 'edit' ? 'reemplazada' : 'eliminada';
   return v.approved ? 'aprobada' : 'pendiente';
@@ -31,9 +32,9 @@ export function stateOf(v: StateFacts): VacationState {
 
 /** The state's words, an interruption with the first day not enjoyed. */
 export function stateLabel(v: StateFacts): string {
-  const state = stateOf(v);
+  const state = displayStateOf(v);
   return state === 'interrumpida' ? `${STATE_LABEL[state]} desde el ${shortDate(v.interruptedOn!)}` : STATE_LABEL[state];
 }
 
 /** Every view shows a record's state with this badge. */
-export const stateBadge = (v: StateFacts): Html => html`<span class="badge badge-${stateOf(v)}">${stateLabel(v)}</span>`;
+export const stateBadge = (v: StateFacts): Html => html`<span class="badge badge-${displayStateOf(v)}">${stateLabel(v)}</span>`;

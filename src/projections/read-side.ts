@@ -1,0 +1,58 @@
+import type { Db } from '../db/types.ts';
+import type { WorkerFileRow } from '../reference/worker-files.ts';
+import type { Position } from '../store/types.ts';
+import { auditOfCode, auditOfWorker } from './audit/queries.ts';
+import { AvailabilityCache } from './availability/cache.ts';
+import { periodsReport } from './register/periods.ts';
+import { liveRegisterOf } from './register/queries.ts';
+import { settlementPreview } from './register/settlement.ts';
+import { ReadYourWrites } from './runtime/read-your-writes.ts';
+import type { ProjectionService } from './runtime/service.ts';
+import type { ProjectionLogger } from './types.ts';
+import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
+
+/**
+ * Read models the HTTP interface reads (records with their amortizations, availability in
+ * consult, the audit trail, the register): a read waits until these include every write
+ * acknowledged before it. Contract links and occupancy have no HTTP reader and follow right after.
+ */
+const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register'];
+/** Longest a read waits for the read models to include earlier writes. */
+const READ_YOUR_WRITES_MS = 2000;
+
+/**
+ * The reads the HTTP interface and the panel make of the read models, each once they include
+ * every write this instance acknowledged before it (bounded: see ReadYourWrites). Availability is
+ * read through a cache beside its runner; nothing is loaded ahead, the cache fills as requests
+ * come, each miss one indexed row read.
+ */
+export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger) {
+  const availability = new AvailabilityCache(db, projections);
+  const readYourWrites = (readModels: readonly string[]) =>
+    new ReadYourWrites(
+      (position, timeoutMs) => projections.waitFor(position, timeoutMs, readModels),
+      READ_YOUR_WRITES_MS,
+      () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
+    );
+  const served = readYourWrites(SERVED_READ_MODELS);
+  // The panel's occupancy grid reads the occupancy read model too: its reads wait for that one as well.
+  const servedAndOccupancy = readYourWrites([...SERVED_READ_MODELS, 'occupancy']);
+  return {
+    noteWrite(position: Position): void {
+      served.noteWrite(position);
+      servedAndOccupancy.noteWrite(position);
+      // The runners read it now rather than at their next poll.
+      projections.poke();
+    },
+    availabilityOf: (workerId: number) => served.fresh(() => availability.get(workerId)),
+    vacationsOfWorker: (workerId: number, opts: { includeDeleted: boolean }) => served.fresh(() => vacationsOfWorker(db, workerId, opts)),
+    vacationByCode: (code: string) => served.fresh(async () => (await vacationByCode(db, code)) ?? null),
+    auditOfWorker: (workerId: number, opts: { limit: number }) => served.fresh(() => auditOfWorker(db, workerId, opts)),
+    auditOfCode: (code: string) => served.fresh(() => auditOfCode(db, code)),
+    periodsOf: (file: WorkerFileRow, asOf: string) =>
+      served.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
+    settlementOf: (file: WorkerFileRow, leavingDate: string) =>
+      served.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
+    fresh: <T>(read: () => Promise<T>, opts?: { occupancy?: boolean }) => (opts?.occupancy ? servedAndOccupancy : served).fresh(read),
+  };
+}

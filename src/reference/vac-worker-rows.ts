@@ -1,0 +1,60 @@
+/**
+ * vac_worker_rows as the database runs it: the per-worker read model's rows (rm_workers) computed
+ * from the reference tables, for the workers asked. refreshWorkerFiles (worker-files.ts) writes
+ * rm_workers from it. Created by migration 18, replaced by 21 and dropped and created again by 23
+ * (in migrations.ts), which renders this text.
+ *
+ * Editing this text edits an applied migration: to change the function, copy the text migration 23
+ * renders into it as a literal, edit this file, and add a migration that creates the function
+ * again from it (DROP and CREATE when its result columns change), under the next free version number.
+ */
+export const vacWorkerRowsSql = `      CREATE FUNCTION vac_worker_rows(p_ids bigint[])
+        RETURNS TABLE (worker_id bigint, document_number text, document_type text, first_names text, last_names text,
+                       contracts jsonb, sheet_ends integer[], sheet_days integer[], sheet_pay bigint[],
+                       sheet_starts integer[])
+        LANGUAGE sql STABLE AS $fn$
+        WITH w AS (
+          SELECT r.id, r.document_number, r.document_type, r.first_names, r.last_names
+            FROM ref_workers r WHERE r.id IN (SELECT unnest(p_ids))
+        ), k AS (
+          SELECT c.worker_id,
+                 jsonb_agg(jsonb_build_object(
+                   'id', c.id, 'companyContractId', c.company_contract_id, 'subgerenciaId', c.subgerencia_id,
+                   'startDate', c.start_date, 'endDate', c.end_date, 'settled', c.settled, 'additional', c.additional,
+                   'baseSalary', c.base_salary, 'riskLevel', c.risk_level, 'technicalOrTrusted', c.technical_or_trusted,
+                   'company', CASE WHEN cc.id IS NULL THEN NULL ELSE jsonb_build_object(
+                     'id', cc.id, 'name', cc.name,
+                     'vacationParams', CASE WHEN cc.has_vacation_params THEN jsonb_build_object(
+                       'annualDays', cc.annual_days, 'annualDaysHighRisk', cc.annual_days_high_risk,
+                       'minEnjoyedDays', cc.min_enjoyed_days, 'advanceAllowed', cc.advance_allowed,
+                       'maxAdvanceDays', cc.max_advance_days, 'maxPeopleOnVacation', cc.max_people_on_vacation,
+                       'compensationLimit', cc.compensation_limit) END) END
+                 ) ORDER BY c.start_date NULLS FIRST, c.id) AS contracts
+            FROM ref_contracts c
+            JOIN w ON w.id = c.worker_id
+            LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
+           GROUP BY c.worker_id
+        ), ends AS (
+          SELECT s.worker_id, s.period_end - DATE '1970-01-01' AS day,
+                 sum(s.days_worked) FILTER (WHERE NOT c.additional AND c.start_date <= s.period_start AND s.period_end <= c.end_date) AS days,
+                 sum(s.basic_compensation) AS pay,
+                 min(s.period_start - DATE '1970-01-01')
+                   FILTER (WHERE NOT c.additional AND c.start_date <= s.period_start AND s.period_end <= c.end_date) AS start
+            FROM ref_payroll_sheets s
+            JOIN w ON w.id = s.worker_id
+            LEFT JOIN ref_contracts c ON c.id = s.contract_id AND c.worker_id = s.worker_id
+           GROUP BY s.worker_id, s.period_end
+        ), p AS (
+          SELECT ends.worker_id, array_agg(ends.day ORDER BY ends.day) AS sheet_ends,
+                 array_agg(ends.days ORDER BY ends.day) AS sheet_days, array_agg(ends.pay ORDER BY ends.day) AS sheet_pay,
+                 array_agg(ends.start ORDER BY ends.day) AS sheet_starts
+            FROM ends GROUP BY ends.worker_id
+        )
+        SELECT w.id, w.document_number, w.document_type, w.first_names, w.last_names,
+               coalesce(k.contracts, '[]'::jsonb), coalesce(p.sheet_ends, '{}'), coalesce(p.sheet_days, '{}'), coalesce(p.sheet_pay, '{}'),
+               coalesce(p.sheet_starts, '{}')
+          FROM w
+          LEFT JOIN k ON k.worker_id = w.id
+          LEFT JOIN p ON p.worker_id = w.id
+      $fn$;
+`;
