@@ -109,7 +109,8 @@ export async function verifyBundle(input: Readable, onProgress?: (events: number
         }
         if (!(r.formatVersion >= OLDEST_FORMAT_READ && r.formatVersion <= BUNDLE_FORMAT_VERSION)) {
           problem(
-            `the bundle is of format version ${r.formatVersion}; this service reads versions ${OLDEST_FORMAT_READ} to ${BUNDLE_FORMAT_VERSION}`,
+            `the bundle is of format version ${r.formatVersion}; ` +
+              `this service reads versions ${OLDEST_FORMAT_READ} to ${BUNDLE_FORMAT_VERSION}`,
           );
           break;
         }

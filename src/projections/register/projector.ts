@@ -211,7 +211,8 @@ ${columnDefinitions(REGISTER_COLUMNS)},
              ${when(created, 'startDate', 'date', 'start_date')}, ${when(created, 'salary', 'bigint', 'salary')},
              ${when(created, 'compensated', 'boolean', 'compensated')}, ${when(created, 'advance', 'boolean', 'advance')},
              ${when(created, 'continues', 'text', 'continues')},
-             CASE WHEN e.type = 'VacationImported' THEN (e.data->>'approved')::boolean WHEN e.type = 'VacationCreated' THEN false END AS approved,
+             CASE WHEN e.type = 'VacationImported' THEN (e.data->>'approved')::boolean
+                  WHEN e.type = 'VacationCreated' THEN false END AS approved,
              ${when(figures, 'endDate', 'date', 'end_date')}, ${when(figures, 'businessDays', 'integer', 'business_days')},
              ${when(figures, 'calendarDays', 'integer', 'calendar_days')}, ${when(figures, 'totalValue', 'bigint', 'total_value')},
              ${when(cut, 'interruptedOn', 'date', 'interrupted_on')}, ${when(cut, 'reason', 'text', 'interruption_reason')}

@@ -61,7 +61,8 @@ export async function liveRegisterOf(q: Queryable, workerId: number): Promise<Re
 export async function liveRegisterOfWorkers(q: Queryable, workerIds: readonly number[]): Promise<RegisterEntry[]> {
   if (workerIds.length === 0) return [];
   const r = await q.query<Record<string, unknown>>(
-    `SELECT ${selectList(REGISTER_COLUMNS, 'r')} FROM ${REGISTER_TABLE} r WHERE r.worker_id = ANY($1::bigint[]) AND r.superseded_on IS NULL ${ORDER}`,
+    `SELECT ${selectList(REGISTER_COLUMNS, 'r')} FROM ${REGISTER_TABLE} r
+      WHERE r.worker_id = ANY($1::bigint[]) AND r.superseded_on IS NULL ${ORDER}`,
     [workerIds],
   );
   return r.rows.map(toEntry);
