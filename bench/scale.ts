@@ -16,6 +16,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench:scale
  *   npm run bench:scale -- --runs 3 --workers 50000 --formats json,ndjson --only import,rebuild,serve
  *   npm run bench:scale -- --only serve --duration 10 --connections 32 --few 2000 --heap 160
+ *   npm run bench:scale -- --only serve --kinds calculate --database vac_scale_1_abc
  *   npm run bench:scale -- --regenerate          (write the data files again)
  *   npm run bench:scale -- --keep                (leave the last database for a closer look)
  *   npm run bench:scale -- --only serve --database vac_scale_1_abc   (serve a kept database again)
@@ -54,6 +55,8 @@ const ONLY = option('only', 'import,rebuild,serve').split(',');
 const DURATION = Number(option('duration', '10'));
 const CONNECTIONS = Number(option('connections', '32'));
 const HEAP_MB = Number(option('heap', process.env.VACACIONES_HEAP_MB ?? '160'));
+/** The queries the serve section measures. */
+const KINDS = option('kinds', 'consult,calculate').split(',') as ('consult' | 'calculate')[];
 /** The workers of the small working set the serve section compares with all of them. */
 const FEW = Number(option('few', '2000'));
 /** Measured loads of each kind and working set, alternating between the two sets. */
@@ -316,7 +319,13 @@ async function startServer(url: string): Promise<{ server: Child; readySeconds: 
   const t0 = performance.now();
   const server = await startChild(
     process.execPath,
-    [`--max-old-space-size=${HEAP_MB}`, resolve('dist/cli/run.js'), 'serve'],
+    [
+      `--max-old-space-size=${HEAP_MB}`,
+      // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results" to profile the server
+      ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      resolve('dist/cli/run.js'),
+      'serve',
+    ],
     { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: '2026-11-21', RATE_LIMIT_PER_MINUTE: '0' },
     /"address":"(http:\/\/[^"]+)"/,
   );
@@ -399,7 +408,7 @@ async function serveSection(ctx: Context): Promise<void> {
   let errors5xx = 0;
   try {
     ctx.lines.push(`serve: start to ready (/health/ready): ${readySeconds.toFixed(1)} s, heap limit ${HEAP_MB} MB`);
-    for (const kind of ['consult', 'calculate'] as const) {
+    for (const kind of KINDS) {
       const base = { url: server.url, connections: CONNECTIONS, key, first: 1, kind, documentPrefix: '8' };
       // A server that has been up: every worker of the set asked once, in turn (the JIT settles,
       // and the caches hold what they would hold after a while).

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { HolidayLookup } from '../domain/index.ts';
 import { decode, encode } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
@@ -30,7 +31,7 @@ import {
   type VacationRequest,
   type WorkerFile,
 } from './types.ts';
-import { StreamCache } from '../store/throughput/stream-cache.ts';
+import { StreamCache, type CachedEvent } from '../store/throughput/stream-cache.ts';
 import { foldWorker, type WorkerState } from './worker-state.ts';
 
 /** The reference data the commands read: a worker's file of the per-worker read model. */
@@ -99,6 +100,14 @@ export class VacationCommands {
   private readonly randomHex8: () => string;
   private readonly maxAttempts: number;
   private readonly streams: StreamCache;
+  /**
+   * The state last folded from each worker stream, with the array of events the stream cache
+   * handed out for it: the cache hands out the same array until the stream grows, so a state
+   * is folded once per revision. States are never changed, so requests share them. Bounded
+   * like the worker streams the cache holds (a WeakMap keyed by the arrays made every major
+   * collection slower as the cache churned through a large company's workers).
+   */
+  private readonly folded = new LRUCache<string, { events: readonly CachedEvent[]; state: WorkerState }>({ max: 2_500 });
 
   constructor(private readonly deps: CommandDeps) {
     this.streams = new StreamCache(deps.store);
@@ -231,7 +240,16 @@ export class VacationCommands {
 
   async workerState(workerId: number): Promise<WorkerState> {
     const stream = workerStream(workerId);
-    return foldWorker((await this.streams.read([stream])).get(stream) ?? []);
+    return this.fold(stream, (await this.streams.read([stream])).get(stream));
+  }
+
+  private fold(stream: string, events: readonly CachedEvent[] | undefined): WorkerState {
+    if (!events) return foldWorker([]);
+    const held = this.folded.get(stream);
+    if (held?.events === events) return held.state;
+    const state = foldWorker(events);
+    this.folded.set(stream, { events, state });
+    return state;
   }
 
   private async ownerOf(code: string): Promise<number | undefined> {
@@ -241,8 +259,11 @@ export class VacationCommands {
   }
 
   /**
-   * The worker's stream and, for an enjoyed vacation, the month streams of the subgerencia its
-   * period touches: read together, and only past what the stream cache already holds.
+   * The worker's stream and, for an enjoyed vacation under a company contract that limits the
+   * people on vacation at once (rule d), the month streams of the subgerencia its period touches:
+   * read together, and only past what the stream cache already holds. Without a limit nothing
+   * reads the months, and the deciders book their places with no expected revision, so they are
+   * not read at all: in a large subgerencia they hold thousands of bookings.
    */
   private async load(
     file: WorkerFile,
@@ -251,12 +272,15 @@ export class VacationCommands {
   ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
     const worker = workerStream(file.worker.id);
     const placement = place(request, file, this.deps.calendar) ?? null;
-    const guarded = placement && !request.compensated ? placement : undefined;
+    const limited = (p: Placement) =>
+      p.contract.companyContractId !== null &&
+      (file.companyContracts.get(p.contract.companyContractId)?.vacationParams?.maxPeopleOnVacation ?? null) !== null;
+    const guarded = placement && !request.compensated && limited(placement) ? placement : undefined;
     const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
     const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
     const held = read === 'held' ? this.streams.peek([worker, ...units]) : undefined;
     const streams = held ?? (await this.streams.read([worker, ...units]));
-    const state = foldWorker(streams.get(worker) ?? []);
+    const state = this.fold(worker, streams.get(worker));
     if (!guarded) return { state, occupancy: undefined, placement, held: held !== undefined };
     const occupancy = foldUnit(
       guarded.contract.subgerenciaId,

@@ -83,3 +83,52 @@ describe('creates decided on the streams as held', () => {
     expect(await types('worker-100005')).toEqual(['VacationCreated', 'VacationCreated']);
   });
 });
+
+describe('what a decision reads', () => {
+  let t: TestDb;
+  let store: PostgresEventStore;
+  let streamsRead: string[] = [];
+
+  beforeAll(async () => {
+    t = await freshDb();
+    // No limit of people on vacation at once: rule (d) does not apply.
+    await importReferenceData(t.db, generateDataset({ workers: 3, maxPeople: null }));
+    store = new PostgresEventStore(t.db);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  const counting = () =>
+    Object.assign(Object.create(store) as PostgresEventStore, {
+      readStreams: (r: { stream: string; fromRevision: number }[]) => {
+        streamsRead.push(...r.map((x) => x.stream));
+        return store.readStreams(r);
+      },
+    });
+
+  it('reads no month stream of the subgerencia without a limit of people, and still books the places', async () => {
+    const c = commandsOver(t.db, counting());
+    streamsRead = [];
+    const doc = documentOf(100_000);
+    expect((await c.calculate(doc, request('2026-03-26', 6))).ok).toBe(true);
+    expect((await c.create(doc, request('2026-03-26', 6), actor)).ok).toBe(true);
+    expect(streamsRead.length).toBeGreaterThan(0);
+    expect(streamsRead.filter((s) => s.startsWith('unit-'))).toEqual([]);
+    // The period runs into April: both months hold its booking, for the occupancy read model.
+    for (const month of ['2026-03', '2026-04'])
+      expect((await store.readStream(`unit-SG-1-${month}`)).map((e) => e.type)).toEqual(['SlotsBooked']);
+  });
+
+  it('folds a worker again once the stream grew elsewhere: a booking of another instance is seen', async () => {
+    const a = commandsOver(t.db, counting());
+    const b = commandsOver(t.db, store);
+    const doc = documentOf(100_001);
+    expect((await a.calculate(doc, request('2026-05-04', 6))).ok).toBe(true);
+    expect((await a.calculate(doc, request('2026-05-04', 6))).ok).toBe(true);
+    expect((await b.create(doc, request('2026-05-04', 6), actor)).ok).toBe(true);
+    const r = await a.calculate(doc, request('2026-05-04', 6));
+    expect(r).toMatchObject({ ok: false, kind: 'rules' });
+    expect(!r.ok && r.kind === 'rules' && r.violations.map((v) => v.rule)).toContain('overlap');
+  });
+});

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { decideApprove, decideCreate, decideDelete, decideEdit, decideInterrupt } from '../../../src/commands/decide.ts';
+import { emptyWorkerState, evolve, foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
+import type { DomainEvent } from '../../../src/events/types.ts';
+import { calendar, given, request, unitOf, workerFile } from './builders.ts';
+
+const withRevisions = (events: DomainEvent[]) => events.map((event, revision) => ({ event, revision }));
+const eventByEvent = (events: DomainEvent[]): WorkerState =>
+  events.reduce((state, event, revision) => ({ ...evolve(state, event), revision }), emptyWorkerState());
+
+/** A worker's stream written by the deciders themselves: every kind of event a worker stream holds. */
+function stream(): DomainEvent[] {
+  const events: DomainEvent[] = [];
+  const state = () => foldWorker(withRevisions(events));
+  const input = (over: Parameters<typeof request>[0]) => ({
+    request: request(over),
+    file: workerFile(),
+    state: state(),
+    calendar,
+    occupancy: unitOf('SG-OPS', []),
+  });
+  const take = <T>(d: { ok: true; writes: { stream: string; events: DomainEvent[] }[]; value: T } | { ok: false }): T => {
+    if (!d.ok) throw new Error(JSON.stringify(d));
+    events.push(...d.writes.filter((w) => w.stream.startsWith('worker-')).flatMap((w) => w.events));
+    return d.value;
+  };
+  const first = take(decideCreate(input({ startDate: '2026-01-05', days: 15 }), state(), given(1, 1))).record.codigoPila;
+  take(decideApprove(first, state(), given(2, 2), 1));
+  take(decideInterrupt(first, { date: '2026-01-15', reason: 'incapacidad' }, state(), { calendar, today: '2026-01-15' }, given(3, 3), 1));
+  const second = take(decideCreate(input({ startDate: '2026-03-02', days: 6 }), state(), given(4, 4))).record.codigoPila;
+  const edited = take(decideEdit(second, { ...input({ startDate: '2026-03-09', days: 6 }), replacing: second }, state(), given(5, 5), 1));
+  take(decideDelete(edited.record.codigoPila, state(), given(6, 6), 1));
+  // A historic vacation as the import records it: approved or not by its row.
+  events.push({ type: 'VacationImported', data: { ...edited.record, codigoPila: 'VAC_HISTORIC', recordId: 90, approved: true } });
+  events.push({ type: 'SomethingNewer', data: {} } as unknown as DomainEvent);
+  return events;
+}
+
+describe('a worker stream folded', () => {
+  it('gives in one pass the state evolve() gives event by event, revisions included, for every kind of event', () => {
+    const events = stream();
+    const last = foldWorker(withRevisions(events));
+    expect(last.revision).toBe(events.length - 1);
+    expect(last.vacations.get('VAC_HISTORIC')).toMatchObject({ approved: true, deleted: false, interruptedOn: null, daysReturned: 0 });
+    expect([...last.vacations.values()].filter((v) => v.interruptedOn !== null)).toHaveLength(1);
+    expect(new Set(events.map((e) => e.type))).toEqual(
+      new Set([
+        'VacationCreated',
+        'VacationApproved',
+        'VacationInterrupted',
+        'VacationEditStarted',
+        'VacationDeleted',
+        'VacationImported',
+        'SomethingNewer',
+      ]),
+    );
+    for (let n = 0; n <= events.length; n++)
+      expect(foldWorker(withRevisions(events.slice(0, n)))).toEqual(eventByEvent(events.slice(0, n)));
+  });
+
+  it('never changes a state it gave before: states folded from one stream share records safely', () => {
+    const events = stream();
+    const early = foldWorker(withRevisions(events.slice(0, 1)));
+    const copy = structuredClone(early);
+    foldWorker(withRevisions(events));
+    expect(early).toEqual(copy);
+    expect([...early.vacations.values()][0]).toMatchObject({ approved: false, interruptedOn: null, deleted: false });
+  });
+});
