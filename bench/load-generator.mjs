@@ -14,7 +14,7 @@ const form = (doc, start, days) =>
     emailUserResponsable: 'admin@empresa.co',
   }).toString();
 const headers = { 'x-api-key': `Bearer ${s.key}`, 'content-type': 'application/x-www-form-urlencoded' };
-const starts = ['2026-03-02', '2026-03-16', '2026-04-06', '2026-04-20'];
+const starts = ['2026-03-02', '2026-03-16', '2026-04-06', '2026-04-20', '2026-05-04', '2026-05-19', '2026-06-01', '2026-06-16'];
 
 function request(n) {
   // Each worker in turn, or (pick: 'random') any of them with the same chance every time.

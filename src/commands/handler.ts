@@ -101,13 +101,12 @@ export class VacationCommands {
   private readonly maxAttempts: number;
   private readonly streams: StreamCache;
   /**
-   * The state last folded from each worker stream, with the array of events the stream cache
-   * handed out for it: the cache hands out the same array until the stream grows, so a state
-   * is folded once per revision. States are never changed, so requests share them. Bounded
-   * like the worker streams the cache holds (a WeakMap keyed by the arrays made every major
-   * collection slower as the cache churned through a large company's workers).
+   * The state last folded from each worker stream. Streams only grow, so a state folded to the
+   * revision the stream cache holds is the state of what it holds; states are never changed, so
+   * requests share them. Only the states are kept, not the events they were folded from, which
+   * the stream cache may have dropped since.
    */
-  private readonly folded = new LRUCache<string, { events: readonly CachedEvent[]; state: WorkerState }>({ max: 2_500 });
+  private readonly folded = new LRUCache<string, WorkerState>({ max: 2_500 });
 
   constructor(private readonly deps: CommandDeps) {
     this.streams = new StreamCache(deps.store);
@@ -244,11 +243,11 @@ export class VacationCommands {
   }
 
   private fold(stream: string, events: readonly CachedEvent[] | undefined): WorkerState {
-    if (!events) return foldWorker([]);
+    if (!events?.length) return foldWorker([]);
     const held = this.folded.get(stream);
-    if (held?.events === events) return held.state;
+    if (held?.revision === events[events.length - 1]!.revision) return held;
     const state = foldWorker(events);
-    this.folded.set(stream, { events, state });
+    this.folded.set(stream, state);
     return state;
   }
 

@@ -45,7 +45,7 @@ export class CachedReferenceRepository implements ReferenceLookups {
     this.checkIntervalMs = opts.checkIntervalMs ?? 1000;
     this.now = opts.now ?? Date.now;
     this.files = new LRUCache({
-      max: opts.maxWorkers ?? 4_000,
+      max: opts.maxWorkers ?? 6_000,
       dispose: (held, document) => {
         const id = held.value?.worker.id;
         if (id !== undefined && this.documentOf.get(id) === document) this.documentOf.delete(id);
