@@ -4,6 +4,7 @@ import {
   amortize,
   annualDaysFor,
   calendarDays,
+  companyContractOf,
   endDate,
   governingContract,
   isBusinessDay,
@@ -115,7 +116,7 @@ export function evaluate(input: EvaluationInput): Evaluation {
   }
   const { contract } = placement;
   const end = placement.endDate;
-  const company = contract.companyContractId === null ? undefined : file.companyContracts.get(contract.companyContractId);
+  const company = companyContractOf(file, contract);
   const params = company?.vacationParams ?? null;
   if (!company) violations.push({ rule: 'noCompanyContract' });
   else if (!params) violations.push({ rule: 'noVacationParams' });

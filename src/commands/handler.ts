@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { HolidayLookup } from '../domain/index.ts';
+import { companyContractOf, type HolidayLookup } from '../domain/index.ts';
 import { decode, encode } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import { WrongExpectedRevisionError, type EventStore, type Position } from '../store/types.ts';
@@ -271,10 +271,8 @@ export class VacationCommands {
   ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
     const worker = workerStream(file.worker.id);
     const placement = place(request, file, this.deps.calendar) ?? null;
-    const limited = (p: Placement) =>
-      p.contract.companyContractId !== null &&
-      (file.companyContracts.get(p.contract.companyContractId)?.vacationParams?.maxPeopleOnVacation ?? null) !== null;
-    const guarded = placement && !request.compensated && limited(placement) ? placement : undefined;
+    const limited = placement && (companyContractOf(file, placement.contract)?.vacationParams?.maxPeopleOnVacation ?? null) !== null;
+    const guarded = placement && !request.compensated && limited ? placement : undefined;
     const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
     const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
     const held = read === 'held' ? this.streams.peek([worker, ...units]) : undefined;

@@ -2,6 +2,7 @@ import {
   accrualPeriods,
   allocateAcrossContracts,
   annualDaysFor,
+  companyContractOf,
   periodsOverHalfCompensated,
   sheetsFromSummary,
   type AccrualPeriod,
@@ -15,7 +16,7 @@ import type { ContractRef, WorkerFile } from './types.ts';
 /** Each contract with the annual days its company contract's rules and its risk level give it. */
 export function periodContractsOf(file: Pick<WorkerFile, 'contracts' | 'companyContracts'>): PeriodContract<number>[] {
   return file.contracts.map((c: ContractRef) => {
-    const params = c.companyContractId === null ? null : (file.companyContracts.get(c.companyContractId)?.vacationParams ?? null);
+    const params = companyContractOf(file, c)?.vacationParams ?? null;
     return { ...c, annualDays: params ? annualDaysFor(c.riskLevel, params) : null };
   });
 }

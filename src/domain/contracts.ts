@@ -60,3 +60,11 @@ export function consultContract<C extends RankedContract>(contracts: readonly C[
   const unsettled = contracts.filter((c) => !c.settled);
   return unsettled.sort(byPrecedence)[0] ?? null;
 }
+
+/** The company contract whose rules a worker's contract follows, when it names one the worker's file holds. */
+export function companyContractOf<C>(
+  file: { companyContracts: ReadonlyMap<number, C> },
+  contract: { companyContractId: number | null },
+): C | undefined {
+  return contract.companyContractId === null ? undefined : file.companyContracts.get(contract.companyContractId);
+}

@@ -88,14 +88,7 @@ export function generateDataset(opts: DatasetOptions) {
       {
         id: 1,
         nombre: 'Contrato generado',
-        vacaciones: {
-          diasVacacionesAnuales: 15,
-          diasVacacionesAnualesAltoRiesgo: 30,
-          diasMinimosDisfrutados: 6,
-          vacacionesAnticipadas: true,
-          diasVacacionesAnticipadas: 5,
-          numeroPersonasVacaciones: opts.maxPeople,
-        },
+        vacaciones: vacationTerms({ numeroPersonasVacaciones: opts.maxPeople }),
       },
     ],
     asociados,
@@ -103,5 +96,21 @@ export function generateDataset(opts: DatasetOptions) {
     nomina,
     usuarios: [{ id: 1, email: 'admin@empresa.co', nombre: 'Administradora', administrador: true, permisos: ['vacaciones:eliminar'] }],
     vacaciones,
+  };
+}
+
+/**
+ * A company contract's vacation terms in the import format: 15 days a year (30 at high risk),
+ * at least 6 enjoyed, up to 5 in advance, no limit of people unless given.
+ */
+export function vacationTerms(over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    diasVacacionesAnuales: 15,
+    diasVacacionesAnualesAltoRiesgo: 30,
+    diasMinimosDisfrutados: 6,
+    vacacionesAnticipadas: true,
+    diasVacacionesAnticipadas: 5,
+    numeroPersonasVacaciones: null,
+    ...over,
   };
 }

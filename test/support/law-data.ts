@@ -1,3 +1,5 @@
+import { vacationTerms } from './dataset.ts';
+
 /**
  * Reference data the tests of the vacation-law features import beside the fixture: company
  * contract 30, whose rules limit the days paid in money to half of each period, and worker 1011
@@ -47,15 +49,7 @@ export function lawData() {
       {
         id: LIMITED.companyContractId,
         nombre: 'Contrato cliente C con límite de compensación',
-        vacaciones: {
-          diasVacacionesAnuales: 15,
-          diasVacacionesAnualesAltoRiesgo: 30,
-          diasMinimosDisfrutados: 6,
-          vacacionesAnticipadas: true,
-          diasVacacionesAnticipadas: 5,
-          numeroPersonasVacaciones: null,
-          limiteCompensacion: 'mitad',
-        },
+        vacaciones: vacationTerms({ limiteCompensacion: 'mitad' }),
       },
     ],
     asociados: [

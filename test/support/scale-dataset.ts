@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { SECTION_NAMES, type SectionName } from '../../src/reference/schema.ts';
+import { vacationTerms } from './dataset.ts';
 
 /**
  * Reference data of a large employer, generated row by row so that a file of any size can be
@@ -40,14 +41,7 @@ export function* scaleRows(opts: ScaleOptions): Generator<[SectionName, Row]> {
     {
       id: 1,
       nombre: 'Contrato general',
-      vacaciones: {
-        diasVacacionesAnuales: 15,
-        diasVacacionesAnualesAltoRiesgo: 30,
-        diasMinimosDisfrutados: 6,
-        vacacionesAnticipadas: true,
-        diasVacacionesAnticipadas: 5,
-        numeroPersonasVacaciones: null,
-      },
+      vacaciones: vacationTerms(),
     },
   ];
   yield [

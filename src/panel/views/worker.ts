@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
-import { Days360, toDecimal2 } from '../../domain/index.ts';
+import { Days360, companyContractOf, toDecimal2 } from '../../domain/index.ts';
 import { MESSAGES } from '../../http/envelopes.ts';
 import { Fields } from '../../http/fields.ts';
 import { BALANCE_PROBLEM_MESSAGES, notOwnerMessage, ruleMessages } from '../../http/rule-messages.ts';
@@ -241,7 +241,7 @@ async function contractsTable(ctx: PanelContext, file: WorkerFileRow | null): Pr
     <th scope="col" class="num">Riesgo</th>
   </tr></thead>
   <tbody>${file.contracts.map((c) => {
-    const company = c.companyContractId === null ? null : file.companyContracts.get(c.companyContractId);
+    const company = companyContractOf(file, c);
     return html`<tr><td>${c.id}${c.additional ? ' (adicional)' : ''}</td><td>${names.get(c.subgerenciaId) ?? c.subgerenciaId}</td>
       <td>${company?.name ?? '—'}</td><td>${c.startDate ? shortDate(c.startDate) : '—'}</td>
       <td>${c.endDate ? shortDate(c.endDate) : 'sin fecha'}</td><td>${c.settled ? 'liquidado' : 'vigente'}</td>

@@ -1,4 +1,4 @@
-import { Days360, accruedDays, annualDaysFor, consultContract, ibcOf, takenDays, workedBy } from '../../domain/index.ts';
+import { Days360, accruedDays, annualDaysFor, companyContractOf, consultContract, ibcOf, takenDays, workedBy } from '../../domain/index.ts';
 import type { CompanyContract, Contract, VacationParams } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 
@@ -44,7 +44,7 @@ export function accrualCheck<C extends Pick<CompanyContract, 'id' | 'vacationPar
 ): { ok: true; company: C; params: VacationParams } | { ok: false; problem: AccrualProblem<C> } {
   const fail = (problem: AccrualProblem<C>) => ({ ok: false as const, problem });
   if (!contract.startDate || !contract.endDate) return fail({ kind: 'no_dates' });
-  const company = contract.companyContractId === null ? null : (file.companyContracts.get(contract.companyContractId) ?? null);
+  const company = companyContractOf(file, contract);
   if (!company) return fail({ kind: 'no_company_contract' });
   if (contract.riskLevel === null) return fail({ kind: 'no_risk_level' });
   const params = company.vacationParams;
