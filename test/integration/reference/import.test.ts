@@ -138,6 +138,17 @@ describe('reference data import', () => {
     });
   });
 
+  it('leaves the planner statistics of what it wrote, so that lookups are not planned blind after a bulk load', async () => {
+    // reltuples stays unknown (-1) or 0 after inserts until the table is analyzed.
+    const r = await t.db.query<{ relname: string; reltuples: number }>(
+      `SELECT relname, reltuples::int AS reltuples FROM pg_class WHERE relname IN ('rm_workers', 'ref_payroll_sheets') ORDER BY relname`,
+    );
+    expect(r.rows).toEqual([
+      { relname: 'ref_payroll_sheets', reltuples: 576 },
+      { relname: 'rm_workers', reltuples: 10 },
+    ]);
+  });
+
   it('changes nothing when the same file is imported again', async () => {
     const report = await importReferenceData(t.db, loadFixture());
     for (const c of Object.values(report.tables)) expect(c.inserted + c.updated).toBe(0);
