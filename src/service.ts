@@ -67,15 +67,6 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   }
   apiKeys = new ApiKeyCache(db, feed);
   const today = () => config.today ?? todayInBogota(new Date());
-  const commands = new VacationCommands({
-    store,
-    reference,
-    calendar,
-    today,
-    now: opts.now,
-    nextRecordId: idsInBlocks((n) => nextRecordIds(db, n)),
-    onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
-  });
 
   // Without runners here (--no-projections), the service still reads the checkpoints that the
   // instances running them write, for read-your-writes and for /metrics.
@@ -91,6 +82,17 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   }
   const audits = new BatchedAppender(store);
   const readSide = readSideOf(db, projections, logger);
+  const commands = new VacationCommands({
+    store,
+    reference,
+    // calculate is a query: it reads the read model of folded states, not the stream.
+    readState: (workerId) => readSide.workerStateOf(workerId),
+    calendar,
+    today,
+    now: opts.now,
+    nextRecordId: idsInBlocks((n) => nextRecordIds(db, n)),
+    onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
+  });
 
   const app = await buildApp(
     {

@@ -47,6 +47,12 @@ export interface CommandDeps {
   /** The service's business date (VACACIONES_TODAY or Bogota's date). */
   today: () => string;
   randomHex8?: () => string;
+  /**
+   * Where calculate, a query, reads a worker's state: the read model of folded states, current
+   * with every write this instance acknowledged (one indexed row read, cached beside its runner).
+   * Without it, calculate reads the worker's stream as the commands do.
+   */
+  readState?: (workerId: number) => Promise<WorkerState>;
   /** How many times a command is decided again after losing a race on a stream. */
   maxAttempts?: number;
   onConflict?: (stream: string) => void;
@@ -118,7 +124,8 @@ export class VacationCommands {
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    const { state, occupancy, placement } = await this.load(file, request, 'fresh');
+    const given = this.deps.readState ? await this.deps.readState(file.worker.id) : undefined;
+    const { state, occupancy, placement } = await this.load(file, request, 'fresh', given);
     const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy, placement });
     return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', violations: ev.violations };
   }
@@ -262,12 +269,14 @@ export class VacationCommands {
    * people on vacation at once (rule d), the month streams of the subgerencia its period touches:
    * read together, and only past what the stream cache already holds. Without a limit nothing
    * reads the months, and the deciders book their places with no expected revision, so they are
-   * not read at all: in a large subgerencia they hold thousands of bookings.
+   * not read at all: in a large subgerencia they hold thousands of bookings. A state `given` (a
+   * query's, from the read model) is taken instead of the worker's stream.
    */
   private async load(
     file: WorkerFile,
     request: VacationRequest,
     read: Read,
+    given?: WorkerState,
   ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
     const worker = workerStream(file.worker.id);
     const placement = place(request, file, this.deps.calendar) ?? null;
@@ -275,9 +284,10 @@ export class VacationCommands {
     const guarded = placement && !request.compensated && limited ? placement : undefined;
     const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
     const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
-    const held = read === 'held' ? this.streams.peek([worker, ...units]) : undefined;
-    const streams = held ?? (await this.streams.read([worker, ...units]));
-    const state = this.fold(worker, streams.get(worker));
+    const wanted = given ? units : [worker, ...units];
+    const held = read === 'held' ? this.streams.peek(wanted) : undefined;
+    const streams = held ?? (wanted.length ? await this.streams.read(wanted) : new Map<string, CachedEvent[]>());
+    const state = given ?? this.fold(worker, streams.get(worker));
     if (!guarded) return { state, occupancy: undefined, placement, held: held !== undefined };
     const occupancy = foldUnit(
       guarded.contract.subgerenciaId,

@@ -76,9 +76,26 @@ function apply(vacations: Map<string, VacationState>, event: DomainEvent): boole
 
 /** The state of a whole stream: one map filled in order, the same state evolve() gives event by event. */
 export function foldWorker(events: readonly { event: DomainEvent; revision: number }[]): WorkerState {
-  const vacations = new Map<string, VacationState>();
-  for (const e of events) apply(vacations, e.event);
-  return { vacations, revision: events.length ? events[events.length - 1]!.revision : -1 };
+  return foldOnto(emptyWorkerState(), events);
 }
+
+/**
+ * `state` with the events of its stream that follow it folded in; those at or before its revision
+ * are in it already and are skipped, so folding a batch twice changes nothing. `state` is kept.
+ */
+export function foldOnto(state: WorkerState, events: readonly { event: DomainEvent; revision: number }[]): WorkerState {
+  const later = events.filter((e) => e.revision > state.revision);
+  if (later.length === 0) return state;
+  const vacations = new Map(state.vacations);
+  for (const e of later) apply(vacations, e.event);
+  return { vacations, revision: later[later.length - 1]!.revision };
+}
+
+/** The state as a read model keeps it (its records, in the order they were first recorded), and back. */
+export const recordsOf = (state: WorkerState): VacationState[] => [...state.vacations.values()];
+export const stateOf = (revision: number, records: readonly VacationState[]): WorkerState => ({
+  vacations: new Map(records.map((v) => [v.codigoPila, v])),
+  revision,
+});
 
 export const liveVacations = (state: WorkerState): VacationState[] => [...state.vacations.values()].filter((v) => !v.deleted);

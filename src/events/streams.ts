@@ -1,5 +1,10 @@
 /** Stream names. Every vacation event of one worker lives in that worker's stream. */
 export const workerStream = (workerId: number): string => `worker-${workerId}`;
+/** The worker whose stream this is; undefined for any other stream. */
+export function workerIdOfStream(stream: string): number | undefined {
+  const m = /^worker-(\d+)$/.exec(stream);
+  return m ? Number(m[1]) : undefined;
+}
 
 /** One stream per PILA code: appended with "no stream" so a code can never be issued twice. */
 export const pilaStream = (codigoPila: string): string => `pila-${codigoPila}`;

@@ -10,13 +10,16 @@ import { ReadYourWrites } from './runtime/read-your-writes.ts';
 import type { ProjectionService } from './runtime/service.ts';
 import type { ProjectionLogger } from './types.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
+import { WorkerRowCache } from './runtime/row-cache.ts';
+import { storedStates } from './worker-states/queries.ts';
+import { emptyWorkerState, type WorkerState } from '../commands/worker-state.ts';
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, availability in
- * consult, the audit trail, the register): a read waits until these include every write
+ * consult, the audit trail, the register, the workers' folded states in calculate): a read waits until these include every write
  * acknowledged before it. Contract links and occupancy have no HTTP reader and follow right after.
  */
-const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register'];
+const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register', 'worker-states'];
 /** Longest a read waits for the read models to include earlier writes. */
 const READ_YOUR_WRITES_MS = 2000;
 
@@ -28,6 +31,8 @@ const READ_YOUR_WRITES_MS = 2000;
  */
 export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger) {
   const availability = new AvailabilityCache(db, projections);
+  // A state is some 3 KB (a few records): as many as the workers whose files the reference cache holds.
+  const states = new WorkerRowCache<WorkerState>(projections, 'worker-states', (ids) => storedStates(db, ids), emptyWorkerState(), 6_000);
   const readYourWrites = (readModels: readonly string[]) =>
     new ReadYourWrites(
       (position, timeoutMs) => projections.waitFor(position, timeoutMs, readModels),
@@ -45,6 +50,7 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
       projections.poke();
     },
     availabilityOf: (workerId: number) => served.fresh(() => availability.get(workerId)),
+    workerStateOf: (workerId: number) => served.fresh(() => states.get(workerId)),
     vacationsOfWorker: (workerId: number, opts: { includeDeleted: boolean }) => served.fresh(() => vacationsOfWorker(db, workerId, opts)),
     vacationByCode: (code: string) => served.fresh(async () => (await vacationByCode(db, code)) ?? null),
     auditOfWorker: (workerId: number, opts: { limit: number }) => served.fresh(() => auditOfWorker(db, workerId, opts)),

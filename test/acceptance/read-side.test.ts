@@ -106,6 +106,27 @@ describe('read-your-writes through every write', () => {
     }
   });
 
+  it('calculate reads what every write left: a booking refuses its dates at once, and its deletion frees them again', async () => {
+    // calculate reads the worker's folded state from its read model (cached beside the runner):
+    // a booking must reach it before the add answers, and a deletion must drop what was cached.
+    const form = vacationForm(W.camilo, '2026-10-05', 6);
+    const overlaps = async () => {
+      const r = await c.post('/api/vacaciones/calculate', form);
+      if (r.status === 200) return false;
+      expect(r.status, r.text).toBe(422);
+      return (r.body.errors as string[]).some((e) => e.includes('se cruzan'));
+    };
+    expect(await overlaps()).toBe(false);
+    const added = await c.post('/api/vacaciones/add', form);
+    expect(added.status, added.text).toBe(201);
+    expect(await overlaps()).toBe(true);
+    expect(await overlaps()).toBe(true);
+    const code = added.body.data.codigo_pila as string;
+    const deleted = await c.post('/api/vacaciones/delete', { codigoPila: code, emailUserResponsable: ADMIN });
+    expect(deleted.status, deleted.text).toBe(200);
+    expect(await overlaps()).toBe(false);
+  });
+
   it('holds while another session of the PostgreSQL server keeps a transaction open', async (ctx) => {
     if (!srv.postgres) ctx.skip('needs a PostgreSQL server: PGlite has one connection');
     // Any open transaction with an id, in any database of the server (a long import, a report,

@@ -6,8 +6,11 @@ import { occupancyProjector } from '../occupancy/projector.ts';
 import { registerProjector } from '../register/projector.ts';
 import type { Projector } from '../types.ts';
 import { vacationsProjector } from '../vacations/projector.ts';
+import { workerStatesProjector } from '../worker-states/projector.ts';
 
 export const allProjectors: readonly Projector[] = [
+  // First: its rebuild in place is the longest, and the others share the second lane meanwhile.
+  workerStatesProjector,
   vacationsProjector,
   amortizationsProjector,
   contractLinksProjector,

@@ -31,7 +31,7 @@ describe('CLI: mistakes caught before opening the database', () => {
     expect(r).toMatchObject({
       code: 1,
       stderr:
-        'vacaciones: unknown projection nope: valid names are vacations, amortizations, contract-links, availability, occupancy, audit, register\n',
+        'vacaciones: unknown projection nope: valid names are worker-states, vacations, amortizations, contract-links, availability, occupancy, audit, register\n',
     });
   });
 
@@ -76,6 +76,7 @@ describe.skipIf(!hasServer())(`CLI: projections and replay${hasServer() ? '' : `
     expect(before.stdout.split('\n')[0]).toMatch(/^NAME\s+CHECKPOINT\s+HEAD\s+LAG\s+STATE$/);
     const rows = statusRows(before.stdout);
     expect(rows.map((r) => r[0])).toEqual([
+      'worker-states',
       'vacations',
       'amortizations',
       'contract-links',
@@ -84,9 +85,9 @@ describe.skipIf(!hasServer())(`CLI: projections and replay${hasServer() ? '' : `
       'audit',
       'register',
     ]);
-    const total = Number(rows[0]![3]);
+    const total = Number(rows[1]![3]);
     expect(total).toBeGreaterThan(10);
-    expect(rows[0]!.slice(1)).toEqual(['0/0', positionToString(head), String(total), 'stopped']);
+    expect(rows[1]!.slice(1)).toEqual(['0/0', positionToString(head), String(total), 'stopped']);
 
     const rebuilt = await run('projections', 'rebuild', 'vacations', 'audit');
     expect(rebuilt.stderr).toMatch(/rebuild replay: \d+\/\d+ events \(100%\)/);

@@ -351,7 +351,7 @@ describe('rebuild', () => {
     expect(comparePositions(checkpoints.get('occupancy')!, head)).toBe(0);
     expect(comparePositions(checkpoints.get('vacations')!, { commit: 0n, prepare: 0n })).toBe(0);
     await expect(rebuild(t.db, store, ['vacations', 'nope'])).rejects.toThrow(UnknownProjectorError);
-    await expect(rebuild(t.db, store, ['nope'])).rejects.toThrow(/valid names are vacations, amortizations/);
+    await expect(rebuild(t.db, store, ['nope'])).rejects.toThrow(/valid names are worker-states, vacations, amortizations/);
   });
 
   it('fails as a whole when one read model fails mid-replay: the live tables stay and nothing of the build is left', async () => {

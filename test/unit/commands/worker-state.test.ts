@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { decideApprove, decideCreate, decideDelete, decideEdit, decideInterrupt } from '../../../src/commands/decide.ts';
-import { emptyWorkerState, evolve, foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
+import {
+  emptyWorkerState,
+  evolve,
+  foldOnto,
+  foldWorker,
+  recordsOf,
+  stateOf,
+  type WorkerState,
+} from '../../../src/commands/worker-state.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
 import { calendar, given, request, unitOf, workerFile } from './builders.ts';
 
@@ -65,5 +73,29 @@ describe('a worker stream folded', () => {
     foldWorker(withRevisions(events));
     expect(early).toEqual(copy);
     expect([...early.vacations.values()][0]).toMatchObject({ approved: false, interruptedOn: null, deleted: false });
+  });
+});
+
+describe('a stored state carried on', () => {
+  it('folds what follows a state onto it as a fold of the whole stream would, wherever the stream is cut', () => {
+    const events = withRevisions(stream());
+    for (let n = 0; n <= events.length; n++) {
+      const carried = foldOnto(foldWorker(events.slice(0, n)), events.slice(n));
+      expect(carried.vacations).toEqual(foldWorker(events).vacations);
+    }
+  });
+
+  it('skips what the state holds already: a batch folded twice changes nothing', () => {
+    const events = withRevisions(stream());
+    const once = foldOnto(emptyWorkerState(), events.slice(0, 5));
+    expect(foldOnto(once, events.slice(0, 5))).toBe(once);
+    expect(foldOnto(once, events.slice(2, 8))).toEqual(foldOnto(once, events.slice(5, 8)));
+  });
+
+  it('comes back from its records as JSON as the same state, records in the same order', () => {
+    const state = foldWorker(withRevisions(stream()));
+    const back = stateOf(state.revision, JSON.parse(JSON.stringify(recordsOf(state))));
+    expect(back).toEqual(state);
+    expect([...back.vacations.keys()]).toEqual([...state.vacations.keys()]);
   });
 });

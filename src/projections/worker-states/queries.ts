@@ -1,0 +1,22 @@
+import { stateOf, type VacationState, type WorkerState } from '../../commands/worker-state.ts';
+import type { Queryable } from '../../db/types.ts';
+import type { Columns } from '../sql.ts';
+
+export const WORKER_STATES_TABLE = 'rm_worker_states';
+
+export const WORKER_STATES_COLUMNS: Columns = {
+  worker_id: 'bigint NOT NULL',
+  /** The last revision of the worker's stream folded in. */
+  revision: 'integer NOT NULL',
+  /** Every record of the worker as the commands fold them, in the order first recorded; json, kept as written. */
+  records: 'json NOT NULL',
+};
+
+/** The rows of these workers under `suffix`, as states. */
+export async function storedStates(q: Queryable, workerIds: readonly number[], suffix = ''): Promise<Map<number, WorkerState>> {
+  const r = await q.query<{ worker_id: string; revision: number; records: VacationState[] }>(
+    `SELECT worker_id, revision, records FROM ${WORKER_STATES_TABLE}${suffix} WHERE worker_id = ANY($1::bigint[])`,
+    [workerIds],
+  );
+  return new Map(r.rows.map((row) => [Number(row.worker_id), stateOf(row.revision, row.records)]));
+}
