@@ -16,8 +16,9 @@ import { emptyWorkerState, type WorkerState } from '../commands/worker-state.ts'
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, availability in
- * consult, the audit trail, the register, the workers' folded states in calculate): a read waits until these include every write
- * acknowledged before it. Contract links and occupancy have no HTTP reader and follow right after.
+ * consult, the audit trail, the register, the workers' folded states in calculate): a read waits
+ * until these include every write acknowledged before it. Contract links and occupancy have no
+ * HTTP reader and follow right after.
  */
 const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register', 'worker-states'];
 /** Longest a read waits for the read models to include earlier writes. */
