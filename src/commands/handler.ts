@@ -113,6 +113,8 @@ export class VacationCommands {
    * the stream cache may have dropped since.
    */
   private readonly folded = new LRUCache<string, WorkerState>({ max: 2_500 });
+  /** The worker each document was last found to be: a few dozen bytes a worker, so a large employer's all fit. */
+  private readonly workerIds = new LRUCache<string, number>({ max: 100_000 });
 
   constructor(private readonly deps: CommandDeps) {
     this.streams = new StreamCache(deps.store);
@@ -122,9 +124,16 @@ export class VacationCommands {
   }
 
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
+    const readState = this.deps.readState;
+    // The worker's state is asked for beside their file when the document's worker is known, so
+    // that a worker held in neither cache costs one round trip to the database, not two in turn.
+    const known = readState ? this.workerIds.get(documentNumber) : undefined;
+    const early = known !== undefined ? readState!(known) : undefined;
+    early?.catch(() => {});
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    const given = this.deps.readState ? await this.deps.readState(file.worker.id) : undefined;
+    if (readState) this.workerIds.set(documentNumber, file.worker.id);
+    const given = !readState ? undefined : known === file.worker.id ? await early! : await readState(file.worker.id);
     const { state, occupancy, placement } = await this.load(file, request, 'fresh', given);
     const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy, placement });
     return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', violations: ev.violations };
