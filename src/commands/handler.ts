@@ -124,16 +124,8 @@ export class VacationCommands {
   }
 
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
-    const readState = this.deps.readState;
-    // The worker's state is asked for beside their file when the document's worker is known, so
-    // that a worker held in neither cache costs one round trip to the database, not two in turn.
-    const known = readState ? this.workerIds.get(documentNumber) : undefined;
-    const early = known !== undefined ? readState!(known) : undefined;
-    early?.catch(() => {});
-    const file = await this.fileOf(documentNumber);
+    const { file, given } = await this.fileAndReadState(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    if (readState) this.workerIds.set(documentNumber, file.worker.id);
-    const given = !readState ? undefined : known === file.worker.id ? await early! : await readState(file.worker.id);
     const { state, occupancy, placement } = await this.load(file, request, 'fresh', given);
     const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy, placement });
     return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', violations: ev.violations };
@@ -247,6 +239,23 @@ export class VacationCommands {
       if (revision !== undefined) this.streams.appended(w.stream, w.events, revision);
     }
     return result.position;
+  }
+
+  /**
+   * The worker's file and, where calculate reads the read model (readState), their state: asked
+   * for beside the file when the document's worker is known, so that a worker held in neither
+   * cache costs one round trip to the database, not two in turn.
+   */
+  private async fileAndReadState(documentNumber: string): Promise<{ file: WorkerFile | null; given?: WorkerState }> {
+    const readState = this.deps.readState;
+    if (!readState) return { file: await this.fileOf(documentNumber) };
+    const known = this.workerIds.get(documentNumber);
+    const early = known === undefined ? undefined : readState(known);
+    early?.catch(() => {});
+    const file = await this.fileOf(documentNumber);
+    if (!file) return { file };
+    this.workerIds.set(documentNumber, file.worker.id);
+    return { file, given: await (early && known === file.worker.id ? early : readState(file.worker.id)) };
   }
 
   private fileOf(documentNumber: string): Promise<WorkerFile | null> {

@@ -1,16 +1,10 @@
-import { foldOnto, recordsOf, stateOf } from '../../commands/worker-state.ts';
+import { emptyWorkerState, foldOnto, recordsOf } from '../../commands/worker-state.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import { workerIdOfStream } from '../../events/streams.ts';
 import { columnDefinitions, loggedEvents, upsertRows } from '../sql.ts';
 import type { Projector } from '../types.ts';
 import { WORKER_STATES_COLUMNS as COLUMNS, WORKER_STATES_TABLE, storedStates } from './queries.ts';
 
-/**
- * Each worker's vacations folded from their stream exactly as the commands fold it
- * (src/commands/worker-state.ts), one row a worker: what calculate reads in one indexed lookup
- * instead of reading and folding the stream. A batch folds its events onto the stored rows,
- * skipping what a row already holds, so a batch applied twice changes nothing.
- */
 /** What a record starts with besides its data, as worker-state.ts sets it (approval apart). */
 const FRESH = `'deleted', false, 'deletedReason', null, 'replacedBy', null, 'interruptedOn', null, 'daysReturned', 0`;
 
@@ -22,6 +16,12 @@ const HANDLES: ReadonlySet<string> = new Set([
   'VacationDeleted',
 ]);
 
+/**
+ * Each worker's vacations folded from their stream exactly as the commands fold it
+ * (src/commands/worker-state.ts), one row a worker: what calculate reads in one indexed lookup
+ * instead of reading and folding the stream. A batch folds its events onto the stored rows,
+ * skipping what a row already holds, so a batch applied twice changes nothing.
+ */
 export const workerStatesProjector: Projector = {
   name: 'worker-states',
   handles: HANDLES,
@@ -49,7 +49,7 @@ ${columnDefinitions(COLUMNS)},
     const stored = await storedStates(q, [...byWorker.keys()], suffix);
     const rows = [];
     for (const [workerId, own] of byWorker) {
-      const before = stored.get(workerId) ?? stateOf(-1, []);
+      const before = stored.get(workerId) ?? emptyWorkerState();
       const after = foldOnto(before, own);
       if (after !== before) rows.push({ worker_id: workerId, revision: after.revision, records: recordsOf(after) });
     }
