@@ -126,12 +126,15 @@ export async function startChild(cmd: string, args: string[], env: Record<string
     url,
     output: () => out,
     peakRssMb: () => {
+      if (proc.exitCode !== null || proc.signalCode !== null)
+        throw new Error(`the process stopped while measured (${proc.exitCode ?? proc.signalCode}):\n${out.slice(-3000)}`);
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
       return m ? Math.round(Number(m[1]) / 1024) : NaN;
     },
     stop: () =>
       new Promise<void>((resolve) => {
-        if (proc.exitCode !== null) return resolve();
+        // A process killed by a signal (an abort when its heap ran out) has a signal and no code.
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
         proc.once('exit', () => resolve());
         proc.kill('SIGTERM');
       }),
