@@ -19,12 +19,12 @@ import { firstFullDay, type UnitOccupancy } from './occupancy.ts';
 import { compensationOverHalf } from './worker-periods.ts';
 import type { ContractRef, VacationFigures, VacationParams, VacationRequest, WorkerFile } from './types.ts';
 import type { RuleViolation } from './violations.ts';
-import { liveVacations, type VacationState, type WorkerState } from './worker-state.ts';
+import { liveVacations, type JudgedState, type JudgedVacation } from './worker-state.ts';
 
 export interface EvaluationInput {
   request: VacationRequest;
   file: WorkerFile;
-  state: WorkerState;
+  state: JudgedState;
   calendar: HolidayLookup;
   /** The record an edit replaces: it is not taken, does not overlap and holds no place. */
   replacing?: string;
@@ -70,7 +70,7 @@ function endOrUndefined(request: VacationRequest, calendar: HolidayLookup): stri
 }
 
 /** Rule (e): an enjoyed vacation may not share a day with another live enjoyed one of the worker. */
-function overlapping(request: VacationRequest, end: string, others: readonly VacationState[]): RuleViolation | undefined {
+function overlapping(request: VacationRequest, end: string, others: readonly JudgedVacation[]): RuleViolation | undefined {
   if (request.compensated) return undefined;
   const clash = others.find((v) => !v.compensated && v.startDate <= end && v.endDate >= request.startDate);
   return clash && { rule: 'overlap', codigoPila: clash.codigoPila, startDate: clash.startDate, endDate: clash.endDate };
@@ -80,7 +80,7 @@ function overlapping(request: VacationRequest, end: string, others: readonly Vac
  * A record that continues an interrupted one (CST art. 188) books at most the days the
  * interruption gave back that no other live record of the worker has booked since.
  */
-function continuation(request: VacationRequest, state: WorkerState, others: readonly VacationState[]): RuleViolation | undefined {
+function continuation(request: VacationRequest, state: JudgedState, others: readonly JudgedVacation[]): RuleViolation | undefined {
   const code = request.continues;
   if (!code) return undefined;
   const interrupted = state.vacations.get(code);

@@ -32,7 +32,7 @@ import {
   type WorkerFile,
 } from './types.ts';
 import { StreamCache, type CachedEvent } from '../store/throughput/stream-cache.ts';
-import { foldWorker, type WorkerState } from './worker-state.ts';
+import { foldWorker, type JudgedState, type WorkerState } from './worker-state.ts';
 
 /** The reference data the commands read: a worker's file of the per-worker read model. */
 export type CommandReference = Pick<ReferenceLookups, 'workerFileByDocument'>;
@@ -52,7 +52,7 @@ export interface CommandDeps {
    * with every write this instance acknowledged (one indexed row read, cached beside its runner).
    * Without it, calculate reads the worker's stream as the commands do.
    */
-  readState?: (workerId: number) => Promise<WorkerState>;
+  readState?: (workerId: number) => Promise<JudgedState>;
   /** How many times a command is decided again after losing a race on a stream. */
   maxAttempts?: number;
   onConflict?: (stream: string) => void;
@@ -126,7 +126,9 @@ export class VacationCommands {
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
     const { file, given } = await this.fileAndReadState(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    const { state, occupancy, placement } = await this.load(file, request, 'fresh', given);
+    const { state, occupancy, placement } = given
+      ? { state: given, ...(await this.around(file, request, 'fresh')) }
+      : await this.load(file, request, 'fresh');
     const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy, placement });
     return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', violations: ev.violations };
   }
@@ -246,7 +248,7 @@ export class VacationCommands {
    * for beside the file when the document's worker is known, so that a worker held in neither
    * cache costs one round trip to the database, not two in turn.
    */
-  private async fileAndReadState(documentNumber: string): Promise<{ file: WorkerFile | null; given?: WorkerState }> {
+  private async fileAndReadState(documentNumber: string): Promise<{ file: WorkerFile | null; given?: JudgedState }> {
     const readState = this.deps.readState;
     if (!readState) return { file: await this.fileOf(documentNumber) };
     const known = this.workerIds.get(documentNumber);
@@ -285,35 +287,49 @@ export class VacationCommands {
   /**
    * The worker's stream and, for an enjoyed vacation under a company contract that limits the
    * people on vacation at once (rule d), the month streams of the subgerencia its period touches:
-   * read together, and only past what the stream cache already holds. Without a limit nothing
-   * reads the months, and the deciders book their places with no expected revision, so they are
-   * not read at all: in a large subgerencia they hold thousands of bookings. A state `given` (a
-   * query's, from the read model) is taken instead of the worker's stream.
+   * read together (see `around`), the worker's folded.
    */
   private async load(
     file: WorkerFile,
     request: VacationRequest,
     read: Read,
-    given?: WorkerState,
   ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
     const worker = workerStream(file.worker.id);
+    const { streams, ...rest } = await this.around(file, request, read, worker);
+    return { state: this.fold(worker, streams.get(worker)), ...rest };
+  }
+
+  /**
+   * The request's placement and, for an enjoyed vacation under a company contract that limits the
+   * people on vacation at once (rule d), the occupancy of the month streams of the subgerencia its
+   * period touches, read with the stream `worker` when one is named: only past what the stream
+   * cache already holds. Without a limit nothing reads the months, and the deciders book their
+   * places with no expected revision, so they are not read at all: in a large subgerencia they
+   * hold thousands of bookings.
+   */
+  private async around(
+    file: WorkerFile,
+    request: VacationRequest,
+    read: Read,
+    worker?: string,
+  ): Promise<{ streams: Map<string, CachedEvent[]>; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
     const placement = place(request, file, this.deps.calendar) ?? null;
     const limited = placement && (companyContractOf(file, placement.contract)?.vacationParams?.maxPeopleOnVacation ?? null) !== null;
     const guarded = placement && !request.compensated && limited ? placement : undefined;
     const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
     const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
-    const wanted = given ? units : [worker, ...units];
+    const wanted = worker ? [worker, ...units] : units;
     const held = read === 'held' ? this.streams.peek(wanted) : undefined;
     const streams = held ?? (wanted.length ? await this.streams.read(wanted) : new Map<string, CachedEvent[]>());
-    const state = given ?? this.fold(worker, streams.get(worker));
-    if (!guarded) return { state, occupancy: undefined, placement, held: held !== undefined };
-    const occupancy = foldUnit(
-      guarded.contract.subgerenciaId,
-      months.map((month, i) => {
-        const events = streams.get(units[i]!) ?? [];
-        return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
-      }),
-    );
-    return { state, occupancy, placement, held: held !== undefined };
+    const occupancy =
+      guarded &&
+      foldUnit(
+        guarded.contract.subgerenciaId,
+        months.map((month, i) => {
+          const events = streams.get(units[i]!) ?? [];
+          return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
+        }),
+      );
+    return { streams, occupancy, placement, held: held !== undefined };
   }
 }

@@ -15,7 +15,7 @@ export interface WorkerFile {
   contracts: ContractRef[];
   /** The payroll sheets folded once (summarizePayroll): days worked by any date, IBC. */
   payroll: PayrollSummary;
-  companyContracts: Map<number, CompanyContractRef>;
+  companyContracts: ReadonlyMap<number, CompanyContractRef>;
 }
 
 /** A vacation as a caller asks for it (calculate, add, edit). */

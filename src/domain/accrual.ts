@@ -123,18 +123,26 @@ export function ibcLastMonth(
 /**
  * A worker's payroll folded once, for every date that may be asked: the end of each period in
  * which counted sheets end, with the days worked by then (a running total), and each month in
- * which any sheet ends, with the basic compensation of its sheets. Both ascending. What the
- * per-worker read model stores, so that no request walks the sheets.
+ * which any sheet ends, with the basic compensation of its sheets. Both ascending, each kept as
+ * arrays side by side rather than as pairs: a cache holds the summaries of tens of thousands of
+ * workers, and a pair is an object of its own. What the per-worker read model stores, so that no
+ * request walks the sheets.
  */
 export interface PayrollSummary {
-  worked: readonly (readonly [periodEnd: string, daysSoFar: number])[];
-  months: readonly (readonly [month: string, compensation: number])[];
+  /** The ends of the periods in which counted sheets end. */
+  workedEnds: readonly string[];
+  /** Days worked by each of `workedEnds`. */
+  workedSoFar: readonly number[];
   /**
-   * Beside each entry of `worked`, the first day of the counted sheets that end on its date: where
-   * the accrual periods place those days. Absent from summaries kept before it was (read then as
+   * Beside each of `workedEnds`, the first day of the counted sheets that end on it: where the
+   * accrual periods place those days. Absent from summaries kept before it was (read then as
    * running from the day after the date before).
    */
   workedFrom?: readonly string[];
+  /** The months ("YYYY-MM") in which any sheet ends. */
+  months: readonly string[];
+  /** The basic compensation of the sheets ending in each of `months`. */
+  monthPay: readonly number[];
 }
 
 /**
@@ -164,20 +172,23 @@ export function summarizePayroll<Id>(
   }
   let total = 0;
   const ends = [...worked].sort(([a], [b]) => (a < b ? -1 : 1));
+  const paid = [...months].sort(([a], [b]) => (a < b ? -1 : 1));
   return {
-    worked: ends.map(([end, { days }]) => [end, (total += days)] as const),
-    months: [...months].sort(([a], [b]) => (a < b ? -1 : 1)),
+    workedEnds: ends.map(([end]) => end),
+    workedSoFar: ends.map(([, { days }]) => (total += days)),
     workedFrom: ends.map(([, { from }]) => from),
+    months: paid.map(([month]) => month),
+    monthPay: paid.map(([, pay]) => pay),
   };
 }
 
-/** Index of the last entry whose key is at most `key` in a list ascending by key, or -1. */
-function lastAtMost(list: readonly (readonly [string, number])[], key: string): number {
+/** Index of the last key at most `key` in a list of ascending keys, or -1. */
+function lastAtMost(keys: readonly string[], key: string): number {
   let lo = 0;
-  let hi = list.length;
+  let hi = keys.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list[mid]![0] <= key) lo = mid + 1;
+    if (keys[mid]! <= key) lo = mid + 1;
     else hi = mid;
   }
   return lo - 1;
@@ -186,12 +197,12 @@ function lastAtMost(list: readonly (readonly [string, number])[], key: string): 
 /** daysWorked of the summarised sheets up to `referenceDate`. */
 export function workedBy(summary: PayrollSummary, referenceDate: string): number {
   assertValidDate(referenceDate, 'reference date');
-  const i = lastAtMost(summary.worked, referenceDate);
-  return i < 0 ? 0 : summary.worked[i]![1];
+  const i = lastAtMost(summary.workedEnds, referenceDate);
+  return i < 0 ? 0 : summary.workedSoFar[i]!;
 }
 
 /** ibcLastMonth of the summarised sheets. */
 export function ibcOf(summary: PayrollSummary, latestContractSalary: number, today: string): number {
   const i = lastAtMost(summary.months, lastSettledMonth(today));
-  return i < 0 ? latestContractSalary : summary.months[i]![1];
+  return i < 0 ? latestContractSalary : summary.monthPay[i]!;
 }

@@ -64,7 +64,8 @@ export function sheetsFromSummary<Id>(contracts: readonly ContractRange<Id>[], p
   const sheets: WorkedSheet<Id>[] = [];
   let before = 0;
   let previousEnd: string | null = null;
-  payroll.worked.forEach(([end, soFar], i) => {
+  payroll.workedEnds.forEach((end, i) => {
+    const soFar = payroll.workedSoFar[i]!;
     const days = soFar - before;
     before = soFar;
     const from = payroll.workedFrom?.[i];

@@ -12,7 +12,9 @@ import type { ProjectionLogger } from './types.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
 import { storedStates } from './worker-states/queries.ts';
-import { emptyWorkerState, type WorkerState } from '../commands/worker-state.ts';
+import { emptyWorkerState, judgedBytes, judgedState } from '../commands/worker-state.ts';
+import { heapShare } from '../memory.ts';
+import { intern } from '../db/intern.ts';
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, availability in
@@ -21,6 +23,8 @@ import { emptyWorkerState, type WorkerState } from '../commands/worker-state.ts'
  * HTTP reader and follow right after.
  */
 const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register', 'worker-states'];
+/** The share of the heap limit calculate's cache of workers' records may hold. */
+const STATES_SHARE = 0.12;
 /** Longest a read waits for the read models to include earlier writes. */
 const READ_YOUR_WRITES_MS = 2000;
 
@@ -32,8 +36,15 @@ const READ_YOUR_WRITES_MS = 2000;
  */
 export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger) {
   const availability = new AvailabilityCache(db, projections);
-  // A state is some 3 KB (a few records): as many as the workers whose files the reference cache holds.
-  const states = new WorkerRowCache<WorkerState>(projections, 'worker-states', (ids) => storedStates(db, ids), emptyWorkerState(), 6_000);
+  // What calculate reads of each worker's records, as compact as judging allows (a few hundred
+  // bytes a worker), within a share of the heap: at the default heap, some 30,000 workers.
+  const states = new WorkerRowCache(
+    projections,
+    'worker-states',
+    async (ids) => new Map([...(await storedStates(db, ids))].map(([id, state]) => [id, judgedState(state, intern)])),
+    judgedState(emptyWorkerState()),
+    { maxBytes: heapShare(STATES_SHARE), bytesOf: judgedBytes },
+  );
   const readYourWrites = (readModels: readonly string[]) =>
     new ReadYourWrites(
       (position, timeoutMs) => projections.waitFor(position, timeoutMs, readModels),

@@ -2,17 +2,23 @@ import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/types.ts';
 import { Gatherer } from '../store/throughput/gather.ts';
 import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from './repository.ts';
-import { workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from './worker-files.ts';
+import { heapShare } from '../memory.ts';
+import { fileBytes, workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from './worker-files.ts';
 
 export interface CachedReferenceOptions {
   /** How often, at most, ref_version is read to notice imports made by other processes. */
   checkIntervalMs?: number;
-  /** Workers held, least recently used dropped first. */
+  /** Workers held at most, least recently used dropped first. */
   maxWorkers?: number;
+  /** Bytes of workers' rows held at most (fileBytes), least recently used dropped first. */
+  maxBytes?: number;
   /** Users held, least recently used dropped first. */
   maxUsers?: number;
   now?: () => number;
 }
+
+/** The share of the heap limit the workers' rows may hold by default: at the default heap, some 35,000 workers. */
+const FILES_SHARE = 0.12;
 
 /** What is cached per key: the answer, a miss included. */
 type Held<T> = { value: T | null };
@@ -45,7 +51,9 @@ export class CachedReferenceRepository implements ReferenceLookups {
     this.checkIntervalMs = opts.checkIntervalMs ?? 1000;
     this.now = opts.now ?? Date.now;
     this.files = new LRUCache({
-      max: opts.maxWorkers ?? 6_000,
+      ...(opts.maxWorkers === undefined ? {} : { max: opts.maxWorkers }),
+      maxSize: opts.maxBytes ?? heapShare(FILES_SHARE),
+      sizeCalculation: (held) => (held.value ? fileBytes(held.value) : 100),
       dispose: (held, document) => {
         const id = held.value?.worker.id;
         if (id !== undefined && this.documentOf.get(id) === document) this.documentOf.delete(id);

@@ -1,3 +1,4 @@
+import { intern, internList } from '../db/intern.ts';
 import type { Queryable } from '../db/types.ts';
 import { fromDayNumber, type PayrollSummary } from '../domain/index.ts';
 import type { CompanyContract, Contract, Worker } from './repository.ts';
@@ -12,8 +13,8 @@ export interface WorkerFileRow {
   worker: Worker;
   /** In the order the rules rank them from: start date (a missing one first), then id. */
   contracts: Contract[];
-  /** The company contracts of those contracts, by id. */
-  companyContracts: Map<number, CompanyContract>;
+  /** The company contracts of those contracts, by id (shared between rows: never changed). */
+  companyContracts: ReadonlyMap<number, CompanyContract>;
   payroll: PayrollSummary;
 }
 
@@ -52,17 +53,7 @@ const DATA = [
   'sheet_starts',
 ];
 
-/**
- * The period ends and months repeat across every worker (the same fortnights), and a cache holds
- * the rows of many: one shared string per date instead of one per row.
- */
-const shared = new Map<string, string>();
-function intern(s: string): string {
-  const known = shared.get(s);
-  if (known !== undefined) return known;
-  if (shared.size < 100_000) shared.set(s, s);
-  return s;
-}
+/** The period ends repeat across every worker (the same fortnights): one shared name a day. */
 const dayNames = new Map<number, string>();
 function dayName(day: number): string {
   const known = dayNames.get(day);
@@ -72,54 +63,115 @@ function dayName(day: number): string {
   return name;
 }
 
+/**
+ * A few company contracts govern every worker: one shared object per company contract as written,
+ * and one shared map per set of them, instead of a copy in each worker's row a cache holds. Both
+ * bounded, as intern() is; shared values are never changed (the maps are read-only).
+ */
+const companies = new Map<string, CompanyContract>();
+const companySets = new Map<string, ReadonlyMap<number, CompanyContract>>();
+const SHARED_COMPANIES = 10_000;
+
+function sharedCompanies(found: CompanyContract[]): ReadonlyMap<number, CompanyContract> {
+  const texts = found.map((c) => JSON.stringify(c));
+  const key = texts.join('\n');
+  const known = companySets.get(key);
+  if (known) return known;
+  const map = new Map<number, CompanyContract>();
+  found.forEach((c, i) => {
+    const text = texts[i]!;
+    const held = companies.get(text) ?? c;
+    if (held === c && companies.size < SHARED_COMPANIES) companies.set(text, c);
+    map.set(held.id, held);
+  });
+  if (companySets.size < SHARED_COMPANIES) companySets.set(key, map);
+  return map;
+}
+
 function toFile(r: Row): WorkerFileRow {
   const workerId = Number(r.worker_id);
-  const companyContracts = new Map<number, CompanyContract>();
+  const found: CompanyContract[] = [];
+  // Written out field by field: an object spread from a parsed one gets a hidden class of its own
+  // (some 300 bytes), where literals of one shape share one.
   const contracts = r.contracts.map(({ company, ...c }): Contract => {
-    if (company) companyContracts.set(company.id, company);
+    if (company) found.push(company);
     return {
-      ...c,
+      id: c.id,
       workerId,
+      companyContractId: c.companyContractId,
+      subgerenciaId: intern(c.subgerenciaId),
       startDate: c.startDate && intern(c.startDate),
       endDate: c.endDate && intern(c.endDate),
-      subgerenciaId: intern(c.subgerenciaId),
+      settled: c.settled,
+      additional: c.additional,
+      baseSalary: c.baseSalary,
+      riskLevel: c.riskLevel,
+      technicalOrTrusted: c.technicalOrTrusted,
     };
   });
   // The running total and the months are added up here, once per row read, from the sums per
   // date the row keeps: a few dozen additions, where the sheets behind them were grouped and
   // judged (which count) when the row was written.
-  const worked: [string, number][] = [];
+  const workedEnds: string[] = [];
+  const workedSoFar: number[] = [];
   const workedFrom: string[] = [];
-  const months: [string, number][] = [];
+  const months: string[] = [];
+  const monthPay: number[] = [];
   let total = 0;
   const [ends, sheetDays, sheetPay, starts] = r.sheets;
   ends.forEach((day, i) => {
     const end = dayName(day);
     const days = sheetDays[i];
     if (days !== null && days !== undefined) {
-      worked.push([end, (total += Number(days))]);
+      workedEnds.push(end);
+      workedSoFar.push((total += Number(days)));
       const start = starts?.[i];
       if (start !== null && start !== undefined) workedFrom.push(dayName(start));
     }
     const month = intern(end.slice(0, 7));
     const pay = Number(sheetPay[i]);
-    const last = months[months.length - 1];
-    if (last?.[0] === month) last[1] += pay;
-    else months.push([month, pay]);
+    if (months[months.length - 1] === month) monthPay[monthPay.length - 1]! += pay;
+    else {
+      months.push(month);
+      monthPay.push(pay);
+    }
   });
   return {
     worker: {
       id: workerId,
-      documentType: r.document_type,
+      documentType: intern(r.document_type),
       documentNumber: r.document_number,
       firstNames: r.first_names,
       lastNames: r.last_names,
     },
     contracts,
-    companyContracts,
-    // A row that holds no starts (written before they were kept) is read as before, without them.
-    payroll: workedFrom.length === worked.length && starts !== null ? { worked, months, workedFrom } : { worked, months },
+    companyContracts: sharedCompanies(found),
+    // The calendar's lists (and the running days of those who worked all of it) are the same for
+    // most workers: shared. The pay is each worker's own.
+    payroll: {
+      workedEnds: internList(workedEnds),
+      workedSoFar: internList(workedSoFar),
+      // A row that holds no starts (written before they were kept) is read as before, without them.
+      workedFrom: workedFrom.length === workedEnds.length && starts !== null ? internList(workedFrom) : undefined,
+      months: internList(months),
+      monthPay,
+    },
   };
+}
+
+/**
+ * What a row read by toFile takes in the heap, about, its calendar's lists being shared with other
+ * workers (measured: some 650 bytes for one contract and twelve sheets, beside a cache's own entry).
+ */
+export function fileBytes(f: WorkerFileRow): number {
+  const w = f.worker;
+  return (
+    400 +
+    120 * f.contracts.length +
+    8 * f.payroll.monthPay.length +
+    12 * f.payroll.workedEnds.length +
+    2 * (w.documentNumber.length + w.firstNames.length + w.lastNames.length)
+  );
 }
 
 /** The worker with this document number (trimmed), from the read model. */

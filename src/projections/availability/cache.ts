@@ -11,6 +11,6 @@ export class AvailabilityCache extends WorkerRowCache<AvailabilityView> {
     // An entry is four counts: a hundred bytes or so, so a large employer's workers all fit.
     maxEntries = 100_000,
   ) {
-    super(projections, 'availability', (ids) => availabilityOfMany(db, ids), NOTHING_TAKEN, maxEntries);
+    super(projections, 'availability', (ids) => availabilityOfMany(db, ids), NOTHING_TAKEN, { maxEntries });
   }
 }

@@ -3,6 +3,12 @@ import { workerIdOfStream } from '../../events/streams.ts';
 import { Gatherer } from '../../store/throughput/gather.ts';
 import type { ProjectionService } from './service.ts';
 
+/**
+ * How many rows a cache holds: a number of entries, or (where rows differ in size by much, as a
+ * worker's records do) an estimate of the bytes each takes in the heap and a total not to pass.
+ */
+export type RowBound<V> = { maxEntries: number } | { maxBytes: number; bytesOf: (view: V) => number };
+
 /** Reads of one worker on their way to the database, and whether a batch touched the worker meanwhile. */
 interface Flight {
   reads: number;
@@ -30,9 +36,13 @@ export class WorkerRowCache<V> {
     /** The rows of these workers; a worker left out gets `missing`. */
     read: (workerIds: number[]) => Promise<Map<number, V>>,
     missing: V,
-    maxEntries: number,
+    bound: RowBound<V>,
   ) {
-    this.entries = new LRUCache({ max: maxEntries });
+    this.entries = new LRUCache(
+      'maxEntries' in bound
+        ? { max: bound.maxEntries }
+        : { maxSize: bound.maxBytes, sizeCalculation: (entry) => Math.max(1, Math.ceil(bound.bytesOf(entry.view))) },
+    );
     this.reads = new Gatherer(async (batch) => {
       const views = await read([...new Set(batch.map((a) => a.item))]);
       for (const a of batch) a.resolve(views.get(a.item) ?? missing);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/db/types.ts';
 import { CachedReferenceRepository } from '../../../src/reference/cached-repository.ts';
+import { fileBytes } from '../../../src/reference/worker-files.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
@@ -240,5 +241,35 @@ describe('CachedReferenceRepository', () => {
     before = db.count;
     await cached.workerByDocument(documents[4]!);
     expect(db.count).toBe(before + 1);
+  });
+
+  it('holds no more bytes of workers than its bound, by the size of their rows, evicting the least recently used', async () => {
+    const documents = ['1020307007', '1020307014', '1020307021', '1020307028', '1020307035', '1020307042', '1020307049'];
+    const sizes = await Promise.all(documents.map(async (d) => fileBytes((await repo.workerFileByDocument(d))!)));
+    const maxBytes = 3 * Math.max(...sizes);
+    const db = counting(t.db);
+    const cached = new CachedReferenceRepository(db, { maxBytes, checkIntervalMs: 3_600_000 });
+    for (let round = 0; round < 3; round++)
+      for (const doc of documents) {
+        await cached.workerByDocument(documents[0]!);
+        expect(await cached.workerFileByDocument(doc)).toEqual(await repo.workerFileByDocument(doc));
+        expect(cached.size).toBeLessThanOrEqual(Math.floor(maxBytes / Math.min(...sizes)));
+      }
+    expect(cached.size).toBeGreaterThanOrEqual(3);
+    const before = db.count;
+    await cached.workerByDocument(documents[0]!);
+    expect(db.count).toBe(before);
+    await cached.workerByDocument(documents[1]!);
+    expect(db.count).toBe(before + 1);
+  });
+
+  it('shares what workers hold alike (company contracts, the payroll calendar) between the rows it holds, never changing them', async () => {
+    const [a, b] = await Promise.all(['1020307007', '1020307014'].map((d) => repo.workerFileByDocument(d)));
+    const sameCompanies = [...a!.companyContracts.keys()].join() === [...b!.companyContracts.keys()].join();
+    expect(sameCompanies).toBe(true);
+    expect(a!.companyContracts).toBe(b!.companyContracts);
+    expect(a!.payroll.months.join()).toBe(b!.payroll.months.join());
+    expect(a!.payroll.months).toBe(b!.payroll.months);
+    expect(a!.payroll.monthPay).not.toBe(b!.payroll.monthPay);
   });
 });

@@ -1,16 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { decideApprove, decideCreate, decideDelete, decideEdit, decideInterrupt } from '../../../src/commands/decide.ts';
+import { evaluate } from '../../../src/commands/evaluate.ts';
 import {
   emptyWorkerState,
   evolve,
   foldOnto,
   foldWorker,
+  judgedBytes,
+  judgedState,
+  liveVacations,
   recordsOf,
   stateOf,
   type WorkerState,
 } from '../../../src/commands/worker-state.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
-import { calendar, given, request, unitOf, workerFile } from './builders.ts';
+import { calendar, given, params, request, unitOf, workerFile } from './builders.ts';
 
 const withRevisions = (events: DomainEvent[]) => events.map((event, revision) => ({ event, revision }));
 const eventByEvent = (events: DomainEvent[]): WorkerState =>
@@ -97,5 +101,62 @@ describe('a stored state carried on', () => {
     const back = stateOf(state.revision, JSON.parse(JSON.stringify(recordsOf(state))));
     expect(back).toEqual(state);
     expect([...back.vacations.keys()]).toEqual([...state.vacations.keys()]);
+  });
+});
+
+describe('a judged state (what calculate keeps of a worker)', () => {
+  const events = withRevisions(stream());
+  const full = foldWorker(events);
+  const interrupted = [...full.vacations.values()].find((v) => v.interruptedOn !== null)!.codigoPila;
+  const deleted = [...full.vacations.values()].find((v) => v.deleted)!.codigoPila;
+  const requests = [
+    request({ startDate: '2026-01-05', days: 6 }),
+    request({ startDate: '2026-01-13', days: 10, advance: true }),
+    request({ startDate: '2026-03-09', days: 6 }),
+    request({ startDate: '2026-05-04', days: 3, compensated: true }),
+    request({ startDate: '2026-05-04', days: 8, compensated: true }),
+    request({ startDate: '2026-06-01', days: 2, continues: interrupted }),
+    request({ startDate: '2026-06-01', days: 40, continues: interrupted }),
+    request({ startDate: '2026-06-01', days: 2, continues: deleted }),
+    request({ startDate: '2026-06-01', days: 2, continues: 'VAC_NEVER' }),
+  ];
+  const file = workerFile({ params: params({ compensationLimit: 'half' }) });
+
+  it('judges every request as the whole state does, wherever the stream is cut, also read back from JSON', () => {
+    let judged = 0;
+    for (let n = 0; n <= events.length; n++) {
+      const state = foldWorker(events.slice(0, n));
+      const stored = stateOf(state.revision, JSON.parse(JSON.stringify(recordsOf(state))));
+      for (const r of requests) {
+        const whole = evaluate({ request: r, file, state, calendar });
+        expect(evaluate({ request: r, file, state: judgedState(stored), calendar })).toEqual(whole);
+        judged += whole.ok ? 0 : whole.violations.length;
+      }
+    }
+    // The cases judged include refusals of every kind the records decide.
+    expect(judged).toBeGreaterThan(20);
+  });
+
+  it('keeps the live records only, with the fields judging reads, and finds them by code', () => {
+    const judged = judgedState(full);
+    const live = liveVacations(full);
+    expect(judged.vacations.length).toBe(live.length);
+    expect([...judged.vacations.values()]).toEqual(
+      live.map((v) => ({
+        codigoPila: v.codigoPila,
+        recordId: v.recordId,
+        startDate: v.startDate,
+        endDate: v.endDate,
+        businessDays: v.businessDays,
+        compensated: v.compensated,
+        deleted: false,
+        continues: v.continues ?? null,
+        interruptedOn: v.interruptedOn,
+        daysReturned: v.daysReturned,
+      })),
+    );
+    expect(judged.vacations.get(interrupted)).toMatchObject({ interruptedOn: full.vacations.get(interrupted)!.interruptedOn });
+    expect(judged.vacations.get(deleted)).toBeUndefined();
+    expect(judgedBytes(judged)).toBeGreaterThan(judgedBytes(judgedState(emptyWorkerState())));
   });
 });

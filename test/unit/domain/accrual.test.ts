@@ -280,15 +280,10 @@ describe('summarizePayroll', () => {
       sheet('2026-01-01', '2026-01-15', 15, 300),
     ];
     expect(summarizePayroll(sheets, contracts)).toEqual({
-      worked: [
-        ['2026-01-15', 15],
-        ['2026-01-31', 31],
-        ['2026-02-15', 46],
-      ],
-      months: [
-        ['2026-01', 550],
-        ['2026-02', 100],
-      ],
+      workedEnds: ['2026-01-15', '2026-01-31', '2026-02-15'],
+      workedSoFar: [15, 31, 46],
+      months: ['2026-01', '2026-02'],
+      monthPay: [550, 100],
       workedFrom: ['2026-01-01', '2026-01-16', '2026-02-01'],
     });
     expect(workedBy(summarizePayroll(sheets, contracts), '2026-01-30')).toBe(15);

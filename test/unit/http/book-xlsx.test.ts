@@ -11,7 +11,7 @@ function worker(id: number): BookWorker {
       worker: { id, documentType: 'CC', documentNumber: `D${id}`, firstNames: 'Ana', lastNames: 'Ruiz' },
       contracts: [],
       companyContracts: new Map(),
-      payroll: { worked: [], months: [] },
+      payroll: { workedEnds: [], workedSoFar: [], months: [], monthPay: [] },
     },
     hireDate: '2024-02-01',
     periods: [],
