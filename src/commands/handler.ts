@@ -256,7 +256,9 @@ export class VacationCommands {
     early?.catch(() => {});
     const file = await this.fileOf(documentNumber);
     if (!file) return { file };
-    this.workerIds.set(documentNumber, file.worker.id);
+    // Kept under the file's own string of the number where it is the same, not a copy from the request.
+    if (known !== file.worker.id)
+      this.workerIds.set(file.worker.documentNumber === documentNumber ? file.worker.documentNumber : documentNumber, file.worker.id);
     return { file, given: await (early && known === file.worker.id ? early : readState(file.worker.id)) };
   }
 

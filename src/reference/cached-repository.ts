@@ -90,8 +90,10 @@ export class CachedReferenceRepository implements ReferenceLookups {
     const generation = this.generation;
     const file = await this.misses.ask(doc);
     if (generation === this.generation) {
-      this.files.set(doc, { value: file });
-      if (file) this.documentOf.set(file.worker.id, doc);
+      // Held under the row's own string of the number, not a second copy of it from the request.
+      const key = file?.worker.documentNumber === doc ? file.worker.documentNumber : doc;
+      this.files.set(key, { value: file });
+      if (file) this.documentOf.set(file.worker.id, key);
     }
     return file;
   }

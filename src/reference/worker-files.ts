@@ -147,26 +147,27 @@ function toFile(r: Row): WorkerFileRow {
     contracts,
     companyContracts: sharedCompanies(found),
     // The calendar's lists (and the running days of those who worked all of it) are the same for
-    // most workers: shared. The pay is each worker's own.
+    // most workers: shared.
     payroll: {
       workedEnds: internList(workedEnds),
       workedSoFar: internList(workedSoFar),
       // A row that holds no starts (written before they were kept) is read as before, without them.
       workedFrom: workedFrom.length === workedEnds.length && starts !== null ? internList(workedFrom) : undefined,
       months: internList(months),
-      monthPay,
+      // Many are paid alike month after month (the minimum wage): shared too, when they are.
+      monthPay: internList(monthPay),
     },
   };
 }
 
 /**
  * What a row read by toFile takes in the heap, about, its calendar's lists being shared with other
- * workers (measured: some 650 bytes for one contract and twelve sheets, beside a cache's own entry).
+ * workers (measured: some 670 bytes for one contract and twelve sheets, a cache's own entry included).
  */
 export function fileBytes(f: WorkerFileRow): number {
   const w = f.worker;
   return (
-    400 +
+    300 +
     120 * f.contracts.length +
     8 * f.payroll.monthPay.length +
     12 * f.payroll.workedEnds.length +
