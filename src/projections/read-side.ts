@@ -37,7 +37,7 @@ const READ_YOUR_WRITES_MS = 2000;
 export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger) {
   const availability = new AvailabilityCache(db, projections);
   // What calculate reads of each worker's records, as compact as judging allows (a few hundred
-  // bytes a worker), within a share of the heap: at the default heap, some 30,000 workers.
+  // bytes a worker), within a share of the heap: at the default heap, some 35,000 workers.
   const states = new WorkerRowCache(
     projections,
     'worker-states',
