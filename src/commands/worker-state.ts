@@ -120,7 +120,10 @@ export class RecordList implements JudgedRecords {
  * judges as one never recorded (a continuation of it is unknown either way), so none is kept: a
  * cache of judged states holds a fraction of the records' size.
  */
-export function judgedState(state: WorkerState, day: (date: string) => string = (d) => d): { vacations: RecordList } {
+export function judgedState(
+  state: { vacations: { values(): Iterable<VacationState> } },
+  day: (date: string) => string = (d) => d,
+): { vacations: RecordList } {
   const live = liveVacations(state).map((v): JudgedVacation => ({
     codigoPila: v.codigoPila,
     recordId: v.recordId,

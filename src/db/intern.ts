@@ -17,17 +17,20 @@ export function intern(s: string): string {
 }
 
 /**
- * One shared list per content, for lists that most workers hold alike: the period ends of a
- * company's payroll calendar, the running days of those who worked every day of it. The lists
- * shared are never changed. The least recently seen are forgotten first, so that a calendar that
- * moved on (a month more) takes the place of the old.
+ * One shared value per key, for values that many rows a cache holds have alike (the company
+ * contracts of a worker, the lists of a payroll calendar): `make` builds it the first time a key is
+ * seen. The values shared are never changed. The least recently seen are forgotten first, so that
+ * what moved on (a calendar with a month more) takes the place of the old.
  */
-const lists = new LRUCache<string, readonly (string | number)[]>({ max: 10_000 });
+const values = new LRUCache<string, object>({ max: 10_000 });
 
-export function internList<T extends string | number>(list: readonly T[]): readonly T[] {
-  const key = JSON.stringify(list);
-  const known = lists.get(key) as readonly T[] | undefined;
+export function internBy<T extends object>(key: string, make: () => T): T {
+  const known = values.get(key) as T | undefined;
   if (known) return known;
-  lists.set(key, list);
-  return list;
+  const value = make();
+  values.set(key, value);
+  return value;
 }
+
+/** One shared list per content (see internBy): the period ends of a company's payroll calendar, and the like. */
+export const internList = <T extends string | number>(list: readonly T[]): readonly T[] => internBy(JSON.stringify(list), () => list);

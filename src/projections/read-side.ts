@@ -11,7 +11,7 @@ import type { ProjectionService } from './runtime/service.ts';
 import type { ProjectionLogger } from './types.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
-import { storedStates } from './worker-states/queries.ts';
+import { storedRecords } from './worker-states/queries.ts';
 import { emptyWorkerState, judgedBytes, judgedState } from '../commands/worker-state.ts';
 import { heapShare } from '../memory.ts';
 import { intern } from '../db/intern.ts';
@@ -41,7 +41,8 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
   const states = new WorkerRowCache(
     projections,
     'worker-states',
-    async (ids) => new Map([...(await storedStates(db, ids))].map(([id, state]) => [id, judgedState(state, intern)])),
+    // Judged from the stored records as they come: no state (a map of them) is built to be dropped.
+    async (ids) => new Map([...(await storedRecords(db, ids))].map(([id, row]) => [id, judgedState({ vacations: row.records }, intern)])),
     judgedState(emptyWorkerState()),
     { maxBytes: heapShare(STATES_SHARE), bytesOf: judgedBytes },
   );

@@ -1,4 +1,4 @@
-import { intern, internList } from '../db/intern.ts';
+import { intern, internBy, internList } from '../db/intern.ts';
 import type { Queryable } from '../db/types.ts';
 import { fromDayNumber, type PayrollSummary } from '../domain/index.ts';
 import type { CompanyContract, Contract, Worker } from './repository.ts';
@@ -64,29 +64,11 @@ function dayName(day: number): string {
 }
 
 /**
- * A few company contracts govern every worker: one shared object per company contract as written,
- * and one shared map per set of them, instead of a copy in each worker's row a cache holds. Both
- * bounded, as intern() is; shared values are never changed (the maps are read-only).
+ * A few company contracts govern every worker: one shared map per set of them as written, instead
+ * of a copy in each worker's row a cache holds (read-only, so never changed).
  */
-const companies = new Map<string, CompanyContract>();
-const companySets = new Map<string, ReadonlyMap<number, CompanyContract>>();
-const SHARED_COMPANIES = 10_000;
-
-function sharedCompanies(found: CompanyContract[]): ReadonlyMap<number, CompanyContract> {
-  const texts = found.map((c) => JSON.stringify(c));
-  const key = texts.join('\n');
-  const known = companySets.get(key);
-  if (known) return known;
-  const map = new Map<number, CompanyContract>();
-  found.forEach((c, i) => {
-    const text = texts[i]!;
-    const held = companies.get(text) ?? c;
-    if (held === c && companies.size < SHARED_COMPANIES) companies.set(text, c);
-    map.set(held.id, held);
-  });
-  if (companySets.size < SHARED_COMPANIES) companySets.set(key, map);
-  return map;
-}
+const sharedCompanies = (found: CompanyContract[]): ReadonlyMap<number, CompanyContract> =>
+  internBy(`companies:${JSON.stringify(found)}`, () => new Map(found.map((c) => [c.id, c])));
 
 function toFile(r: Row): WorkerFileRow {
   const workerId = Number(r.worker_id);

@@ -12,11 +12,21 @@ export const WORKER_STATES_COLUMNS: Columns = {
   records: 'json NOT NULL',
 };
 
-/** The rows of these workers under `suffix`, as states. */
-export async function storedStates(q: Queryable, workerIds: readonly number[], suffix = ''): Promise<Map<number, WorkerState>> {
+/** The rows of these workers under `suffix`: the revision folded and the records, by worker. */
+export async function storedRecords(
+  q: Queryable,
+  workerIds: readonly number[],
+  suffix = '',
+): Promise<Map<number, { revision: number; records: VacationState[] }>> {
   const r = await q.query<{ worker_id: string; revision: number; records: VacationState[] }>(
     `SELECT worker_id, revision, records FROM ${WORKER_STATES_TABLE}${suffix} WHERE worker_id = ANY($1::bigint[])`,
     [workerIds],
   );
-  return new Map(r.rows.map((row) => [Number(row.worker_id), stateOf(row.revision, row.records)]));
+  return new Map(r.rows.map((row) => [Number(row.worker_id), row]));
+}
+
+/** The rows of these workers under `suffix`, as states. */
+export async function storedStates(q: Queryable, workerIds: readonly number[], suffix = ''): Promise<Map<number, WorkerState>> {
+  const rows = await storedRecords(q, workerIds, suffix);
+  return new Map([...rows].map(([id, row]) => [id, stateOf(row.revision, row.records)]));
 }
