@@ -3,21 +3,20 @@ import {
   END,
   ErrorType,
   FORWARDS,
-  NO_STREAM,
   START as FROM_START,
   STREAM_EXISTS,
   StreamNotFoundError,
-  UnavailableError,
   UnsupportedError,
   WrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
   type AllStreamResolvedEvent,
-  type AppendStreamRequest,
   type ReadAllOptions as ClientReadAllOptions,
   type ReadStreamOptions,
+  type RecordedEvent,
 } from '@kurrent/kurrentdb-client';
 import type { Queryable } from '../db/types.ts';
+import { ChainHeads, appendChained, type AppendPath } from './kurrentdb-append.ts';
 import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
 import {
   PROBE_STREAM,
@@ -27,13 +26,10 @@ import {
   isAfter,
   isNotLeader,
   maxPosition,
-  replyPosition,
   sameStreamTwice,
-  toConflict,
   toEventData,
   toPosition,
   storedFromRecorded,
-  toStreamState,
   unsupportedMessage,
 } from './kurrentdb-mapping.ts';
 import {
@@ -57,47 +53,6 @@ export const COUNT_CAP = 10_000;
 const COUNT_REUSE_MS = 1_000;
 /** Events read per page when looking backwards for the newest event of ours. */
 const HEAD_PAGE = 32;
-/** How far back a stream written with no expected revision is searched for a repeat's events. */
-export const REPEAT_LOOKBACK = 256;
-/** Stream heads remembered for chaining appends (see ChainHeads). */
-const CHAIN_HEADS = 10_000;
-/** Attempts of an append whose expectation was tightened for its hash chain, before giving up. */
-const CHAIN_ATTEMPTS = 20;
-
-/**
- * Known links of hash chains: the hash of the event at a stream's revision, for the streams
- * written or read last. An event never changes, so an entry is never wrong; it may only no longer
- * be the head, which an append that assumed so learns from its conflict.
- */
-class ChainHeads {
-  private readonly known = new Map<string, { revision: number; hash: string }>();
-
-  get(stream: string): { revision: number; hash: string } | undefined {
-    return this.known.get(stream);
-  }
-
-  remember(stream: string, revision: number, hash: string | undefined): void {
-    if (hash === undefined) return;
-    const held = this.known.get(stream);
-    if (held && held.revision > revision) return;
-    this.known.delete(stream);
-    this.known.set(stream, { revision, hash });
-    if (this.known.size > CHAIN_HEADS) this.known.delete(this.known.keys().next().value!);
-  }
-
-  forget(stream: string): void {
-    this.known.delete(stream);
-  }
-}
-
-/** Where a write's events join their stream's chain, and whether its expectation was made exact for it. */
-interface ChainStart {
-  revision: number;
-  hash: string;
-  tightened: boolean;
-  /** The stream's newest event is one of this write's: an earlier attempt stored it. */
-  repeat: boolean;
-}
 
 function isNotFound(err: unknown): boolean {
   return err instanceof StreamNotFoundError || (err as { type?: unknown }).type === ErrorType.STREAM_NOT_FOUND;
@@ -118,12 +73,6 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-/** Where an append's events land in a stream with that expectation, when it says. */
-function firstRevisionOf(w: StreamWrite): number | undefined {
-  if (w.expectedRevision === 'no_stream') return 0;
-  return typeof w.expectedRevision === 'number' ? w.expectedRevision + 1 : undefined;
-}
-
 /**
  * The event store on KurrentDB 25.1 or newer. Appends go through multi-stream append, the only
  * way KurrentDB writes to several streams atomically; positions are the log's own.
@@ -134,6 +83,10 @@ export class KurrentEventStore implements EventStore {
   private closed = false;
   private readonly counts = new Map<string, { at: number; count: Promise<number> }>();
   private readonly heads = new ChainHeads();
+  private readonly path: AppendPath = {
+    send: (requests) => this.onLeader((c) => c.multiStreamAppend(requests)),
+    readRaw: (stream, options) => this.readRaw(stream, options),
+  };
 
   /** `newClient` is called again whenever the client has to be replaced (a leader change). */
   constructor(
@@ -222,76 +175,11 @@ export class KurrentEventStore implements EventStore {
       checked.set(w.stream, actual === 'no_stream' ? -1 : actual);
     }
 
-    const written = appends.length > 0 ? await this.appendChained(appends) : undefined;
+    const written = appends.length > 0 ? await appendChained(this.path, this.heads, appends) : undefined;
     return {
       revisions: writes.map((w) => ({ stream: w.stream, revision: written?.revisions.get(w.stream) ?? checked.get(w.stream)! })),
       position: written ? (written.position ?? (await this.positionOf(written.revisions))) : await this.headPosition(),
     };
-  }
-
-  /**
-   * Appends events chained to their streams (each carries its hash in its metadata). The hash
-   * of an event needs the one before it, so every write must land where it was computed for: a
-   * write that expects a revision or no stream lands there or conflicts; one that expects any
-   * revision, or an existing stream, is sent expecting the head it was chained to, and the whole
-   * append is chained and sent again when another append got there first.
-   */
-  private async appendChained(writes: StreamWrite[]): Promise<{ revisions: Map<string, number>; position?: Position }> {
-    for (let attempt = 1; ; attempt++) {
-      const starts = await Promise.all(writes.map((w) => this.chainStart(w)));
-      if (starts.some((c) => c.repeat)) {
-        const earlier = await this.alreadyStored(writes);
-        if (earlier) return { revisions: earlier };
-      }
-      const lastHashes: string[] = [];
-      const requests: AppendStreamRequest[] = writes.map((w, i) => {
-        const start = starts[i]!;
-        let previous = start.hash;
-        const events = w.events.map((e, k) => {
-          const { eventData, hash } = toEventData(w.stream, e, { revision: start.revision + 1 + k, previous });
-          previous = hash ?? '';
-          return eventData;
-        });
-        lastHashes.push(previous);
-        const expectedState = start.tightened
-          ? start.revision < 0
-            ? NO_STREAM
-            : BigInt(start.revision)
-          : toStreamState(w.expectedRevision);
-        return { streamName: w.stream, expectedState, events };
-      });
-      try {
-        const written = await this.appendEvents(writes, requests);
-        // Only a fresh write carries a position; a repeat's events were chained by its first attempt.
-        if (written.position) writes.forEach((w, i) => this.heads.remember(w.stream, written.revisions.get(w.stream)!, lastHashes[i]));
-        return written;
-      } catch (err) {
-        if (!(err instanceof WrongExpectedRevisionError)) throw err;
-        this.heads.forget(err.stream);
-        const i = writes.findIndex((w) => w.stream === err.stream);
-        if (!starts[i]?.tightened || attempt >= CHAIN_ATTEMPTS) throw err;
-      }
-    }
-  }
-
-  /** Where a write's events join their stream's chain. */
-  private async chainStart(w: StreamWrite): Promise<ChainStart> {
-    const expected = w.expectedRevision;
-    if (expected === 'no_stream') return { revision: -1, hash: '', tightened: false, repeat: false };
-    const known = this.heads.get(w.stream);
-    if (typeof expected === 'number') {
-      if (known?.revision === expected) return { revision: expected, hash: known.hash, tightened: false, repeat: false };
-      const [at] = await this.readStreamEvents(w.stream, { direction: FORWARDS, fromRevision: BigInt(expected), maxCount: 1 });
-      // No event there: the append conflicts, and its hashes are never stored.
-      return { revision: expected, hash: at?.revision === expected ? (at.hash ?? '') : '', tightened: false, repeat: false };
-    }
-    if (known && expected === 'any') return { revision: known.revision, hash: known.hash, tightened: true, repeat: false };
-    const [head] = await this.readStreamEvents(w.stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
-    if (!head) {
-      if (expected === 'stream_exists') throw new WrongExpectedRevisionError(w.stream, expected, 'no_stream');
-      return { revision: -1, hash: '', tightened: true, repeat: false };
-    }
-    return { revision: head.revision, hash: head.hash ?? '', tightened: true, repeat: w.events.some((e) => e.id === head.id) };
   }
 
   /** The short form of the port: here the same append, after checking every write expects nothing. */
@@ -300,70 +188,6 @@ export class KurrentEventStore implements EventStore {
       if (w.expectedRevision !== 'any') throw new Error(`appendAny takes no expected revision (stream ${w.stream})`);
     }
     return this.append(writes);
-  }
-
-  private async appendEvents(
-    writes: StreamWrite[],
-    requests: AppendStreamRequest[],
-  ): Promise<{ revisions: Map<string, number>; position?: Position }> {
-    try {
-      const r = await this.onLeader((c) => c.multiStreamAppend(requests));
-      const revisions = new Map(
-        writes.map((w, i) => {
-          const out = r.responses.find((x) => x.streamName === w.stream) ?? r.responses[i];
-          if (!out) throw new Error(`KurrentDB did not report the revision of stream ${w.stream}`);
-          return [w.stream, Number(out.revision)];
-        }),
-      );
-      return { revisions, position: replyPosition(r.position) };
-    } catch (err) {
-      const e = converted(err);
-      const conflict = toConflict(e, writes);
-      if (conflict) {
-        const earlier = await this.alreadyStored(writes);
-        if (earlier) return { revisions: earlier };
-        throw conflict;
-      }
-      if (e instanceof UnavailableError) {
-        // The server answers INTERNAL, which the client reports as UnavailableError (dropping its
-        // channel), when a repeated multi-stream append is recognised on some streams and not on
-        // others; a reply lost on the way looks the same. Either way the events may be stored.
-        const earlier = await this.alreadyStored(writes).catch((checkErr: unknown) => {
-          if (checkErr instanceof DuplicateEventIdError) throw checkErr;
-          throw e;
-        });
-        if (earlier) return { revisions: earlier };
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * Looks for an append's events in its streams, in case an earlier attempt stored them: where
-   * they would have landed (from the expected revision on), or, for a write that expected
-   * nothing, among the stream's last REPEAT_LOOKBACK events. KurrentDB answers most repeats
-   * as successes itself; this covers those it refuses or fails. All found: the revisions each
-   * stream reached then. Some: DuplicateEventIdError. None: undefined.
-   */
-  private async alreadyStored(writes: StreamWrite[]): Promise<Map<string, number> | undefined> {
-    const found = new Map<string, number>();
-    let seen = 0;
-    let total = 0;
-    for (const w of writes) {
-      total += w.events.length;
-      const ids = new Set(w.events.map((e) => e.id));
-      const from = firstRevisionOf(w);
-      const candidates =
-        from !== undefined
-          ? await this.readStreamEvents(w.stream, { direction: FORWARDS, fromRevision: BigInt(from), maxCount: w.events.length })
-          : await this.readStreamEvents(w.stream, { direction: BACKWARDS, fromRevision: END, maxCount: REPEAT_LOOKBACK });
-      const matching = new Map(candidates.filter((e) => ids.has(e.id)).map((e) => [e.id, e.revision]));
-      seen += matching.size;
-      if (matching.size === w.events.length) found.set(w.stream, Math.max(...matching.values()));
-    }
-    if (total > 0 && seen === total) return found;
-    if (seen > 0) throw new DuplicateEventIdError(`${seen} of ${total} event ids are already stored`);
-    return undefined;
   }
 
   /**
@@ -381,29 +205,28 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * A stream's events as ours; [] when it does not exist. Read from the leader: these reads
-   * decide commands and check appends, and a follower that lags would hide a write just made.
+   * A stream's events as stored, whoever wrote them; [] when it does not exist. Read from the
+   * leader: these reads decide commands and check appends, and a follower that lags would hide
+   * a write just made.
    */
-  private async readStreamEvents(stream: string, options: ReadStreamOptions): Promise<StoredEvent[]> {
+  private async readRaw(stream: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {
     try {
       const read = await this.onLeader((c) => collect(c.readStream(stream, { ...options, requiresLeader: true })));
-      return read.map((r) => storedFromRecorded(r.event)).filter((e): e is StoredEvent => e !== undefined);
+      return read.flatMap((r) => (r.event ? [r.event] : []));
     } catch (err) {
       if (isNotFound(err)) return [];
       throw err;
     }
   }
 
+  /** A stream's events as ours (see readRaw). */
+  private async readStreamEvents(stream: string, options: ReadStreamOptions): Promise<StoredEvent[]> {
+    return (await this.readRaw(stream, options)).map(storedFromRecorded).filter((e): e is StoredEvent => e !== undefined);
+  }
+
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {
-    try {
-      const [last] = await this.onLeader((c) =>
-        collect(c.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1, requiresLeader: true })),
-      );
-      return last?.event ? Number(last.event.revision) : 'no_stream';
-    } catch (err) {
-      if (isNotFound(err)) return 'no_stream';
-      throw err;
-    }
+    const [last] = await this.readRaw(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    return last ? Number(last.revision) : 'no_stream';
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {

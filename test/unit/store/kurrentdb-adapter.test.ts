@@ -3,9 +3,17 @@ import { TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../../../src/store/chain.ts';
 import { HASH_KEY, PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
-import { COUNT_CAP, KurrentEventStore, REPEAT_LOOKBACK } from '../../../src/store/kurrentdb-store.ts';
-import { DuplicateEventIdError, START, WrongExpectedRevisionError, type NewEvent, type StreamWrite } from '../../../src/store/types.ts';
-import { FakeKurrentClient, FakeKurrentLog, internalError, notLeaderAppendError, streamTwiceError } from '../../support/fake-kurrent.ts';
+import { COUNT_CAP, KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
+import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
+import {
+  FakeKurrentClient,
+  expectChained,
+  fakeStore,
+  internalError,
+  newEvent,
+  notLeaderAppendError,
+  streamTwiceError,
+} from '../../support/fake-kurrent.ts';
 
 /**
  * The adapter's own logic, on an in-memory stand-in for the client (test/support/fake-kurrent)
@@ -13,24 +21,8 @@ import { FakeKurrentClient, FakeKurrentLog, internalError, notLeaderAppendError,
  * really answers is not shown here.
  */
 
-const ev = (type = 'Tick', data: Record<string, unknown> = {}): NewEvent => ({
-  id: randomUUID(),
-  type,
-  data,
-  metadata: { requestId: 'r' },
-});
-
-/** A store on one log; `followers` clients are followers, counted from the first one made. */
-function setup(followers = 0) {
-  const log = new FakeKurrentLog();
-  const clients: FakeKurrentClient[] = [];
-  const store = new KurrentEventStore(() => {
-    const c = new FakeKurrentClient(log, clients.length < followers);
-    clients.push(c);
-    return c;
-  });
-  return { log, clients, store, client: () => clients.at(-1)! };
-}
+const ev = newEvent;
+const setup = fakeStore;
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -98,102 +90,6 @@ describe('KurrentDB adapter: a leader change', () => {
     };
     await expect(store.append([{ stream: 'w', expectedRevision: 'any', events: [ev()] }])).rejects.toBeInstanceOf(UnavailableError);
     expect(clients).toHaveLength(1);
-  });
-});
-
-describe('KurrentDB adapter: an UnavailableError on an append', () => {
-  it("is what the client makes of the server's INTERNAL", () => {
-    expect(internalError()).toBeInstanceOf(UnavailableError);
-  });
-
-  it('is answered as the first attempt when a repeated multi-stream append was stored before', async () => {
-    const { store, log, client } = setup();
-    const writes: StreamWrite[] = [
-      { stream: 'worker-1', expectedRevision: 'no_stream', events: [ev(), ev()] },
-      { stream: 'pila-1', expectedRevision: 'no_stream', events: [ev()] },
-      { stream: 'unit-1', expectedRevision: 'any', events: [ev()] },
-    ];
-    const first = await store.append(writes);
-    // Another node, or this one restarted: the ids of the write that expected nothing are
-    // forgotten, the repeat is recognised on two streams only, and the server answers INTERNAL.
-    log.recentIds.clear();
-    let raised: unknown;
-    const send = client().multiStreamAppend.bind(client());
-    client().multiStreamAppend = (requests) => send(requests).catch((err: unknown) => Promise.reject((raised = err)));
-    const again = await store.append(writes);
-    expect(raised).toBeInstanceOf(UnavailableError);
-    expect(again).toEqual(first);
-    expect(log.all).toHaveLength(4);
-  });
-
-  it('is rethrown when the append was not stored', async () => {
-    const { store, log, client } = setup();
-    const error = internalError();
-    client().onAppend = () => {
-      throw error;
-    };
-    await expect(
-      store.append([
-        { stream: 'a', expectedRevision: 'no_stream', events: [ev()] },
-        { stream: 'b', expectedRevision: 'any', events: [ev()] },
-      ]),
-    ).rejects.toBe(error);
-    expect(log.all).toHaveLength(0);
-  });
-
-  it('is answered as a success when the append was stored but its reply was lost', async () => {
-    const { store, log, client } = setup();
-    client().onAppend = (_requests, storeIt) => {
-      storeIt();
-      throw internalError();
-    };
-    const r = await store.append([{ stream: 'a', expectedRevision: 'any', events: [ev(), ev()] }]);
-    expect(r.revisions).toEqual([{ stream: 'a', revision: 1 }]);
-    expect(r.position).toEqual(log.all[1]!.position);
-  });
-
-  it('is rethrown unchanged when the check cannot read either', async () => {
-    const { store, log, client } = setup();
-    const error = internalError();
-    client().onAppend = () => {
-      throw error;
-    };
-    vi.spyOn(log, 'readStream').mockImplementation(() => {
-      throw internalError();
-    });
-    // Expecting no stream, the append reads nothing before it is sent: only the check reads.
-    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBe(error);
-  });
-
-  it('says which ids are stored when only some are', async () => {
-    const { store, log, client } = setup();
-    const stored = ev();
-    log.append([
-      {
-        streamName: 'a',
-        expectedState: 'no_stream',
-        events: [{ id: stored.id, type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(stored) }],
-      },
-    ]);
-    client().onAppend = () => {
-      throw internalError();
-    };
-    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [stored, ev()] }])).rejects.toBeInstanceOf(
-      DuplicateEventIdError,
-    );
-  });
-
-  it(`looks for a write that expected nothing among its stream's last ${REPEAT_LOOKBACK} events`, async () => {
-    const { store, log, client } = setup();
-    const early = ev();
-    await store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [early] }]);
-    for (let i = 0; i < REPEAT_LOOKBACK; i++) await store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [ev()] }]);
-    client().onAppend = () => {
-      throw internalError();
-    };
-    // Pushed out of the window: not found, so the failure stands.
-    await expect(store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [early] }])).rejects.toBeInstanceOf(UnavailableError);
-    expect(log.streams.get('audit-1')).toHaveLength(REPEAT_LOOKBACK + 1);
   });
 });
 
@@ -304,12 +200,22 @@ describe('KurrentDB adapter: positions and reads after a write', () => {
     expect(client().streamReads).toHaveLength(0);
   });
 
-  it('reads the position back from the leader when the reply has none (a repeat)', async () => {
+  it("takes a repeat's position from the server's reply, the first attempt's, reading nothing back", async () => {
     const { store, client } = setup();
     const writes: StreamWrite[] = [{ stream: 'a', expectedRevision: 'no_stream', events: [ev(), ev()] }];
     const first = await store.append(writes);
     const again = await store.append(writes);
     expect(again).toEqual(first);
+    expect(first.position.commit).toBeGreaterThan(0n);
+    expect(client().streamReads).toEqual([]);
+  });
+
+  it('reads the position back from the leader when a reply has none (the server could not read the original event)', async () => {
+    const { store, client } = setup();
+    const writes: StreamWrite[] = [{ stream: 'a', expectedRevision: 'no_stream', events: [ev(), ev()] }];
+    const first = await store.append(writes);
+    client().onAppend = (_requests, storeIt) => ({ ...storeIt(), position: -1n });
+    expect(await store.append(writes)).toEqual(first);
     expect(client().streamReads.length).toBeGreaterThan(0);
     for (const r of client().streamReads) expect(r.options.requiresLeader).toBe(true);
   });
@@ -394,17 +300,6 @@ describe('KurrentDB adapter: the rest of the port', () => {
 });
 
 describe('KurrentDB adapter: the hash chain', () => {
-  /** Every stream of the log, checked link by link from the metadata the server holds. */
-  async function expectChained(store: KurrentEventStore, streams: string[]) {
-    for (const stream of streams) {
-      let previous = '';
-      for (const e of await store.readStream(stream)) {
-        expect(e.hash, `${stream}@${e.revision}`).toBe(chainHash(previous, e));
-        previous = e.hash!;
-      }
-    }
-  }
-
   it('sends a write that expects any revision expecting the head it was chained to, and chains it again after a race', async () => {
     const { store, log, client } = setup();
     await store.append([{ stream: 'unit', expectedRevision: 'no_stream', events: [ev()] }]);
