@@ -285,6 +285,16 @@ export function hostOf(connectionString: string): string {
   return m ? m[1]! : '<unparsable connection string>';
 }
 
+/** The client's deadline for each call when the connection string sets none (its `defaultDeadline`). */
+export const DEFAULT_DEADLINE_MS = 10_000;
+
+/** The connection string's `defaultDeadline` (ms), which the client applies to appends: reads get the same. */
+export function deadlineOf(connectionString: string): number {
+  const m = /[?&]defaultDeadline=(\d+)/i.exec(connectionString);
+  const ms = m ? Number(m[1]) : NaN;
+  return Number.isSafeInteger(ms) && ms > 0 ? ms : DEFAULT_DEADLINE_MS;
+}
+
 export function unsupportedMessage(host: string): string {
   return `KurrentDB at ${host} does not support multi-stream append: version 25.1 or newer is required`;
 }

@@ -1,5 +1,6 @@
 import {
   BACKWARDS,
+  DeadlineExceededError,
   END,
   ErrorType,
   FORWARDS,
@@ -19,8 +20,10 @@ import type { Queryable } from '../db/types.ts';
 import { ChainHeads, appendChained, type AppendPath } from './kurrentdb-append.ts';
 import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
 import {
+  DEFAULT_DEADLINE_MS,
   PROBE_STREAM,
   converted,
+  deadlineOf,
   expectationHolds,
   hostOf,
   isAfter,
@@ -63,14 +66,31 @@ function isUnsupported(err: unknown): boolean {
 }
 
 /**
- * Every item of a read. The read bridge's iterator has no return(): a loop left half way
- * leaves the read open on the server. So every read here is bounded (maxCount, or a stream's
- * end) and consumed to its end.
+ * Every item of a read, or DeadlineExceededError after `deadlineMs`: the read bridge passes no
+ * deadline to the server, so a stalled node would hold the read (start-up, a projector,
+ * /metrics) for ever. The bridge's iterator has no return(): a read given up on, or left half
+ * way, stays open on the server until it ends. So every read here is bounded (maxCount, or a
+ * stream's end) and consumed to its end.
  */
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+async function collect<T>(items: AsyncIterable<T>, deadlineMs: number, what: string): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
+  const read = (async () => {
+    for await (const item of items) out.push(item);
+    return out;
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DeadlineExceededError(undefined, `KurrentDB did not answer ${what} within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
+  });
+  try {
+    return await Promise.race([read, expired]);
+  } finally {
+    clearTimeout(timer);
+    read.catch(() => {});
+  }
 }
 
 /**
@@ -92,12 +112,14 @@ export class KurrentEventStore implements EventStore {
   constructor(
     private readonly newClient: () => KurrentClient,
     private readonly host = 'KurrentDB',
+    /** How long a read may take, whole: the client's deadline for its calls, which reads lack. */
+    private readonly deadlineMs = DEFAULT_DEADLINE_MS,
   ) {
     this.client = newClient();
   }
 
   static async connect(connectionString: string): Promise<KurrentEventStore> {
-    const store = new KurrentEventStore(() => connectClient(connectionString), hostOf(connectionString));
+    const store = new KurrentEventStore(() => connectClient(connectionString), hostOf(connectionString), deadlineOf(connectionString));
     try {
       await store.probeAppendPath();
     } catch (err) {
@@ -211,7 +233,9 @@ export class KurrentEventStore implements EventStore {
    */
   private async readRaw(stream: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {
     try {
-      const read = await this.onLeader((c) => collect(c.readStream(stream, { ...options, requiresLeader: true })));
+      const read = await this.onLeader((c) =>
+        collect(c.readStream(stream, { ...options, requiresLeader: true }), this.deadlineMs, `a read of stream ${stream}`),
+      );
       return read.flatMap((r) => (r.event ? [r.event] : []));
     } catch (err) {
       if (isNotFound(err)) return [];
@@ -260,7 +284,7 @@ export class KurrentEventStore implements EventStore {
       filter: excludeSystemEvents(),
       maxCount,
     };
-    return collect(this.client.readAll(options));
+    return collect(this.client.readAll(options), this.deadlineMs, 'a read of $all');
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
@@ -344,7 +368,7 @@ export class KurrentEventStore implements EventStore {
   }
 
   async ping(): Promise<void> {
-    await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }));
+    await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }), this.deadlineMs, 'a read of $all');
     await this.probeAppendPath();
   }
 

@@ -302,6 +302,8 @@ export class FakeKurrentClient implements KurrentClient {
   readonly allReads: ReadAllOptions[] = [];
   openReads = 0;
   closed = false;
+  /** A node that has stopped answering reads: each read's first item never comes. */
+  stallReads = false;
   /** Runs before each append reaches the log; it may throw, or store first (`store()`) and then throw. */
   onAppend?: (requests: AppendStreamRequest[], store: () => MultiAppendResult) => MultiAppendResult;
 
@@ -340,6 +342,7 @@ export class FakeKurrentClient implements KurrentClient {
     const iterator = {
       next: async (): Promise<IteratorResult<T>> => {
         if (this.closed) throw new Error('the client is closed');
+        if (this.stallReads) return new Promise<never>(() => {});
         if (!items) {
           items = produce();
           this.openReads++;
@@ -360,14 +363,18 @@ export class FakeKurrentClient implements KurrentClient {
 // --- for the adapter's tests ---------------------------------------------------------------
 
 /** A store on one log; `followers` clients are followers, counted from the first one made. */
-export function fakeStore(followers = 0) {
+export function fakeStore(followers = 0, deadlineMs?: number) {
   const log = new FakeKurrentLog();
   const clients: FakeKurrentClient[] = [];
-  const store = new KurrentEventStore(() => {
-    const c = new FakeKurrentClient(log, clients.length < followers);
-    clients.push(c);
-    return c;
-  });
+  const store = new KurrentEventStore(
+    () => {
+      const c = new FakeKurrentClient(log, clients.length < followers);
+      clients.push(c);
+      return c;
+    },
+    'node-1:2113',
+    deadlineMs,
+  );
   return { log, clients, store, client: () => clients.at(-1)! };
 }
 

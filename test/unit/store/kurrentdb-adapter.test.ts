@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
+import { DeadlineExceededError, TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../../../src/store/chain.ts';
-import { HASH_KEY, PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
+import { classifyError } from '../../../src/http/errors.ts';
+import { HASH_KEY, PROBE_STREAM, deadlineOf, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
 import { COUNT_CAP, KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
 import {
@@ -387,5 +388,33 @@ describe('KurrentDB adapter: the hash chain', () => {
       actual: 'no_stream',
     });
     expect(client().appendCalls).toEqual([]);
+  });
+});
+
+describe('KurrentDB adapter: reads that get no answer', () => {
+  it("take the connection string's defaultDeadline, or the client's 10 s", () => {
+    expect(deadlineOf('kurrentdb://node-1:2113?tls=false&defaultDeadline=2500')).toBe(2500);
+    expect(deadlineOf('kurrentdb://node-1:2113?tls=false')).toBe(10_000);
+  });
+
+  it('end with DeadlineExceededError (a 503) at the deadline, for start-up, projectors, /metrics and readiness alike', async () => {
+    const { store, client } = setup(0, 40);
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
+    client().stallReads = true;
+    const reads: [string, () => Promise<unknown>][] = [
+      ['headPosition', () => store.headPosition()],
+      ['readAll', () => store.readAll({ after: START, limit: 10 })],
+      ['countAfter', () => store.countAfter(START)],
+      ['readStream', () => store.readStream('w')],
+      ['ping', () => store.ping()],
+    ];
+    for (const [name, read] of reads) {
+      const started = Date.now();
+      const err = await read().catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(DeadlineExceededError);
+      expect((err as Error).message, name).toMatch(/did not answer a read of .* within 40 ms/);
+      expect(classifyError(err).status, name).toBe(503);
+      expect(Date.now() - started, name).toBeLessThan(1_000);
+    }
   });
 });
