@@ -4,6 +4,7 @@
  */
 import {
   ANY,
+  AccessDeniedError,
   NO_STREAM,
   NotLeaderError,
   STREAM_EXISTS,
@@ -293,6 +294,26 @@ export function deadlineOf(connectionString: string): number {
   const m = /[?&]defaultDeadline=(\d+)/i.exec(connectionString);
   const ms = m ? Number(m[1]) : NaN;
   return Number.isSafeInteger(ms) && ms > 0 ? ms : DEFAULT_DEADLINE_MS;
+}
+
+const GRPC_PERMISSION_DENIED = 7;
+
+/**
+ * Refused for want of a permission: the read bridge's AccessDeniedError, or the server's
+ * PERMISSION_DENIED on multi-stream append, which client 1.3.1 leaves an UnknownError.
+ */
+export function isAccessDenied(err: unknown): boolean {
+  const e = converted(err);
+  return e instanceof AccessDeniedError || (e as { code?: unknown })?.code === GRPC_PERMISSION_DENIED;
+}
+
+/** What a refused user is told, naming what it may not do and where the fix is described. */
+export function accessDeniedMessage(host: string, what: 'read $all' | 'append to its streams'): string {
+  const how =
+    what === 'read $all'
+      ? '$all is a system stream: connect as a member of $admins, or grant the user read access in the $acl of $all (stream $$$all) or in $systemStreamAcl'
+      : 'its streams are user streams: check $userStreamAcl and the stream ACLs';
+  return `the user of KURRENTDB_URL may not ${what} on KurrentDB at ${host}: ${how} (docs/kurrentdb.md, "Permissions")`;
 }
 
 export function unsupportedMessage(host: string): string {

@@ -22,10 +22,12 @@ import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
 import {
   DEFAULT_DEADLINE_MS,
   PROBE_STREAM,
+  accessDeniedMessage,
   converted,
   deadlineOf,
   expectationHolds,
   hostOf,
+  isAccessDenied,
   isAfter,
   isNotLeader,
   maxPosition,
@@ -118,10 +120,19 @@ export class KurrentEventStore implements EventStore {
     this.client = newClient();
   }
 
-  static async connect(connectionString: string): Promise<KurrentEventStore> {
-    const store = new KurrentEventStore(() => connectClient(connectionString), hostOf(connectionString), deadlineOf(connectionString));
+  static connect(connectionString: string): Promise<KurrentEventStore> {
+    return KurrentEventStore.open(() => connectClient(connectionString), hostOf(connectionString), deadlineOf(connectionString));
+  }
+
+  /**
+   * A store whose client reaches a leader with multi-stream append, as a user that may append
+   * and read $all: the service cannot start without both (it reads the head of the log first).
+   */
+  static async open(newClient: () => KurrentClient, host: string, deadlineMs = DEFAULT_DEADLINE_MS): Promise<KurrentEventStore> {
+    const store = new KurrentEventStore(newClient, host, deadlineMs);
     try {
       await store.probeAppendPath();
+      await store.readAllOf({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
     } catch (err) {
       await store.close().catch(() => {});
       throw err;
@@ -168,6 +179,7 @@ export class KurrentEventStore implements EventStore {
       const e = converted(err);
       if (e instanceof WrongExpectedVersionError) return;
       if (isUnsupported(e)) throw new Error(unsupportedMessage(this.host), { cause: err });
+      if (isAccessDenied(e)) throw new Error(accessDeniedMessage(this.host, 'append to its streams'), { cause: err });
       throw e;
     }
   }
@@ -284,7 +296,17 @@ export class KurrentEventStore implements EventStore {
       filter: excludeSystemEvents(),
       maxCount,
     };
-    return collect(this.client.readAll(options), this.deadlineMs, 'a read of $all');
+    return this.readAllOf(options);
+  }
+
+  /** A read of $all; refused for want of the permission, an error that says so. */
+  private async readAllOf(options: ClientReadAllOptions): Promise<AllStreamResolvedEvent[]> {
+    try {
+      return await collect(this.client.readAll(options), this.deadlineMs, 'a read of $all');
+    } catch (err) {
+      if (isAccessDenied(err)) throw new Error(accessDeniedMessage(this.host, 'read $all'), { cause: err });
+      throw err;
+    }
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
@@ -368,7 +390,7 @@ export class KurrentEventStore implements EventStore {
   }
 
   async ping(): Promise<void> {
-    await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }), this.deadlineMs, 'a read of $all');
+    await this.readAllOf({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
     await this.probeAppendPath();
   }
 

@@ -6,6 +6,7 @@
  * of the server, not the server: what it cannot show is said where each test uses it.
  */
 import {
+  AccessDeniedError,
   BACKWARDS,
   END,
   NO_STREAM,
@@ -90,6 +91,16 @@ export function notLeaderAppendError(): Error {
 /** A read refused on a follower, as the client reports it. */
 export function notLeaderReadError(): NotLeaderError {
   return new NotLeaderError({ metadata: { 'leader-endpoint-host': 'node-2', 'leader-endpoint-port': '2113' } } as never);
+}
+
+/** The read bridge's refusal, as the client converts it (convertBridgeError: by the error's name). */
+export function readDeniedError(): AccessDeniedError {
+  return new AccessDeniedError(Object.assign(new Error('Access denied'), { name: 'AccessDeniedError' }) as never);
+}
+
+/** PERMISSION_DENIED on multi-stream append (ApiErrors.AccessDenied), which client 1.3.1 leaves an UnknownError. */
+export function appendDeniedError(): Error {
+  return convertToCommandError(serviceError(7, 'Access denied. Insufficient permissions to perform AppendSession')) as Error;
 }
 
 /** INTERNAL, which the client reports as UnavailableError. */
@@ -304,6 +315,8 @@ export class FakeKurrentClient implements KurrentClient {
   closed = false;
   /** A node that has stopped answering reads: each read's first item never comes. */
   stallReads = false;
+  /** A secure node refusing this client's user: reads of $all, or appends. */
+  denied: { readAll?: boolean; append?: boolean } = {};
   /** Runs before each append reaches the log; it may throw, or store first (`store()`) and then throw. */
   onAppend?: (requests: AppendStreamRequest[], store: () => MultiAppendResult) => MultiAppendResult;
 
@@ -317,6 +330,7 @@ export class FakeKurrentClient implements KurrentClient {
     if (this.closed) throw new Error('the client is closed');
     this.appendCalls.push(requests);
     if (this.follower) throw notLeaderAppendError();
+    if (this.denied.append) throw appendDeniedError();
     // The client serialises each event's data as it sends it.
     for (const r of requests) for (const e of r.events) JSON.stringify(e.data);
     const store = () => this.log.append(requests);
@@ -333,7 +347,10 @@ export class FakeKurrentClient implements KurrentClient {
 
   readAll(options: ReadAllOptions): AsyncIterable<AllStreamResolvedEvent> {
     this.allReads.push(options);
-    return this.read(() => this.log.readAll(options).map((event) => ({ event }) as unknown as AllStreamResolvedEvent));
+    return this.read(() => {
+      if (this.denied.readAll) throw readDeniedError();
+      return this.log.readAll(options).map((event) => ({ event }) as unknown as AllStreamResolvedEvent);
+    });
   }
 
   private read<T>(produce: () => T[]): AsyncIterable<T> {

@@ -32,9 +32,11 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
     for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
   };
 
-  it('connects to a server whose feature table lists multi-stream append', async () => {
+  it('connects to a server whose feature table lists multi-stream append, having read $all through the bridge', async () => {
     store = await KurrentEventStore.connect(node.url);
-    expect(node.calls).toEqual(['GetSupportedMethods', 'AppendSession']);
+    // The append path's client first, then the read bridge, with a feature table of its own.
+    expect(node.calls).toEqual(['GetSupportedMethods', 'AppendSession', 'GetSupportedMethods', 'Read']);
+    expect(node.reads).toBe(1);
   });
 
   it.each(['older server', 'no table'] as const)(

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DeadlineExceededError, TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
+import { AccessDeniedError, DeadlineExceededError, TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../../../src/store/chain.ts';
 import { classifyError } from '../../../src/http/errors.ts';
@@ -8,11 +8,14 @@ import { COUNT_CAP, KurrentEventStore } from '../../../src/store/kurrentdb-store
 import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
 import {
   FakeKurrentClient,
+  FakeKurrentLog,
+  appendDeniedError,
   expectChained,
   fakeStore,
   internalError,
   newEvent,
   notLeaderAppendError,
+  readDeniedError,
   streamTwiceError,
 } from '../../support/fake-kurrent.ts';
 
@@ -415,6 +418,44 @@ describe('KurrentDB adapter: reads that get no answer', () => {
       expect((err as Error).message, name).toMatch(/did not answer a read of .* within 40 ms/);
       expect(classifyError(err).status, name).toBe(503);
       expect(Date.now() - started, name).toBeLessThan(1_000);
+    }
+  });
+});
+
+describe('KurrentDB adapter: a user without the permissions it needs', () => {
+  const open = (denied: FakeKurrentClient['denied']) => {
+    const log = new FakeKurrentLog();
+    const clients: FakeKurrentClient[] = [];
+    const opening = KurrentEventStore.open(() => {
+      const c = new FakeKurrentClient(log);
+      c.denied = denied;
+      clients.push(c);
+      return c;
+    }, 'node-1:2113');
+    return { opening, clients };
+  };
+
+  it('is refused at connect, in words that say what it may not do, when it may not read $all', async () => {
+    expect(readDeniedError()).toBeInstanceOf(AccessDeniedError);
+    const { opening, clients } = open({ readAll: true });
+    await expect(opening).rejects.toThrow(
+      'the user of KURRENTDB_URL may not read $all on KurrentDB at node-1:2113: $all is a system stream: connect as a member of $admins',
+    );
+    expect(clients.every((c) => c.closed)).toBe(true);
+  });
+
+  it('is refused at connect when it may not append', async () => {
+    expect(appendDeniedError()).toBeInstanceOf(UnknownError);
+    const { opening } = open({ append: true });
+    await expect(opening).rejects.toThrow('the user of KURRENTDB_URL may not append to its streams on KurrentDB at node-1:2113');
+  });
+
+  it('names the permission when it is withdrawn while the service runs: the head, the projectors and readiness', async () => {
+    const { opening, clients } = open({});
+    const store = await opening;
+    clients.at(-1)!.denied = { readAll: true };
+    for (const read of [() => store.headPosition(), () => store.readAll({ after: START, limit: 5 }), () => store.ping()]) {
+      await expect(read()).rejects.toThrow(/may not read \$all on KurrentDB at node-1:2113/);
     }
   });
 });
