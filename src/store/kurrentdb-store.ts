@@ -17,7 +17,7 @@ import {
   type RecordedEvent,
 } from '@kurrent/kurrentdb-client';
 import type { Queryable } from '../db/types.ts';
-import { ChainHeads, appendChained, type AppendPath } from './kurrentdb-append.ts';
+import { ChainHeads, appendChained, isUnknownOutcome, type AppendPath } from './kurrentdb-append.ts';
 import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
 import {
   DEFAULT_DEADLINE_MS,
@@ -29,7 +29,9 @@ import {
   hostOf,
   isAccessDenied,
   isAfter,
-  isNotLeader,
+  notLeader,
+  towardsLeader,
+  type LeaderAddress,
   maxPosition,
   sameStreamTwice,
   toEventData,
@@ -56,6 +58,15 @@ const GRPC_UNIMPLEMENTED = 12;
 export const COUNT_CAP = 10_000;
 /** How long a count is reused: every projector of one /metrics scrape asks at once. */
 const COUNT_REUSE_MS = 1_000;
+/** No node took a call as leader, however often tried: an election that lasts, or no quorum. */
+export class NoLeaderError extends Error {
+  override name = 'NoLeaderError';
+}
+
+/** Tries of a call that nodes refuse as not the leader (an election takes a few seconds). */
+export const LEADER_ATTEMPTS = 6;
+/** Pause before the n-th retry of a refused call: n - 1 times this. */
+const LEADER_PAUSE_MS = 200;
 /** Events read per page when looking backwards for the newest event of ours. */
 const HEAD_PAGE = 32;
 
@@ -110,9 +121,15 @@ export class KurrentEventStore implements EventStore {
     readRaw: (stream, options) => this.readRaw(stream, options),
   };
 
-  /** `newClient` is called again whenever the client has to be replaced (a leader change). */
+  /** The client is aimed at the leader a refusal named, not made from the connection string. */
+  private aimed = false;
+
+  /**
+   * `newClient` is called again whenever the client has to be replaced (a leader change): with
+   * the leader a refusal named, a client for that node alone.
+   */
   constructor(
-    private readonly newClient: () => KurrentClient,
+    private readonly newClient: (leader?: LeaderAddress) => KurrentClient,
     private readonly host = 'KurrentDB',
     /** How long a read may take, whole: the client's deadline for its calls, which reads lack. */
     private readonly deadlineMs = DEFAULT_DEADLINE_MS,
@@ -121,14 +138,22 @@ export class KurrentEventStore implements EventStore {
   }
 
   static connect(connectionString: string): Promise<KurrentEventStore> {
-    return KurrentEventStore.open(() => connectClient(connectionString), hostOf(connectionString), deadlineOf(connectionString));
+    return KurrentEventStore.open(
+      (leader) => connectClient(leader ? towardsLeader(connectionString, leader) : connectionString),
+      hostOf(connectionString),
+      deadlineOf(connectionString),
+    );
   }
 
   /**
    * A store whose client reaches a leader with multi-stream append, as a user that may append
    * and read $all: the service cannot start without both (it reads the head of the log first).
    */
-  static async open(newClient: () => KurrentClient, host: string, deadlineMs = DEFAULT_DEADLINE_MS): Promise<KurrentEventStore> {
+  static async open(
+    newClient: (leader?: LeaderAddress) => KurrentClient,
+    host: string,
+    deadlineMs = DEFAULT_DEADLINE_MS,
+  ): Promise<KurrentEventStore> {
     const store = new KurrentEventStore(newClient, host, deadlineMs);
     try {
       await store.probeAppendPath();
@@ -141,24 +166,40 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * Runs `op`, and once more on a fresh client when a node that is not the leader refused it.
-   * Such a refusal comes before anything is written, so the second try cannot write twice.
-   * The client keeps its channel on the node that refused (it does not know the refusal of
-   * multi-stream append), and only a new client finds the leader again. The old one is closed:
+   * Runs `op` on the leader. A node that is not the leader refuses before anything is written,
+   * so trying again cannot write twice. The client keeps its channel on the node that refused
+   * (it does not know the refusal of multi-stream append): a new client is made, aimed at the
+   * leader the refusal names, or, when it names none (an election under way), from the
+   * connection string again, and `op` tried on it, up to LEADER_ATTEMPTS times with a growing
+   * pause. Then NoLeaderError (a 503; nothing was written). A client aimed at a named leader that stops answering
+   * is replaced from the connection string, for the next call. A replaced client is closed:
    * calls still under way on it finish first.
    */
   private async onLeader<T>(op: (client: KurrentClient) => Promise<T>): Promise<T> {
-    const client = this.client;
-    try {
-      return await op(client);
-    } catch (err) {
-      if (!isNotLeader(err) || this.closed) throw err;
-      if (this.client === client) {
-        this.client = this.newClient();
-        void client.close().catch(() => {});
+    for (let attempt = 1; ; attempt++) {
+      const client = this.client;
+      try {
+        return await op(client);
+      } catch (err) {
+        const refusal = notLeader(err);
+        if (!refusal) {
+          if (this.aimed && this.client === client && isUnknownOutcome(converted(err))) this.replaceClient(client, undefined);
+          throw err;
+        }
+        if (this.closed) throw err;
+        if (attempt >= LEADER_ATTEMPTS) {
+          throw new NoLeaderError(`no node of KurrentDB at ${this.host} took the call as leader in ${attempt} attempts`, { cause: err });
+        }
+        if (this.client === client) this.replaceClient(client, refusal.leader);
+        await new Promise((r) => setTimeout(r, LEADER_PAUSE_MS * (attempt - 1)));
       }
-      return op(this.client);
     }
+  }
+
+  private replaceClient(old: KurrentClient, leader: LeaderAddress | undefined): void {
+    this.client = this.newClient(leader);
+    this.aimed = leader !== undefined;
+    void old.close().catch(() => {});
   }
 
   /**

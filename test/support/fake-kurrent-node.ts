@@ -35,6 +35,8 @@ export class FakeKurrentNode {
   readonly calls: string[] = [];
   /** Connections that answer appends as a follower, counted from the first. */
   followerSessions = 0;
+  /** The leader a follower's refusal names. */
+  leader = { host: 'node-2', port: 2113 };
   /** Reads answered (each as of an empty log). */
   reads = 0;
   /** What the server-feature table lists: multi-stream append (25.1+), not it, or no table at all. */
@@ -53,7 +55,11 @@ export class FakeKurrentNode {
   }
 
   get url(): string {
-    return `kurrentdb://127.0.0.1:${(this.server.address() as AddressInfo).port}?tls=false`;
+    return `kurrentdb://127.0.0.1:${this.port}?tls=false`;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   openSessions(): number {
@@ -86,7 +92,7 @@ export class FakeKurrentNode {
               'content-type': 'application/grpc',
               'grpc-status': '9',
               'grpc-message': encodeURIComponent(NOT_LEADER_MESSAGE),
-              'grpc-status-details-bin': notLeaderDetails().toString('base64'),
+              'grpc-status-details-bin': notLeaderDetails(this.leader.host, this.leader.port).toString('base64'),
             },
             { endStream: true },
           );

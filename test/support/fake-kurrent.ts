@@ -383,16 +383,19 @@ export class FakeKurrentClient implements KurrentClient {
 export function fakeStore(followers = 0, deadlineMs?: number) {
   const log = new FakeKurrentLog();
   const clients: FakeKurrentClient[] = [];
+  /** The leader each client was aimed at (undefined: made from the connection string). */
+  const aimedAt: unknown[] = [];
   const store = new KurrentEventStore(
-    () => {
+    (leader) => {
       const c = new FakeKurrentClient(log, clients.length < followers);
       clients.push(c);
+      aimedAt.push(leader);
       return c;
     },
     'node-1:2113',
     deadlineMs,
   );
-  return { log, clients, store, client: () => clients.at(-1)! };
+  return { log, clients, aimedAt, store, client: () => clients.at(-1)! };
 }
 
 export const newEvent = (type = 'Tick', data: Record<string, unknown> = {}): NewEvent => ({

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../../../src/store/chain.ts';
 import { classifyError } from '../../../src/http/errors.ts';
 import { HASH_KEY, PROBE_STREAM, deadlineOf, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
-import { COUNT_CAP, KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
+import { COUNT_CAP, KurrentEventStore, LEADER_ATTEMPTS, NoLeaderError } from '../../../src/store/kurrentdb-store.ts';
 import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
 import {
   FakeKurrentClient,
@@ -57,11 +57,32 @@ describe('KurrentDB adapter: a leader change', () => {
     expect(log.all).toHaveLength(5);
   });
 
-  it('lets a second refusal through as the failure it is', async () => {
-    const { store, clients } = setup(5);
-    // A write that expects no stream is chained without reading first: the refusal is the append's.
-    await expect(store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(UnknownError);
-    expect(clients).toHaveLength(2);
+  it('aims the new client at the leader the refusal names, and tries again through an election', async () => {
+    const { store, clients, aimedAt, log } = setup(3);
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
+    expect(clients).toHaveLength(4);
+    expect(aimedAt).toEqual([undefined, { host: 'node-2', port: 2113 }, { host: 'node-2', port: 2113 }, { host: 'node-2', port: 2113 }]);
+    expect(log.all).toHaveLength(1);
+  });
+
+  it(`gives up after ${LEADER_ATTEMPTS} refusals with NoLeaderError, a 503, sending nothing more`, async () => {
+    const { store, clients } = setup(100);
+    // A write that expects no stream is chained without reading first: the refusals are the append's.
+    const err = await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NoLeaderError);
+    expect((err as Error).message).toBe(`no node of KurrentDB at node-1:2113 took the call as leader in ${LEADER_ATTEMPTS} attempts`);
+    expect(classifyError(err).status).toBe(503);
+    expect(clients).toHaveLength(LEADER_ATTEMPTS);
+  });
+
+  it('goes back to the connection string when the leader it was aimed at stops answering', async () => {
+    const { store, clients, aimedAt } = setup(1);
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
+    clients.at(-1)!.onAppend = () => {
+      throw internalError();
+    };
+    await store.append([{ stream: 'w', expectedRevision: 0, events: [ev()] }]);
+    expect(aimedAt).toEqual([undefined, { host: 'node-2', port: 2113 }, undefined]);
   });
 
   it('reads that require the leader are sent once more on a new client too', async () => {
@@ -79,7 +100,7 @@ describe('KurrentDB adapter: a leader change', () => {
 
   it('is seen by readiness: ping fails while appends reach only followers, though reads work', async () => {
     const stuck = setup(100);
-    await expect(stuck.store.ping()).rejects.toBeInstanceOf(UnknownError);
+    await expect(stuck.store.ping()).rejects.toBeInstanceOf(NoLeaderError);
     const recovering = setup(1);
     await recovering.store.ping();
     expect(recovering.clients).toHaveLength(2);
