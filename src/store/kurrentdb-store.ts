@@ -19,6 +19,7 @@ import {
 import type { Queryable } from '../db/types.ts';
 import { ChainHeads, appendChained, isUnknownOutcome, type AppendPath } from './kurrentdb-append.ts';
 import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
+import { TailCount } from './kurrentdb-count.ts';
 import {
   DEFAULT_DEADLINE_MS,
   PROBE_STREAM,
@@ -116,6 +117,13 @@ export class KurrentEventStore implements EventStore {
   private closed = false;
   private readonly counts = new Map<string, { at: number; count: Promise<number> }>();
   private readonly heads = new ChainHeads();
+  private readonly tail = new TailCount(
+    async (from, max) =>
+      (await this.readAllPage(FORWARDS, from, max)).flatMap((r) =>
+        r.event ? [{ position: toPosition(r.event.position), ours: storedFromRecorded(r.event) !== undefined }] : [],
+      ),
+    COUNT_CAP,
+  );
   private readonly path: AppendPath = {
     send: (requests) => this.onLeader((c) => c.multiStreamAppend(requests)),
     readRaw: (stream, options) => this.readRaw(stream, options),
@@ -390,9 +398,10 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * Counts by reading, so the count stops at COUNT_CAP (a lag that large reads as COUNT_CAP),
-   * and a count is reused for COUNT_REUSE_MS: every projector asks on each /metrics scrape,
-   * most of them from the same checkpoint.
+   * Counts by reading (TailCount: each event of the log about once, not on every scrape), so
+   * the count stops at COUNT_CAP (a lag that large reads as COUNT_CAP), and a count is reused
+   * for COUNT_REUSE_MS: every projector asks on each /metrics scrape, most of them from the
+   * same checkpoint.
    */
   async countAfter(after: Position, opts: { upTo?: number } = {}): Promise<number> {
     const now = Date.now();
@@ -401,9 +410,7 @@ export class KurrentEventStore implements EventStore {
     const reused = this.counts.get(key);
     const upTo = Math.min(COUNT_CAP, opts.upTo ?? COUNT_CAP);
     if (reused) return Math.min(upTo, await reused.count);
-    const count = this.readAllPage(FORWARDS, after, COUNT_CAP + 1).then((page) =>
-      Math.min(COUNT_CAP, page.filter((r) => storedFromRecorded(r.event) && isAfter(toPosition(r.event!.position), after)).length),
-    );
+    const count = this.tail.count(after);
     this.counts.set(key, { at: now, count });
     count.catch(() => this.counts.delete(key));
     return Math.min(upTo, await count);

@@ -154,10 +154,38 @@ describe('KurrentDB adapter: counting and the head', () => {
     const { store, client, log } = setup();
     await fill(store, COUNT_CAP + 50);
     expect(await store.countAfter(START)).toBe(COUNT_CAP);
-    expect(client().allReads.at(-1)!.maxCount).toBe(COUNT_CAP + 1);
+    expect(client().allReads.at(-1)!.maxCount).toBe(COUNT_CAP + 2);
     expect(await store.countAfter(log.all.at(-8)!.position)).toBe(7);
     expect(await store.countAfter(log.all.at(-1)!.position)).toBe(0);
     expect(client().openReads).toBe(0);
+  });
+
+  it('reads each event of the log about once across scrapes: a lag past the cap costs no read, a later one only what is new', async () => {
+    const { store, client, log } = setup();
+    await fill(store, COUNT_CAP + 50);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    const scrape = async (after: Parameters<KurrentEventStore['countAfter']>[0]) => {
+      clock.mockReturnValue(Date.now() + 1_000 * ++scrapes);
+      const before = client().allReads.length;
+      const n = await store.countAfter(after);
+      const read = client()
+        .allReads.slice(before)
+        .reduce((sum, o) => sum + Number(o.maxCount), 0);
+      return { n, read };
+    };
+    let scrapes = 0;
+    const checkpoint = log.all[10]!.position;
+    expect((await scrape(checkpoint)).n).toBe(COUNT_CAP);
+    // The projector has not moved: 10,000 or more behind, counted without reading.
+    expect(await scrape(checkpoint)).toEqual({ n: COUNT_CAP, read: 0 });
+    // It caught up to 20 events from the head, and 5 more were appended: the new ones are read.
+    const near = log.all.at(-21)!.position;
+    const first = await scrape(near);
+    expect(first.n).toBe(20);
+    await store.append([{ stream: 'more', expectedRevision: 'no_stream', events: Array.from({ length: 5 }, () => ev()) }]);
+    const second = await scrape(near);
+    expect(second.n).toBe(25);
+    expect(client().allReads.at(-1)!.fromPosition).toEqual(log.all.at(-6)!.position);
   });
 
   it('answers every projector of one scrape from one read, and reads again a second later', async () => {
