@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope, parseAuthorizationHeader } from '../security/api-keys.ts';
 import type { AppDeps } from './context.ts';
-import { MESSAGES, contractForbidden, errorFor, lookupError, vacationError } from './envelopes.ts';
+import { MESSAGES, errorFor, forbidden } from './envelopes.ts';
 
 /**
  * First check of every endpoint: `X-Api-Key: Bearer <key>` must name a live key that carries
@@ -18,12 +18,8 @@ export function apiKeyGuard(deps: AppDeps) {
       return reply.code(401).send({ success: false, statusCode: 401, message: MESSAGES.unauthorized });
     }
     req.apiKey = principal;
-    if (cfg.scope && !hasScope(principal, cfg.scope)) {
-      if (cfg.envelope === 'contract') return contractForbidden(reply);
-      if (cfg.envelope === 'vacation')
-        return vacationError(reply, 403, MESSAGES.forbidden, { apiKey: 'La API key no tiene permiso para este recurso' });
-      return lookupError(reply, 403, MESSAGES.forbidden);
-    }
+    if (cfg.scope && !hasScope(principal, cfg.scope))
+      return forbidden(cfg.envelope, reply, 'La API key no tiene permiso para este recurso');
   };
 }
 

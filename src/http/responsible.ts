@@ -1,12 +1,29 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceLookups, User, Worker } from '../reference/repository.ts';
+import { boundEmail } from '../security/api-keys.ts';
 import { MESSAGES, lookupError } from './envelopes.ts';
 import { Fields } from './fields.ts';
 
 /**
+ * A key bound to one person (`apikey create --usuario`) named someone else as responsible. Thrown,
+ * so that every endpoint refuses it the same way; the error handler answers 403 `Acceso denegado`
+ * in the endpoint's envelope.
+ */
+export class NotTheKeysUser extends Error {
+  override name = 'NotTheKeysUser';
+  readonly statusCode = 403;
+  constructor(readonly keyName: string) {
+    super(`API key "${keyName}" acts only as the person it is bound to`);
+  }
+}
+
+/** The `errors` entry of a vacation endpoint's answer to NotTheKeysUser. */
+export const NOT_THE_KEYS_USER = 'La API key está vinculada a otra persona: solo puede nombrar como responsable a esa persona';
+
+/**
  * The one check of the person a request names as responsible: an administrator of the reference
- * data, or null. The e-mail is kept on the request whatever the answer, for the request log and
- * the audit of a refusal.
+ * data, or null; and, for a key bound to a person, that person (else NotTheKeysUser). The e-mail
+ * is kept on the request whatever the answer, for the request log and the audit of a refusal.
  */
 export async function responsibleAdministrator(
   reference: Pick<ReferenceLookups, 'userByEmail'>,
@@ -14,6 +31,8 @@ export async function responsibleAdministrator(
   email: string,
 ): Promise<User | null> {
   req.responsibleEmail = email;
+  const bound = req.apiKey?.userEmail;
+  if (bound && boundEmail(email) !== bound) throw new NotTheKeysUser(req.apiKey!.name);
   const user = await reference.userByEmail(email);
   req.responsibleUser = user?.isAdmin ? user : null;
   return req.responsibleUser;
