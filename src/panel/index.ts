@@ -119,6 +119,13 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
         if (http < 500) req.log.info({ reqId: req.id, code }, 'panel request rejected');
         return sendPanelError(reply, http, text);
       });
+      // PostgreSQL's text holds no NUL, so a value with one would fail in the database as a 500:
+      // it is refused as a bad request before any handler reads it (the API's Fields do the same).
+      panel.addHook('preValidation', async (req) => {
+        if (holdsNul(req.params) || holdsNul(req.query) || holdsNul(req.body)) {
+          throw Object.assign(new Error('a NUL character in the request'), { statusCode: 400 });
+        }
+      });
       panel.setNotFoundHandler((_req, reply) =>
         send(
           reply,
@@ -187,6 +194,12 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
     },
     { prefix: '/panel' },
   );
+}
+
+function holdsNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(holdsNul);
+  return typeof v === 'object' && v !== null && Object.values(v).some(holdsNul);
 }
 
 /**
