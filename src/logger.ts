@@ -6,7 +6,7 @@ import type { Config } from './config/config.ts';
  * asynchronous: a slow reader of stdout (a log shipper, a full pipe) must not stall requests.
  * pino flushes what is pending when the process exits.
  */
-export function createLogger(config: Pick<Config, 'logLevel'>) {
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream) {
   const options = {
     level: config.logLevel,
     base: { service: 'vacaciones' },
@@ -16,7 +16,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>) {
       censor: '[redactado]',
     },
   };
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
 export type Logger = ReturnType<typeof createLogger>;

@@ -8,7 +8,7 @@ import { forgetStaleFailures, sessionSecret, sha256 } from './accounts.ts';
 import { registerAssets } from './assets.ts';
 import { html } from './html.ts';
 import { page, type Flash, type PageOptions, type Section } from './layout.ts';
-import { PgSessionStore, SESSION_IDLE_MS } from './session-store.ts';
+import { PgSessionStore, SESSION_IDLE_MS, SESSION_MAX_MS } from './session-store.ts';
 import { PANEL_CSP, PANEL_ERRORS, send, sendPanelError } from './respond.ts';
 import { signInPageRoutes } from './sign-in-routes.ts';
 import { TOO_MANY_FROM_ADDRESS } from './throttle.ts';
@@ -24,6 +24,8 @@ export const SESSION_COOKIE = 'vacaciones_panel';
 declare module 'fastify' {
   interface Session {
     email?: string;
+    /** When the person signed in (ms): the session ends SESSION_MAX_MS later, however busy. */
+    signedInAt?: number;
     flash?: Flash;
   }
   interface FastifyRequest {
@@ -176,7 +178,8 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
         await signed.register(async (inside) => {
           inside.addHook('preHandler', async (req, reply) => {
             const email = req.session.email;
-            const user = email ? await deps.reference.userByEmail(email) : null;
+            const fresh = Date.now() - (req.session.signedInAt ?? 0) < SESSION_MAX_MS;
+            const user = email && fresh ? await deps.reference.userByEmail(email) : null;
             if (!user?.isAdmin) {
               if (email) await req.session.destroy();
               const back = req.method === 'GET' ? `?volver=${encodeURIComponent(req.url)}` : '';
