@@ -124,6 +124,8 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // The interface's answers are about people (names, salaries, histories): no cache keeps them.
+    if (req.routeOptions.config?.envelope) reply.header('cache-control', 'no-store');
   });
   app.addHook('onRequest', apiKeyGuard(deps));
   await registerRateLimit(app, deps);

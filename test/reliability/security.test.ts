@@ -29,6 +29,7 @@ beforeAll(async () => {
       { name: 'solo-vacaciones', scopes: ['vacaciones'] },
       { name: 'revocable' },
       { name: 'del-auditor', user: AUDITOR },
+      { name: 'personal', scopes: ['vacaciones', 'auditoria'] },
     ],
     // Read before the server opens the database: on PGlite only one process may hold it.
     beforeStart: async (env) => {
@@ -219,7 +220,14 @@ describe('a key bound to a person (apikey create --usuario)', () => {
 
 describe('api_keys', () => {
   it('stores only hashes of the keys', () => {
-    expect(apiKeyRows.map((r) => r.name)).toEqual(['acceptance', 'del-auditor', 'revocable', 'solo-contratos', 'solo-vacaciones']);
+    expect(apiKeyRows.map((r) => r.name)).toEqual([
+      'acceptance',
+      'del-auditor',
+      'personal',
+      'revocable',
+      'solo-contratos',
+      'solo-vacaciones',
+    ]);
     const stored = JSON.stringify(apiKeyRows);
     for (const [name, secret] of Object.entries(srv.keys)) {
       expect(stored.includes(secret), `the secret of ${name} is stored`).toBe(false);
@@ -238,5 +246,29 @@ describe('api_keys', () => {
     expect(r.code, r.stderr).toBe(0);
     const after = await k.get('/api/vacaciones/consultdatavacations', q);
     expect({ status: after.status, body: after.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+  });
+});
+
+describe('answers with personal data', () => {
+  it('are never kept by a cache (Cache-Control: no-store)', async () => {
+    const k = client(srv.url, srv.keys.personal!);
+    const who = { numeroDocumento: W.maria, emailResponsable: ADMIN };
+    for (const path of ['/api/vacaciones', '/api/vacaciones/consultdatavacations', '/api/auditoria/exportar']) {
+      const r = await k.get(path, who);
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(200);
+      expect(r.headers.get('cache-control'), path).toBe('no-store');
+    }
+  });
+});
+
+describe('the documentation page', () => {
+  it('has a content security policy that runs no script but its own', async () => {
+    const r = await call(srv.url, '/docs/', { key: null });
+    expect(r.status).toBe(200);
+    const csp = r.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(csp).toMatch(/object-src 'none'/);
+    expect(csp).toMatch(/script-src 'self'/);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 });

@@ -6,11 +6,21 @@ import { ADMIN, AUDITOR, W } from '../../support/http.ts';
 import { PANEL_PASSWORD, PanelClient, expectSignInPage, message, startPanelService, type PanelService } from '../../support/panel.ts';
 
 /** The panel against a hostile visitor: what a proxy header, odd bytes or a weak password may do. */
+/** A worker whose names carry right-to-left override and isolate characters. */
+const TURNED = { document: '7700000098', names: { nombres: 'Juan\u202Egnp.exe', apellidos: 'Pérez\u2067Gómez\u2069' } } as const;
+
 let p: PanelService;
 const logs: Record<string, unknown>[] = [];
 beforeAll(async () => {
   // One proxy in front, which appends the address it saw to X-Forwarded-For.
-  p = await startPanelService({ TRUST_PROXY: '1' }, { accounts: [ADMIN, AUDITOR], logs });
+  p = await startPanelService(
+    { TRUST_PROXY: '1' },
+    {
+      accounts: [ADMIN, AUDITOR],
+      logs,
+      fixture: (data) => data.asociados.push({ id: 1098, tipoDocumento: 'CC', numeroDocumento: TURNED.document, ...TURNED.names }),
+    },
+  );
 });
 afterAll(async () => {
   await p?.stop();
@@ -144,5 +154,18 @@ describe('the log', () => {
     const text = JSON.stringify(logs);
     expect(text).not.toContain(email);
     expect(text).not.toContain('clave-secreta');
+  });
+});
+
+describe('names with bidirectional control characters', () => {
+  it('are shown with the controls neutralised, in the search and on the worker page', async () => {
+    const c = new PanelClient(p.service, { 'x-forwarded-for': '203.0.113.50' });
+    expect((await c.signIn(ADMIN)).status).toBe(303);
+    for (const url of [`/panel/trabajador/${TURNED.document}`, '/panel/trabajador?q=Juan']) {
+      const r = await c.get(url);
+      expect(r.status, url).toBe(200);
+      expect(r.body, url).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+      expect(r.body, url).toContain('Juan\uFFFDgnp.exe');
+    }
   });
 });
