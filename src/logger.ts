@@ -12,7 +12,14 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pin
     base: { service: 'vacaciones' },
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
-      paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKeySecret', '*.password'],
+      paths: [
+        'req.headers["x-api-key"]',
+        'headers["x-api-key"]',
+        'req.headers.authorization',
+        'headers.authorization',
+        'apiKeySecret',
+        '*.password',
+      ],
       censor: '[redactado]',
     },
   };

@@ -4,14 +4,16 @@ import type { AppDeps } from './context.ts';
 import { MESSAGES, errorFor, forbidden } from './envelopes.ts';
 
 /**
- * First check of every endpoint: `X-Api-Key: Bearer <key>` must name a live key that carries
- * the route's scope. The key itself never reaches a log.
+ * First check of every endpoint: `X-Api-Key: Bearer <key>` (or `Authorization: Bearer <key>`)
+ * must name a live key that carries the route's scope. The key itself never reaches a log.
  */
 export function apiKeyGuard(deps: AppDeps) {
   return async function guard(req: FastifyRequest, reply: FastifyReply) {
     const cfg = req.routeOptions.config;
     if (cfg.public || !cfg.envelope) return;
-    const header = req.headers['x-api-key'];
+    // The interface's header, or the usual one for a bearer token, which HTTP clients and
+    // gateways send by themselves; when both come, the interface's decides.
+    const header = req.headers['x-api-key'] ?? req.headers.authorization;
     const key = parseAuthorizationHeader(Array.isArray(header) ? undefined : header);
     const principal = key ? await deps.verifyApiKey(key) : null;
     if (!principal) {

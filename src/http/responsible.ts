@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceLookups, User, Worker } from '../reference/repository.ts';
 import { boundEmail } from '../security/api-keys.ts';
 import { MESSAGES, lookupError } from './envelopes.ts';
-import { Fields } from './fields.ts';
+import { Fields, emailNameHint } from './fields.ts';
 
 /**
  * A key bound to one person (`apikey create --usuario`) named someone else as responsible. Thrown,
@@ -38,6 +38,15 @@ export async function responsibleAdministrator(
   return req.responsibleUser;
 }
 
+/**
+ * The lookup envelope's 400 for a read without `emailResponsable`: the interface's message, and
+ * when the writes' `emailUserResponsable` was sent instead, which parameter this endpoint takes.
+ */
+export function responsibleMissing(reply: FastifyReply, fields: Fields, opts: { omitStatusCode?: boolean } = {}) {
+  const hint = emailNameHint(fields, 'emailResponsable');
+  return lookupError(reply, 400, hint ? `${MESSAGES.emailResponsableRequired} ${hint}` : MESSAGES.emailResponsableRequired, opts);
+}
+
 /** The responsible administrator a read names in `emailResponsable`: 'missing' when it names none. */
 export async function responsibleOfQuery(
   reference: Pick<ReferenceLookups, 'userByEmail'>,
@@ -62,7 +71,7 @@ export async function workerRead(
   const doc = fields.get('numeroDocumento');
   if (!doc) return void lookupError(reply, 400, MESSAGES.documentRequired);
   const user = await responsibleOfQuery(reference, fields, req);
-  if (user === 'missing') return void lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+  if (user === 'missing') return void responsibleMissing(reply, fields);
   const worker = await reference.workerByDocument(doc);
   if (!worker) return void lookupError(reply, 404, MESSAGES.workerNotFound);
   if (!user) return void lookupError(reply, 404, MESSAGES.adminNotFound);
