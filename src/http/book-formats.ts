@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import type { BookWorker } from '../projections/register/book.ts';
 import type { RegisterEntry } from '../projections/register/queries.ts';
+import { formulaSafe } from './csv-cell.ts';
 import { flagText } from './fields.ts';
 import { periodBody } from './period-body.ts';
 
@@ -175,11 +176,14 @@ export function bookLines(w: BookWorker): Cell[][] {
 
 /**
  * CSV (RFC 4180, comma, header line, UTF-8 with a BOM for spreadsheets), through csv-stringify,
- * which quotes what needs quoting. A failure of the reading ends the output unfinished.
+ * which quotes what needs quoting; text a spreadsheet would run as a formula (a worker named
+ * `=cmd|...`) is kept as text by formulaSafe. A failure of the reading ends the output unfinished.
  */
 export function csvBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void): Readable {
   async function* rows() {
-    for await (const w of workers) yield* bookLines(w);
+    for await (const w of workers) {
+      for (const line of bookLines(w)) yield line.map((cell) => (typeof cell === 'string' ? formulaSafe(cell) : cell));
+    }
   }
   const out = stringify({ header: true, columns: [...BOOK_COLUMNS], bom: true });
   pipeline(Readable.from(rows()), out, (err) => {

@@ -221,7 +221,7 @@ describe('POST /api/vacaciones/interrupt (CST art. 188)', () => {
     if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
     const r = await srv.cli(['replay', '--documento', ONE_AWAY.third.document]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/VacationInterrupted .* interrupted on 2026-11-20 \(incapacidad\): 0d kept, 6d returned/);
+    expect(r.stdout).toMatch(/interrupción .* interrupted on 2026-11-20 \(incapacidad\): 0d kept, 6d returned/);
   });
 
   it('frees the places of a full subgerencia from the interruption on, so another worker can book them', async () => {
