@@ -16,7 +16,6 @@ export interface ReadSide {
    * waits (bounded) until the read models include it, so the write's answer itself does not.
    */
   noteWrite(position: Position): void;
-  availabilityOf(workerId: number): Promise<{ daysTaken: number; daysEnjoyed: number; daysCompensated: number; liveRecords: number }>;
   /** A worker's live records as the ledger reads them (the balance's records), from the folded states. */
   liveRecordsOf(workerId: number): Promise<LedgerRecord[]>;
   vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<unknown[]>;
