@@ -10,6 +10,8 @@ import {
   FakeKurrentClient,
   FakeKurrentLog,
   appendDeniedError,
+  appendRaw,
+  binaryEvent,
   expectChained,
   fakeStore,
   internalError,
@@ -104,7 +106,7 @@ describe('KurrentDB adapter: a leader change', () => {
     const recovering = setup(1);
     await recovering.store.ping();
     expect(recovering.clients).toHaveLength(2);
-    // The probe expects a stream that never exists: nothing is written.
+    // The probe expects a revision no stream reaches: nothing is written.
     expect(recovering.log.all).toHaveLength(0);
   });
 
@@ -506,5 +508,15 @@ describe('KurrentDB adapter: a user without the permissions it needs', () => {
     for (const read of [() => store.headPosition(), () => store.readAll({ after: START, limit: 5 }), () => store.ping()]) {
       await expect(read()).rejects.toThrow(/may not read \$all on KurrentDB at node-1:2113/);
     }
+  });
+});
+
+describe('KurrentDB adapter: the probe of the append path', () => {
+  it('never writes, even once its stream exists (which an expectation of an existing stream would meet)', async () => {
+    const { store, log, client } = setup();
+    appendRaw(log, PROBE_STREAM, 'no_stream', [binaryEvent()]);
+    for (let i = 0; i < 3; i++) await store.ping();
+    expect(log.streams.get(PROBE_STREAM)).toHaveLength(1);
+    expect(client().appendCalls.map((c) => c[0]!.expectedState)).toEqual(Array(3).fill(BigInt(Number.MAX_SAFE_INTEGER)));
   });
 });
