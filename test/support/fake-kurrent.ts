@@ -314,7 +314,8 @@ export class FakeKurrentLog {
   private readMetadata(stream: string): Recorded[] {
     const tb = this.truncateBefore.get(stream);
     if (tb === undefined) throw new StreamNotFoundError(undefined, `$$${stream}`);
-    const data = { $tb: tb === Number.MAX_SAFE_INTEGER ? 9223372036854775807 : tb };
+    // long.MaxValue as JSON is read back as a double: 2^63.
+    const data = { $tb: tb === Number.MAX_SAFE_INTEGER ? 2 ** 63 : tb };
     return [
       {
         streamId: `$$${stream}`,
