@@ -87,9 +87,10 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const kurrentdbUrl = env.KURRENTDB_URL || undefined;
   if (eventStore === 'kurrentdb') {
-    if (!kurrentdbUrl) fail('KURRENTDB_URL', kurrentdbUrl, 'a kurrentdb:// or esdb:// connection string when EVENT_STORE=kurrentdb');
-    if (!/^(kurrentdb|kdb|esdb|eventstoredb)(\+discover)?:\/\//.test(kurrentdbUrl)) {
-      fail('KURRENTDB_URL', kurrentdbUrl, 'a kurrentdb:// or esdb:// connection string');
+    if (!kurrentdbUrl) fail('KURRENTDB_URL', kurrentdbUrl, 'a kurrentdb:// connection string when EVENT_STORE=kurrentdb');
+    // The schemes client 1.3.1 and its read bridge both take (the client's own list).
+    if (!/^(kurrentdb|kurrent|kdb|esdb)(\+discover)?:\/\//.test(kurrentdbUrl)) {
+      fail('KURRENTDB_URL', kurrentdbUrl, 'a kurrentdb://, kurrent://, kdb:// or esdb:// connection string (each also +discover)');
     }
   }
 
