@@ -20,7 +20,11 @@ export function recordState(r: Pick<RegisterEntry, 'approved' | 'interruptedOn'>
   return r.approved ? 'aprobada' : 'registrada';
 }
 
-export function bookVacationBody(r: RegisterEntry) {
+/**
+ * A record of the register as its lines show it; `underSettled`: it was taken under a settled
+ * contract (history: the balance does not take it).
+ */
+export function bookVacationBody(r: RegisterEntry, underSettled = false) {
   return {
     id: r.recordId,
     vacCodigoPila: r.codigoPila,
@@ -40,6 +44,7 @@ export function bookVacationBody(r: RegisterEntry) {
     fechaInterrupcion: r.interruptedOn,
     motivoInterrupcion: r.interruptionReason,
     continuaDe: r.continues,
+    contratoLiquidado: underSettled,
   };
 }
 
@@ -60,7 +65,7 @@ export function bookWorkerBody(w: BookWorker) {
   return {
     ...whoOf(w),
     periodos: w.periods.map(periodBody),
-    vacaciones: w.vacations.map(bookVacationBody),
+    vacaciones: w.vacations.map((r) => bookVacationBody(r, w.settledRecords.has(r.codigoPila))),
     totales: {
       diasCausados: w.totals.accrued,
       diasDisfrutados: w.totals.enjoyed,
@@ -120,6 +125,7 @@ export const BOOK_COLUMNS = [
   'fechaInterrupcion',
   'motivoInterrupcion',
   'continuaDe',
+  'contratoLiquidado',
 ] as const;
 
 type Cell = string | number | null;
@@ -143,12 +149,27 @@ export function bookLines(w: BookWorker): Cell[][] {
   ];
   // The JSON bodies under the table's names: what is not a column is left out below.
   for (const p of w.periods) {
-    const { vacaciones: _shown, prescrito, numero, desde, ...rest } = periodBody(p);
-    lines.push({ registro: 'periodo', ...who, ...rest, periodo: numero, periodoDesde: desde, prescrito: flagText(prescrito) });
+    const { vacaciones: _shown, prescrito, numero, desde, contratoLiquidado, ...rest } = periodBody(p);
+    lines.push({
+      registro: 'periodo',
+      ...who,
+      ...rest,
+      periodo: numero,
+      periodoDesde: desde,
+      prescrito: flagText(prescrito),
+      contratoLiquidado: flagText(contratoLiquidado),
+    });
   }
   for (const r of w.vacations) {
-    const { aprobada: _a, vacCompensado: _c, vacPagado, id: _i, ...rest } = bookVacationBody(r);
-    lines.push({ registro: 'vacaciones', ...who, ...rest, anticipadas: vacPagado });
+    const {
+      aprobada: _a,
+      vacCompensado: _c,
+      vacPagado,
+      id: _i,
+      contratoLiquidado,
+      ...rest
+    } = bookVacationBody(r, w.settledRecords.has(r.codigoPila));
+    lines.push({ registro: 'vacaciones', ...who, ...rest, anticipadas: vacPagado, contratoLiquidado: flagText(contratoLiquidado) });
   }
   return lines.map((l) => BOOK_COLUMNS.map((c) => l[c] ?? null));
 }

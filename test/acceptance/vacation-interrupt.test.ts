@@ -114,9 +114,10 @@ describe('POST /api/vacaciones/interrupt (CST art. 188)', () => {
     ]);
     const rest = await addVacation(c, vacationForm(W.juan, '2027-01-12', 10, { codigoPilaInterrumpido: code }));
     expect(await record(rest.codigo_pila)).toMatchObject({ continues: code, businessDays: 10 });
-    const again = await c.post('/api/vacaciones/calculate', vacationForm(W.juan, '2027-01-27', 6, { codigoPilaInterrumpido: code }));
+    // A continuation books days already granted: 4 days, below the minimum of 6, are judged only by what is left.
+    const again = await c.post('/api/vacaciones/calculate', vacationForm(W.juan, '2027-01-26', 4, { codigoPilaInterrumpido: code }));
     expect(expectVacationError(again, 422, 'No se pueden procesar las vacaciones')).toEqual([
-      `Los días solicitados (6) superan los 0 días no disfrutados que quedan de las vacaciones interrumpidas ${code}`,
+      `Los días solicitados (4) superan los 0 días no disfrutados que quedan de las vacaciones interrumpidas ${code}`,
     ]);
   });
 

@@ -72,7 +72,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
 
     let result;
     try {
-      result = await vacationBalance(file, today, async () => (await deps.readSide.availabilityOf(worker.id)).daysTaken);
+      result = await vacationBalance(file, today, () => deps.readSide.liveRecordsOf(worker.id));
     } catch (err) {
       req.log.error({ err }, 'vacation days could not be computed');
       return lookupError(reply, 500, 'No fue posible calcular los días de vacaciones.');
