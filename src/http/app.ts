@@ -15,6 +15,7 @@ import { auditRoutes } from './routes/audit.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
+import { noveltyRoutes } from './routes/novelties.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
 import { PANEL_ERRORS, isPanelPath, mountPanel, sendPanelError } from '../panel/index.ts';
@@ -182,6 +183,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         readRoutes(scope, deps);
         lawRoutes(scope, deps);
         bookRoutes(scope, deps);
+        noveltyRoutes(scope, deps);
         auditRoutes(scope, deps);
       },
       { prefix },
