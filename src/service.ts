@@ -103,6 +103,8 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       commands,
       audits,
       readSide,
+      // Only the runner that applies the vacations read model here hears of appends at once.
+      nextAppend: (ms) => (projections!.isApplying('vacations') ? projections!.nextCommit(ms) : undefined),
       verifyApiKey: (key) => apiKeys.verify(key),
       today,
       now: opts.now,

@@ -12,6 +12,7 @@ import { maskEmail } from './fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { bookRoutes } from './routes/book.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
@@ -184,6 +185,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         lawRoutes(scope, deps);
         bookRoutes(scope, deps);
         noveltyRoutes(scope, deps);
+        feedRoutes(scope, deps);
         auditRoutes(scope, deps);
       },
       { prefix },

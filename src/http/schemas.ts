@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidDate } from '../domain/index.ts';
 import { INTERRUPTION_REASONS } from '../events/types.ts';
+import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S } from '../integration/feed.ts';
 
 /**
  * Request schemas of every route. The same objects validate requests (vacation-input.ts maps
@@ -189,4 +190,17 @@ export const noveltiesQuery = z.object({
     .refine((s) => Number(s) >= 1 && Number(s) <= 5000)
     .optional()
     .meta({ description: 'Trabajadores por página, de 1 a 5000 (por defecto 500)' }),
+});
+
+/** The change feed's parameters, as /openapi.json describes them (the route checks them with its own messages). */
+export const feedQuery = z.object({
+  desde: z.string().optional().meta({ description: 'El cursor "siguiente" de la respuesta anterior; sin él, desde el primer evento' }),
+  limite: z
+    .string()
+    .optional()
+    .meta({ description: `Eventos como máximo, de 1 a ${FEED_MAX_LIMIT} (por defecto 100)` }),
+  espera: z
+    .string()
+    .optional()
+    .meta({ description: `Segundos, de 0 a ${FEED_MAX_WAIT_S}, que la llamada espera un evento si no hay ninguno (por defecto 0)` }),
 });

@@ -31,7 +31,7 @@ export function registerApiKey(program: Command, io: CliIo): void {
     .addOption(
       new Option(
         '--scope <scope>',
-        'vacaciones, contratos:verificar or auditoria; repeatable; auditoria (whole histories exported) only when named',
+        'vacaciones, contratos:verificar, auditoria or eventos; repeatable; auditoria (whole histories exported) and eventos (the change feed) only when named',
       )
         .argParser((v: string, acc: string[]) => [...acc, v])
         .default([] as string[], 'vacaciones and contratos:verificar'),

@@ -2,6 +2,7 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.ts';
+import { noveltiesOk } from '../../../src/http/integration-schemas.ts';
 import { NOVELTY_COLUMNS } from '../../../src/http/novelty-formats.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
@@ -105,6 +106,7 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/novedades${hasServer() ? '' :
   it("gives one line per live record touching the month, each its amortization's part of the month, adding up to the totals", async () => {
     const r = await novelties({ periodo: '2026-12' });
     expect(r.status, r.text).toBe(200);
+    expect(noveltiesOk.safeParse(r.body).error).toBeUndefined();
     const d = r.body.data;
     expect(d).toMatchObject({ periodo: '2026-12', alCorte: null, alcance: { subgerenciaId: null, numeroDocumento: null } });
     const lines = d.trabajadores.flatMap((w: Json) => w.novedades.map((n: Json) => ({ ...n, doc: w.numeroDocumento })));
