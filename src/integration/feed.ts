@@ -78,6 +78,8 @@ export interface CloudEvent {
 
 export interface FeedPage {
   events: CloudEvent[];
+  /** The log position of each event, in the same order. */
+  positions: Position[];
   /** Where the next read starts: after the last event given, or after all that was looked at. */
   next: Position;
 }
@@ -112,7 +114,7 @@ function timeOf(e: StoredEvent): string {
 }
 
 /** The business events among `events`, as CloudEvents, reading each worker's stream once. */
-async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]): Promise<CloudEvent[]> {
+async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]): Promise<Omit<FeedPage, 'next'>> {
   const streams = [...new Set(events.map((e) => e.stream))];
   const read = await store.readStreams(streams.map((stream) => ({ stream, fromRevision: 0 })));
   const decoded = new Map(
@@ -122,6 +124,7 @@ async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]):
     ]),
   );
   const out: CloudEvent[] = [];
+  const positions: Position[] = [];
   for (const e of events) {
     const code = String(e.data.codigoPila);
     const data = recordAt(decoded.get(e.stream) ?? [], code, e.revision);
@@ -137,8 +140,9 @@ async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]):
       codigopila: code,
       data,
     });
+    positions.push(e.position);
   }
-  return out;
+  return { events: out, positions };
 }
 
 /**
@@ -158,7 +162,7 @@ export async function readFeed(store: EventStore, after: Position, limit: number
     }
     if (batch.length < READ_SIZE) break;
   }
-  return { events: await cloudEventsOf(store, chosen), next };
+  return { ...(await cloudEventsOf(store, chosen)), next };
 }
 
 /**

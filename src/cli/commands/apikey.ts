@@ -11,7 +11,7 @@ async function operatorErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function table(rows: string[][]): string[] {
+export function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) =>
     r
