@@ -4,7 +4,8 @@ import { recordState, type Cell } from './book-formats.ts';
 
 /**
  * The month's novelties as payroll reads them: JSON bodies, and the table of the CSV and XLSX
- * answers (one line per record, one per worker's total, one overall).
+ * answers (one line per record, one per worker's total, one overall; CSV cells pass formulaSafe
+ * in csvTable).
  */
 
 /** The PILA novelty of vacations enjoyed and paid leave (Resolución 2388 de 2016): compensated days are no absence. */
@@ -115,12 +116,4 @@ export function noveltyLines(month: string, w: WorkerNovelties): Cell[][] {
 /** The last line of the table: the whole month's totals. */
 export function totalLine(month: string, t: NoveltyTotals): Cell[] {
   return row({ registro: 'total', periodo: month, diasHabiles: t.businessDays, diasCalendario: t.calendarDays, valor: t.value });
-}
-
-/**
- * A cell a spreadsheet would not take for a formula: text beginning with =, +, -, @, a tab or a
- * carriage return gets a leading quote (OWASP's advice on CSV injection). Numbers stay numbers.
- */
-export function formulaSafe(c: Cell): Cell {
-  return typeof c === 'string' && /^[=+\-@\t\r]/.test(c) ? `'${c}` : c;
 }

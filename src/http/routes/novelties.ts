@@ -8,7 +8,7 @@ import { csvTable, xlsxTable, type Cell } from '../book-formats.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, vacationError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
-import { NOVELTY_COLUMNS, formulaSafe, monthTotalsBody, noveltyLines, noveltyWorkerBody, totalLine } from '../novelty-formats.ts';
+import { NOVELTY_COLUMNS, monthTotalsBody, noveltyLines, noveltyWorkerBody, totalLine } from '../novelty-formats.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { noveltiesQuery } from '../schemas.ts';
 import { validate } from '../vacation-input.ts';
@@ -122,9 +122,7 @@ export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
       .header('content-disposition', `attachment; filename="novedades-vacaciones-${month}.${format}"`);
     const table = tableOf(month, workers);
     return reply.send(
-      format === 'csv'
-        ? csvTable(NOVELTY_COLUMNS, table, failed, formulaSafe)
-        : xlsxTable('Novedades de vacaciones', NOVELTY_COLUMNS, table, failed),
+      format === 'csv' ? csvTable(NOVELTY_COLUMNS, table, failed) : xlsxTable('Novedades de vacaciones', NOVELTY_COLUMNS, table, failed),
     );
   });
 

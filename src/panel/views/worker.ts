@@ -311,7 +311,7 @@ ${more ? html`<p role="status">${MORE_HITS}</p>` : ''}`;
     const user = req.panelUser!;
     const today = deps.today();
     const [balance, list, contracts] = await Promise.all([
-      vacationBalance(file, today, async () => (await deps.readSide.availabilityOf(worker.id)).daysTaken),
+      vacationBalance(file, today, () => deps.readSide.liveRecordsOf(worker.id)),
       deps.readSide.vacationsOfWorker(worker.id, { includeDeleted: true }) as Promise<VacationView[]>,
       contractsTable(ctx, file),
     ]);
