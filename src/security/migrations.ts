@@ -23,7 +23,7 @@ export const apiKeyMigrations: Migration[] = [
     `,
   },
   {
-    version: 25,
+    version: 26,
     name: 'api keys bound to a user',
     sql: `
       ALTER TABLE api_keys ADD COLUMN user_email text;
