@@ -1,6 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { todayInBogota } from '../../domain/index.ts';
-import { NOVELTY_PAGE_SIZE, monthNovelties, monthTotals, noveltiesPage, type WorkerNovelties } from '../../projections/novelties/month.ts';
+import {
+  FIRST_WORKER,
+  NOVELTY_PAGE_SIZE,
+  monthNovelties,
+  monthTotals,
+  noveltiesPage,
+  type WorkerNovelties,
+} from '../../projections/novelties/month.ts';
 import type { NoveltyFilter, NoveltyTotals } from '../../projections/novelties/queries.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
@@ -19,8 +26,6 @@ const CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
 } as const;
-
-const FIRST = Number.MIN_SAFE_INTEGER;
 
 /** The cursor of the page after `worker` in `month`: opaque to callers, and bound to the month it pages. */
 const cursorOf = (month: string, worker: number) => Buffer.from(`nov1:${month}:${worker}`).toString('base64url');
@@ -59,7 +64,7 @@ export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
     const input = parsed.value;
     req.responsibleEmail = input.emailResponsable;
     const month = input.periodo;
-    const after = input.desde === undefined ? FIRST : workerOfCursor(input.desde, month);
+    const after = input.desde === undefined ? FIRST_WORKER : workerOfCursor(input.desde, month);
     if (after === undefined) {
       return vacationError(reply, 400, MESSAGES.missingData, {
         desde: `El cursor no es uno que este servicio haya dado para el período ${month}: use el valor "siguiente" de la página anterior`,

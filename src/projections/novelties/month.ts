@@ -25,6 +25,9 @@ export interface WorkerNovelties {
 
 export const NOVELTY_PAGE_SIZE = 500;
 
+/** Below every worker id: where the first page starts. */
+export const FIRST_WORKER = Number.MIN_SAFE_INTEGER;
+
 /** The last day of a `YYYY-MM` month. */
 export function monthEnd(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -82,8 +85,9 @@ const sum = (lines: readonly NoveltyLine[]) => ({
 /**
  * One page of the month's novelties: the workers with a novelty in the month among the next
  * `limit` after `afterWorker`, in worker order, each with their lines and totals, and the last
- * worker read (null once there are none left). Two indexed queries a page, and the worker rows in
- * one more. A page may hold fewer workers than asked when a version's plan does not reach the month.
+ * worker of the page when more follow (null on the last page). Two indexed queries a page, and the
+ * worker rows in one more. A page may hold fewer workers than asked when a version's plan does not
+ * reach the month.
  */
 export async function noveltiesPage(
   q: Queryable,
@@ -92,8 +96,11 @@ export async function noveltiesPage(
   afterWorker: number,
   limit: number,
 ): Promise<{ workers: WorkerNovelties[]; last: number | null }> {
-  const rows = await noveltyPage(q, f, afterWorker, limit);
-  if (rows.length === 0) return { workers: [], last: null };
+  // One worker more than asked tells whether another page follows; its lines are left for it.
+  const read = await noveltyPage(q, f, afterWorker, limit + 1);
+  const ids = [...new Set(read.map((r) => r.record.workerId))];
+  const more = ids.length > limit;
+  const rows = more ? read.filter((r) => r.record.workerId !== ids[limit]) : read;
   const lines = await linesOf(q, store, f.month, rows);
   const workers = await new ReferenceRepository(q).workersByIds([...new Set(lines.map((l) => l.record.workerId))]);
   const byWorker = new Map<number, NoveltyLine[]>();
@@ -107,7 +114,7 @@ export async function noveltiesPage(
       const mine = byWorker.get(worker.id)!;
       return { worker, lines: mine, totals: sum(mine) };
     }),
-    last: rows[rows.length - 1]!.record.workerId,
+    last: more ? ids[limit - 1]! : null,
   };
 }
 
@@ -118,7 +125,7 @@ export async function* monthNovelties(
   f: NoveltyFilter,
   pageSize = NOVELTY_PAGE_SIZE,
 ): AsyncGenerator<WorkerNovelties> {
-  let after: number | null = 0;
+  let after: number | null = FIRST_WORKER;
   while (after !== null) {
     const page = await noveltiesPage(q, store, f, after, pageSize);
     yield* page.workers;

@@ -175,6 +175,8 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/novedades${hasServer() ? '' :
     for (let i = 0; i < 10; i++) {
       const r = await novelties({ periodo: '2026-12', limite: '1', ...(desde ? { desde } : {}) });
       expect(r.status, r.text).toBe(200);
+      // Every page holds a worker: the last one says so by its null cursor, not by an empty page after it.
+      expect(r.body.data.trabajadores).toHaveLength(1);
       paged.push(...r.body.data.trabajadores);
       expect(r.body.data.totales).toEqual(whole.totales);
       desde = r.body.data.siguiente ?? undefined;
