@@ -53,6 +53,12 @@ export interface AppDeps {
   /** Where audited queries record themselves (gathered into shared appends). */
   audits: { append(writes: StreamWrite[]): Promise<Position> };
   readSide: ReadSide;
+  /**
+   * Resolves when this instance's read models next take in new events (an append here or
+   * elsewhere), or after `ms`: what a long poll of the change feed waits on. Undefined (or
+   * answering undefined) where the projectors run elsewhere: the feed then looks again now and then.
+   */
+  nextAppend?: (ms: number) => Promise<void> | undefined;
   verifyApiKey(key: string): Promise<ApiKeyPrincipal | null>;
   today(): string;
   now?: () => Date;

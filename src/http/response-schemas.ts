@@ -106,7 +106,7 @@ const amortization = z.strictObject({
   valor: z.number().int(),
 });
 
-const vacationView = z.strictObject({
+export const vacationView = z.strictObject({
   recordId: z.number().int(),
   codigoPila: code,
   workerId: z.number().int(),
