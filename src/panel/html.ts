@@ -59,10 +59,21 @@ export function monthName(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
   return `${MONTH_NAMES[m - 1]} de ${y}`;
 }
+/** "2026-12" moved `by` months: "2027-01" for 1. */
+export function shiftMonth(month: string, by: number): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const d = new Date(Date.UTC(y, m - 1 + by, 1));
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+}
 /** "2026-12-07" → "7 dic 2026". */
 export function shortDate(d: string): string {
   const [y, m, day] = d.split('-').map(Number) as [number, number, number];
   return `${day} ${MONTH_NAMES[m - 1]!.slice(0, 3)} ${y}`;
+}
+/** "2026-12-07" → "7 de diciembre de 2026", the form sentences use. */
+export function longDate(d: string): string {
+  const [y, m, day] = d.split('-').map(Number) as [number, number, number];
+  return `${day} de ${MONTH_NAMES[m - 1]} de ${y}`;
 }
 const BOGOTA = new Intl.DateTimeFormat('es-CO', { timeZone: 'America/Bogota', dateStyle: 'medium', timeStyle: 'medium' });
 /** An instant as people in Bogotá read it. */

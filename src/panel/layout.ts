@@ -1,9 +1,11 @@
 import { html, type Html } from './html.ts';
 import { assetPath } from './assets.ts';
 
-export type Section = 'ocupacion' | 'trabajador' | 'auditoria' | 'operacion';
+export type Section = 'inicio' | 'calendario' | 'ocupacion' | 'trabajador' | 'auditoria' | 'operacion';
 
 const SECTIONS: { id: Section; label: string; href: string }[] = [
+  { id: 'inicio', label: 'Inicio', href: '/panel' },
+  { id: 'calendario', label: 'Calendario', href: '/panel/calendario' },
   { id: 'ocupacion', label: 'Ocupación', href: '/panel/ocupacion' },
   { id: 'trabajador', label: 'Trabajador', href: '/panel/trabajador' },
   { id: 'auditoria', label: 'Auditoría', href: '/panel/auditoria' },
@@ -52,6 +54,7 @@ export function page(o: PageOptions): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · Vacaciones</title>
 <link rel="stylesheet" href="${assetPath('panel.css')}">
+<link rel="stylesheet" href="${assetPath('calendar-grid.css')}">
 <script src="${assetPath('panel.js')}" defer></script>
 </head>
 <body>

@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium())(
       await page.getByLabel('Correo electrónico').fill(ADMIN);
       await page.getByLabel('Contraseña').fill(PANEL_PASSWORD);
       await page.getByRole('button', { name: 'Ingresar' }).click();
-      await page.waitForURL(/\/panel\/ocupacion/);
+      await page.waitForURL(/\/panel$/);
       await screenshot(page, 'journey-01-signed-in');
       await expectAccessible(page);
 
@@ -186,7 +186,7 @@ describe.skipIf(!hasChromium())(
         await tabTo(page, 'password');
         await page.keyboard.type(PANEL_PASSWORD);
         await page.keyboard.press('Enter');
-        await page.waitForURL(/\/panel\/ocupacion/);
+        await page.waitForURL(/\/panel$/);
 
         await tabTo(page, /^Trabajador$/);
         await page.keyboard.press('Enter');
@@ -320,7 +320,7 @@ describe.skipIf(!hasChromium())(
         await page.getByLabel('Correo electrónico').fill(AUDITOR);
         await page.getByLabel('Contraseña').fill(PANEL_PASSWORD);
         await page.getByRole('button', { name: 'Ingresar' }).click();
-        await page.waitForURL(/\/panel\/ocupacion/);
+        await page.waitForURL(/\/panel$/);
         expect((await page.goto(`${srv.url}/panel/vacaciones/${IMPORTED}/eliminar`))?.status()).toBe(403);
         await expect(page.getByRole('alert').innerText()).resolves.toContain('no tiene el permiso');
         await expectAccessible(page);

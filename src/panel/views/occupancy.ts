@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { html, monthName, shortDate, url, type Html } from '../html.ts';
+import { html, monthName, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
@@ -18,11 +18,6 @@ const WEEKDAYS = [
 ] as const;
 
 const pad = (n: number) => String(n).padStart(2, '0');
-function shiftMonth(month: string, by: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const d = new Date(Date.UTC(y, m - 1 + by, 1));
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`;
-}
 function daysOf(month: string): string[] {
   const [y, m] = month.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();

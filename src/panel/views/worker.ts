@@ -390,6 +390,11 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     return code.length <= 200 && !code.includes('\u0000') ? ((await deps.readSide.vacationByCode(code)) as VacationView | null) : null;
   }
   const backTo = (v: VacationView | null) => (v ? url`/panel/trabajador/${v.documentNumber}#${v.codigoPila}` : '/panel/trabajador');
+  /** Where a form asked to go back to: a page of the panel's own (the home page approves too), else the record's worker. */
+  const backFrom = (req: FastifyRequest, v: VacationView | null) => {
+    const asked = ((req.body ?? {}) as Record<string, unknown>).volver;
+    return typeof asked === 'string' && /^\/panel(\/[a-z]+)*\/?(\?[A-Za-z0-9=&%._-]*)?$/.test(asked) ? asked : backTo(v);
+  };
 
   app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
     const code = (req.params as { codigo: string }).codigo;
@@ -408,7 +413,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
       );
       ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
     }
-    return reply.redirect(backTo(record), 303);
+    return reply.redirect(backFrom(req, record), 303);
   });
 
   // CST art. 188: the first day not enjoyed and the reason; the command judges the rest.
