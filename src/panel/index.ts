@@ -15,6 +15,8 @@ import { TOO_MANY_FROM_ADDRESS } from './throttle.ts';
 import { auditPageRoutes } from './views/audit.ts';
 import { calendarPageRoutes } from './views/calendar.ts';
 import { homePageRoutes } from './views/home.ts';
+import { editPageRoutes } from './views/worker-edit.ts';
+import { registerDownloadRoutes } from './views/worker-law.ts';
 import { occupancyPageRoutes } from './views/occupancy.ts';
 import { operationsPageRoutes } from './views/operations.ts';
 import { workerPageRoutes } from './views/worker.ts';
@@ -186,6 +188,8 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
           calendarPageRoutes(inside, ctx);
           occupancyPageRoutes(inside, ctx);
           workerPageRoutes(inside, ctx);
+          editPageRoutes(inside, ctx);
+          registerDownloadRoutes(inside, ctx);
           auditPageRoutes(inside, ctx);
           operationsPageRoutes(inside, ctx);
         });

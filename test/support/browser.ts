@@ -123,7 +123,16 @@ export async function screenshotsAt(page: Page, name: string): Promise<void> {
       const wide = await page.evaluate(
         () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
       );
-      expect(wide, `${name} at ${width} px is ${wide} px wide`).toBeLessThanOrEqual(width);
+      // What sticks out, named in the failure: the innermost elements whose right edge passes the screen's.
+      const out = await page.evaluate((w) => {
+        type El = { children: { length: number }; getBoundingClientRect(): { right: number }; outerHTML: string };
+        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): El[] } }).document;
+        return [...doc.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > w + 1 && el.children.length === 0)
+          .slice(0, 5)
+          .map((el) => el.outerHTML.slice(0, 160));
+      }, width);
+      expect(wide, `${name} at ${width} px is ${wide} px wide: ${out.join('\n')}`).toBeLessThanOrEqual(width);
     }
   } finally {
     if (before) await page.setViewportSize(before);
@@ -147,4 +156,24 @@ export async function signInAs(page: Page, base: string, email: string, password
   await page.getByLabel('Contraseña').fill(password);
   await page.getByRole('button', { name: 'Ingresar' }).click();
   await page.waitForURL(/\/panel$/);
+}
+
+/**
+ * Every control a finger must hit is at least 44 px high: buttons, fields, lists, the section
+ * links, and the labels of check boxes (the box itself is hit through its label). Links within
+ * sentences and tables are exempt, as WCAG 2.5.8 lets them be.
+ */
+export async function expectTouchTargets(page: Page): Promise<void> {
+  const small = await page.evaluate(() => {
+    type El = { getBoundingClientRect(): { height: number; width: number }; outerHTML: string };
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): El[] } }).document;
+    const selector = 'button, a.button, input:not([type="hidden"]):not([type="checkbox"]), select, nav a, label.check';
+    return [...doc.querySelectorAll(selector)]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height < 44;
+      })
+      .map((el) => `${Math.round(el.getBoundingClientRect().height)} px: ${el.outerHTML.slice(0, 120)}`);
+  });
+  expect(small, page.url()).toEqual([]);
 }

@@ -3,7 +3,7 @@ import { addDays, dayOfWeek, type HolidayLookup } from '../../domain/index.ts';
 import { holidayCalendar } from '../../config/holidays.ts';
 import { calendarPage, occupancyCounts, type AbsenceWithUnit, type CalendarPerson } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type Subgerencia } from '../../reference/search.ts';
-import { html, monthName, shiftMonth, shortDate, url, type Html } from '../html.ts';
+import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { displayStateOf, stateLabel } from './display-state.ts';
 import { effectiveLimit } from './occupancy.ts';
@@ -148,8 +148,6 @@ export function calendarPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     const span = v.quarter ? `el trimestre de ${monthName(v.month)} a ${monthName(shiftMonth(v.month, 2))}` : monthName(v.month);
     const step = v.quarter ? 3 : 1;
     const pages = Math.max(1, Math.ceil(total / CALENDAR_PAGE_SIZE));
-    const months = Array.from({ length: 25 }, (_, i) => shiftMonth(today.slice(0, 7), i - 12));
-    if (!months.includes(v.month)) months.push(v.month);
     const lines: Html[] = [];
     for (const p of people) {
       const load = loads.find((l) => l.unit.id === p.subgerenciaId)!;
@@ -167,8 +165,7 @@ export function calendarPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     <p class="hint">Ninguna marcada: todas.</p>
   </fieldset>
   <div class="row">
-    <div class="field"><label for="mes">Desde el mes</label>
-      <select id="mes" name="mes">${months.sort().map((m) => html`<option value="${m}"${m === v.month ? html` selected` : ''}>${monthName(m)}</option>`)}</select></div>
+    ${monthSelect({ id: 'mes', label: 'Desde el mes', month: v.month, today })}
     <div class="field"><label for="vista">Periodo</label>
       <select id="vista" name="vista"><option value="mes"${v.quarter ? '' : html` selected`}>Un mes</option>
         <option value="trimestre"${v.quarter ? html` selected` : ''}>Un trimestre</option></select></div>

@@ -20,7 +20,7 @@ export function weekOf(day: string): [string, string] {
 const people = (n: number) => `${n} ${n === 1 ? 'persona' : 'personas'}`;
 
 function awayTable(caption: string, list: AbsenceWithUnit[], units: Map<string, string>): Html {
-  return html`<div class="scroll" role="region" aria-label="${caption}" tabindex="0"><table>
+  return html`<table>
   <caption>${caption}</caption>
   <thead><tr><th scope="col">Persona</th><th scope="col">Subgerencia</th><th scope="col">Desde</th><th scope="col">Hasta</th>
     <th scope="col">Estado</th></tr></thead>
@@ -29,11 +29,11 @@ function awayTable(caption: string, list: AbsenceWithUnit[], units: Map<string, 
     <td>${units.get(a.subgerenciaId) ?? a.subgerenciaId}</td><td>${shortDate(a.startDate)}</td><td>${shortDate(a.endDate)}</td>
     <td>${stateBadge({ ...a, deleted: false })}</td></tr>`,
   )}</tbody>
-</table></div>`;
+</table>`;
 }
 
 function approvalsTable(list: AwaitingApproval[], units: Map<string, string>, csrf: string): Html {
-  return html`<div class="scroll" role="region" aria-label="Vacaciones por aprobar" tabindex="0"><table>
+  return html`<table>
   <caption>Vacaciones por aprobar, la más próxima primero</caption>
   <thead><tr><th scope="col">Persona</th><th scope="col">Subgerencia</th><th scope="col">Desde</th><th scope="col">Hasta</th>
     <th scope="col" class="num">Días hábiles</th><th scope="col">Acción</th></tr></thead>
@@ -48,7 +48,7 @@ function approvalsTable(list: AwaitingApproval[], units: Map<string, string>, cs
         v.endDate,
       )}">Aprobar</button></form></td></tr>`,
   )}</tbody>
-</table></div>`;
+</table>`;
 }
 
 function watchList(workers: WatchedWorker[]): Html {

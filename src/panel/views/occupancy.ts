@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { html, monthName, shiftMonth, shortDate, url, type Html } from '../html.ts';
+import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
@@ -119,7 +119,7 @@ export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     <select id="subgerencia" name="subgerencia">
       ${units.map((u) => html`<option value="${u.id}"${u.id === unit.id ? html` selected` : ''}>${u.name} (${u.id})</option>`)}
     </select></div>
-  <div class="field"><label for="mes">Mes</label><input id="mes" name="mes" type="month" value="${month}" required></div>
+  ${monthSelect({ id: 'mes', label: 'Mes', month, today })}
   <div><button type="submit">Ver</button></div>
 </form>
 ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.join(' ')}</div>` : ''}
