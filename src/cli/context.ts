@@ -11,11 +11,19 @@ export class CliError extends Error {
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** The width of the terminal `out` writes to; undefined when it is a pipe or a file. */
+  readonly columns?: number;
 }
+
+/** Width assumed for a terminal that does not say its own. */
+const TERMINAL_COLUMNS = 100;
 
 export const processIo: CliIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
+  get columns() {
+    return process.stdout.isTTY ? process.stdout.columns || TERMINAL_COLUMNS : undefined;
+  },
 };
 
 /** Opens the configured database (migrated), runs `fn`, and always closes it. */

@@ -1,22 +1,21 @@
 import {
   Days360,
-  accruedDays,
   amortize,
   annualDaysFor,
+  balanceOn,
   calendarDays,
   companyContractOf,
   endDate,
   governingContract,
   isBusinessDay,
   nextBusinessDay,
-  takenDays,
+  salaryOn,
   toDecimal2,
   vacationValue,
-  workedBy,
   type HolidayLookup,
+  type LedgerRecord,
 } from '../domain/index.ts';
 import { firstFullDay, type UnitOccupancy } from './occupancy.ts';
-import { compensationOverHalf } from './worker-periods.ts';
 import type { ContractRef, VacationFigures, VacationParams, VacationRequest, WorkerFile } from './types.ts';
 import type { RuleViolation } from './violations.ts';
 import { liveVacations, type JudgedState, type JudgedVacation } from './worker-state.ts';
@@ -93,6 +92,15 @@ function continuation(request: VacationRequest, state: JudgedState, others: read
     : undefined;
 }
 
+/** A live record as the ledger reads it. */
+export const ledgerRecord = (v: JudgedVacation): LedgerRecord => ({
+  key: v.codigoPila,
+  order: v.recordId,
+  startDate: v.startDate,
+  days: v.businessDays,
+  compensated: v.compensated,
+});
+
 /**
  * Computes a vacation and checks every business rule, listing every one that fails. Pure:
  * the caller supplies the worker's stream state, reference data, calendar and occupancy.
@@ -124,11 +132,12 @@ export function evaluate(input: EvaluationInput): Evaluation {
   if (!businessDay) violations.push({ rule: 'notBusinessDay', startDate: request.startDate });
 
   const annual = params ? annualDaysFor(contract.riskLevel, params) : null;
-  const worked = workedBy(file.payroll, request.startDate);
-  const accrued = annual === null ? Days360.ZERO : accruedDays(worked, annual);
-  const taken = others.reduce((sum, v) => sum.plus(takenDays(v.businessDays)), Days360.ZERO);
-  const available = accrued.minus(taken);
-  const total = vacationValue(contract.baseSalary, request.days);
+  // The balance on the start date is the ledger's, the one every view of the worker reads.
+  const balance = balanceOn(file, others.map(ledgerRecord), request.startDate);
+  const accrued = Days360.fromUnits(balance.accruedUnits);
+  const available = Days360.fromUnits(balance.availableUnits);
+  const salary = salaryOn(file, contract, request.startDate);
+  const total = vacationValue(salary, request.days);
 
   const figures: VacationFigures = {
     workerId: file.worker.id,
@@ -140,7 +149,7 @@ export function evaluate(input: EvaluationInput): Evaluation {
     endDate: end,
     days: request.days,
     calendarDays: calendarDays(request.startDate, end),
-    salary: contract.baseSalary,
+    salary,
     totalValue: total,
     advance: request.advance,
     worksSaturday: request.worksSaturday,
@@ -157,7 +166,8 @@ export function evaluate(input: EvaluationInput): Evaluation {
     if (!request.advance && requested.units > available.units) {
       violations.push({ rule: 'notEnoughDays', requested: request.days, available: shown }); // (a)
     }
-    if (!request.compensated && request.days < params.minEnjoyedDays) {
+    // A continuation books days already granted: it may be shorter than the minimum (DOMAIN (b)).
+    if (!request.compensated && !request.continues && request.days < params.minEnjoyedDays) {
       violations.push({ rule: 'belowMinimum', requested: request.days, minimum: params.minEnjoyedDays }); // (b)
     }
     if (request.advance && requested.units > available.units) {
@@ -169,15 +179,13 @@ export function evaluate(input: EvaluationInput): Evaluation {
       }
     }
     if (request.compensated && params.compensationLimit === 'half') {
-      for (const o of compensationOverHalf(file, others, request)) {
-        const { period } = o;
+      // (g) Days not yet earned cannot be paid in money: half of what was accrued by the start.
+      const inMoney = balance.compensatedUnits + requested.units;
+      if (inMoney * 2 > balance.accruedUnits) {
         violations.push({
           rule: 'compensationOverHalf',
-          compensated: toDecimal2(Days360.fromUnits(o.compensatedUnits)),
-          periodDays: period.annualDays ?? 0,
-          period: period.number,
-          contractId: period.contractId,
-          from: period.from,
+          compensated: toDecimal2(Days360.fromUnits(inMoney)),
+          accrued: toDecimal2(accrued),
         });
       }
     }
@@ -188,6 +196,9 @@ export function evaluate(input: EvaluationInput): Evaluation {
       }
     }
   }
+  // (f) A vacation is enjoyed while the contract runs; days left at its end are paid in the settlement.
+  if (contract.endDate !== null && end > contract.endDate)
+    violations.push({ rule: 'endsAfterContract', endDate: end, contractEnd: contract.endDate });
   const clash = overlapping(request, end, others);
   if (clash) violations.push(clash);
   const linked = continuation(request, state, others);

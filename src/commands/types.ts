@@ -1,4 +1,4 @@
-import type { Amortization, PayrollSummary } from '../domain/index.ts';
+import type { Amortization, Payroll } from '../domain/index.ts';
 import type { EventMetadata } from '../events/types.ts';
 import type { CompanyContract, Contract, Worker } from '../reference/repository.ts';
 import type { RuleViolation } from './violations.ts';
@@ -13,8 +13,8 @@ export type CompanyContractRef = Pick<CompanyContract, 'id' | 'vacationParams'>;
 export interface WorkerFile {
   worker: WorkerRef;
   contracts: ContractRef[];
-  /** The payroll sheets folded once (summarizePayroll): days worked by any date, IBC. */
-  payroll: PayrollSummary;
+  /** The payroll sheets as paid, with the contract each names (src/domain/ledger.ts reads them). */
+  payroll: Payroll;
   companyContracts: ReadonlyMap<number, CompanyContractRef>;
 }
 

@@ -20,7 +20,10 @@ export type RuleViolation =
   /** (d) The subgerencia already has its maximum of people away on that day. */
   | { rule: 'unitFull'; maximum: number; subgerenciaId: string; day: string }
   /** Money paid for more than half of an accrual period's days while the contract is in force. */
-  | { rule: 'compensationOverHalf'; compensated: number; periodDays: number; period: number; contractId: number; from: string }
+  /** (g): the days in money, this request's included, over half of the days accrued by the start. */
+  | { rule: 'compensationOverHalf'; compensated: number; accrued: number }
+  /** (f): the vacation ends after the governing contract does. */
+  | { rule: 'endsAfterContract'; endDate: string; contractEnd: string }
   /** (e) The period shares a day with another live enjoyed vacation of the worker. */
   | { rule: 'overlap'; codigoPila: string; startDate: string; endDate: string }
   /** Interruption (CST art. 188): only an approved, enjoyed vacation in course, on a business day inside it. */

@@ -24,10 +24,10 @@ export interface Config {
   batching: boolean;
   /**
    * Which proxies to believe about the client's protocol and address (X-Forwarded-Proto/-For):
-   * none, all, the nearest N hops, or the listed addresses and networks. Behind a TLS-terminating
-   * proxy it lets the panel mark its session cookie Secure.
+   * none, the nearest N hops, or the listed addresses and networks. Behind a TLS-terminating
+   * proxy it lets the panel mark its session cookie Secure. Never "all": see trustProxyVar.
    */
-  trustProxy: boolean | number | string[];
+  trustProxy: false | number | string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -55,11 +55,19 @@ function isRealDate(s: string): boolean {
 function trustProxyVar(env: Env): Config['trustProxy'] {
   const raw = (env.TRUST_PROXY ?? '').trim();
   if (raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
+  // Believing every hop makes the client's own left-most X-Forwarded-For its address, so anyone
+  // could pick a new one per request and slip past the per-address sign-in throttle and lock.
+  if (raw === 'true') {
+    fail(
+      'TRUST_PROXY',
+      raw,
+      'the number of proxies in front of the service (such as 1) or their addresses: "true" would believe any X-Forwarded-For a client writes',
+    );
+  }
   if (/^\d+$/.test(raw)) return Number(raw);
   const list = raw.split(',').map((s) => s.trim());
   if (list.some((s) => !/^[0-9A-Fa-f.:]+(\/\d{1,3})?$/.test(s))) {
-    fail('TRUST_PROXY', raw, '"true", "false", a number of hops, or a comma-separated list of proxy addresses or networks (CIDR)');
+    fail('TRUST_PROXY', raw, '"false", a number of hops, or a comma-separated list of proxy addresses or networks (CIDR)');
   }
   return list;
 }

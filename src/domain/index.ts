@@ -8,3 +8,4 @@ export * from './accrual.ts';
 export * from './contracts.ts';
 export * from './pila.ts';
 export * from './periods.ts';
+export * from './ledger.ts';

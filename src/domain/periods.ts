@@ -4,7 +4,7 @@
  * vacation days; the period in progress has earned its proportional part. Days taken are applied
  * to the oldest period that still has days pending.
  */
-import { countsAsWorked, mainContractRanges, type ContractRange, type PayrollSummary, type WorkedSheet } from './accrual.ts';
+import { countsAsWorked, mainContractRanges, type ContractRange, type WorkedSheet } from './accrual.ts';
 import { calendarDays } from './calendar.ts';
 import { addDays, assertValidDate } from './dates.ts';
 
@@ -50,34 +50,6 @@ function dayWithin(sheet: Pick<WorkedSheet<unknown>, 'periodStart' | 'periodEnd'
   const length = calendarDays(sheet.periodStart, sheet.periodEnd);
   const offset = Math.min(length - 1, Math.max(0, Math.ceil((needed * length) / sheet.daysWorked) - 1));
   return addDays(sheet.periodStart, offset);
-}
-
-/**
- * The payroll summary's days worked as sheets of the main contracts: each date on which counted
- * sheets end gives the days worked since the date before, from the first day of those sheets (or,
- * in a summary kept before it held them, from the day after the date before), under the main
- * contract whose dates hold it. Exact for main contracts that do not overlap, as periods of a
- * contract need; a month without a sheet stays a month without days worked.
- */
-export function sheetsFromSummary<Id>(contracts: readonly ContractRange<Id>[], payroll: PayrollSummary): WorkedSheet<Id>[] {
-  const ranges = [...mainContractRanges(contracts)].sort(([, a], [, b]) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
-  const sheets: WorkedSheet<Id>[] = [];
-  let before = 0;
-  let previousEnd: string | null = null;
-  payroll.workedEnds.forEach((end, i) => {
-    const soFar = payroll.workedSoFar[i]!;
-    const days = soFar - before;
-    before = soFar;
-    const from = payroll.workedFrom?.[i];
-    const owner = ranges.find(([, r]) => r.from <= (from ?? end) && end <= r.to);
-    if (owner && days > 0) {
-      const [id, range] = owner;
-      const dayAfter = from ?? (previousEnd === null ? range.from : addDays(previousEnd, 1));
-      sheets.push({ contractId: id, periodStart: dayAfter > range.from ? dayAfter : range.from, periodEnd: end, daysWorked: days });
-    }
-    previousEnd = end;
-  });
-  return sheets;
 }
 
 /**
@@ -212,23 +184,16 @@ export function allocateTaken(periods: readonly AccrualPeriod<unknown>[], record
 }
 
 /**
- * allocateTaken, each settled contract on its own: its periods take only the records that began
- * while it was in force and no unsettled main contract was, and those records no other period
- * (what it had pending was paid when it was settled, what it gave in advance deducted then). Every
- * other record goes to the periods of the unsettled contracts, oldest first. A settled contract
- * without periods leaves its records to the others.
+ * allocateTaken, each settled contract on its own: the records `settledOf` names a settled
+ * contract for were taken under it (what it had pending was paid when it was settled, what it gave
+ * in advance deducted then), so they go to its periods alone, and to none when it has no period;
+ * every other record goes to the periods of the unsettled contracts, oldest first.
  */
 export function allocateAcrossContracts<Id>(
   periods: readonly AccrualPeriod<Id>[],
   records: readonly TakenRecord[],
-  contracts: readonly PeriodContract<Id>[],
+  settledOf: (record: TakenRecord) => Id | null,
 ): Allocation {
-  const ranges = mainContractRanges(contracts);
-  const inForce = (id: Id, day: string) => {
-    const r = ranges.get(id);
-    return r !== undefined && r.from <= day && day <= r.to;
-  };
-  const open = contracts.filter((c) => !c.settled && ranges.has(c.id));
   const pools = new Map<Id | null, { periods: number[]; records: TakenRecord[] }>([[null, { periods: [], records: [] }]]);
   periods.forEach((p, i) => {
     const key = p.settled ? p.contractId : null;
@@ -236,12 +201,7 @@ export function allocateAcrossContracts<Id>(
     if (pool) pool.periods.push(i);
     else pools.set(key, { periods: [i], records: [] });
   });
-  for (const r of records) {
-    const settled = open.some((c) => inForce(c.id, r.startDate))
-      ? undefined
-      : contracts.find((c) => c.settled && pools.has(c.id) && inForce(c.id, r.startDate));
-    pools.get(settled ? settled.id : null)!.records.push(r);
-  }
+  for (const r of records) pools.get(settledOf(r))?.records.push(r);
   const uses: PeriodUse[] = new Array<PeriodUse>(periods.length);
   const byRecord = new Map<string, { period: number; units: number }[]>();
   for (const pool of pools.values()) {
@@ -278,20 +238,4 @@ export function addYears(date: string, years: number): string {
   const result = `${String(y).padStart(4, '0')}${md === '-02-29' && !leap ? '-02-28' : md}`;
   assertValidDate(result, `${years} years after ${date}`);
   return result;
-}
-
-/**
- * The periods a new compensated request would leave over half their days paid in money (CST art.
- * 189 as amended by Ley 1429 de 2010, art. 20): those over the limit with the request whose days in
- * money the request raised. A period already over it (historic records) takes no more; one the
- * request does not touch is not blamed on it.
- */
-export function periodsOverHalfCompensated(periods: readonly AccrualPeriod<unknown>[], before: Allocation, after: Allocation): number[] {
-  return periods
-    .map((_, i) => i)
-    .filter((i) => {
-      const was = before.periods[i]!.compensatedUnits;
-      const is = after.periods[i]!.compensatedUnits;
-      return is > was && is * 2 > periods[i]!.entitlementUnits;
-    });
 }

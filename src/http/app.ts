@@ -6,10 +6,11 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import { apiKeyGuard } from './auth.ts';
 import type { AppDeps } from './context.ts';
 import { registerDocs } from './docs.ts';
-import { MESSAGES, errorFor } from './envelopes.ts';
+import { MESSAGES, errorFor, forbidden } from './envelopes.ts';
 import { classifyError, errorDetail } from './errors.ts';
 import { maskEmail } from './fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
 import { auditRoutes } from './routes/audit.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -123,6 +124,8 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // The interface's answers are about people (names, salaries, histories): no cache keeps them.
+    if (req.routeOptions.config?.envelope) reply.header('cache-control', 'no-store');
   });
   app.addHook('onRequest', apiKeyGuard(deps));
   await registerRateLimit(app, deps);
@@ -158,6 +161,10 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
 
   app.setErrorHandler((err, req, reply) => {
     const kind = req.routeOptions.config?.envelope ?? 'lookup';
+    if (err instanceof NotTheKeysUser) {
+      req.log.info({ reqId: req.id, apiKey: err.keyName }, 'bound API key named another responsible');
+      return forbidden(kind, reply, NOT_THE_KEYS_USER);
+    }
     const c = classifyError(err);
     if (c.status >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
     else req.log.info({ reqId: req.id, code: (err as { code?: string }).code }, 'request rejected');

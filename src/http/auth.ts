@@ -1,29 +1,27 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope, parseAuthorizationHeader } from '../security/api-keys.ts';
 import type { AppDeps } from './context.ts';
-import { MESSAGES, contractForbidden, errorFor, lookupError, vacationError } from './envelopes.ts';
+import { MESSAGES, errorFor, forbidden } from './envelopes.ts';
 
 /**
- * First check of every endpoint: `X-Api-Key: Bearer <key>` must name a live key that carries
- * the route's scope. The key itself never reaches a log.
+ * First check of every endpoint: `X-Api-Key: Bearer <key>` (or `Authorization: Bearer <key>`)
+ * must name a live key that carries the route's scope. The key itself never reaches a log.
  */
 export function apiKeyGuard(deps: AppDeps) {
   return async function guard(req: FastifyRequest, reply: FastifyReply) {
     const cfg = req.routeOptions.config;
     if (cfg.public || !cfg.envelope) return;
-    const header = req.headers['x-api-key'];
+    // The interface's header, or the usual one for a bearer token, which HTTP clients and
+    // gateways send by themselves; when both come, the interface's decides.
+    const header = req.headers['x-api-key'] ?? req.headers.authorization;
     const key = parseAuthorizationHeader(Array.isArray(header) ? undefined : header);
     const principal = key ? await deps.verifyApiKey(key) : null;
     if (!principal) {
       return reply.code(401).send({ success: false, statusCode: 401, message: MESSAGES.unauthorized });
     }
     req.apiKey = principal;
-    if (cfg.scope && !hasScope(principal, cfg.scope)) {
-      if (cfg.envelope === 'contract') return contractForbidden(reply);
-      if (cfg.envelope === 'vacation')
-        return vacationError(reply, 403, MESSAGES.forbidden, { apiKey: 'La API key no tiene permiso para este recurso' });
-      return lookupError(reply, 403, MESSAGES.forbidden);
-    }
+    if (cfg.scope && !hasScope(principal, cfg.scope))
+      return forbidden(cfg.envelope, reply, 'La API key no tiene permiso para este recurso');
   };
 }
 

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import type { BookWorker } from '../projections/register/book.ts';
 import type { RegisterEntry } from '../projections/register/queries.ts';
+import { formulaSafe } from './csv-cell.ts';
 import { flagText } from './fields.ts';
 import { periodBody } from './period-body.ts';
 
@@ -19,7 +20,11 @@ export function recordState(r: Pick<RegisterEntry, 'approved' | 'interruptedOn'>
   return r.approved ? 'aprobada' : 'registrada';
 }
 
-export function bookVacationBody(r: RegisterEntry) {
+/**
+ * A record of the register as its lines show it; `underSettled`: it was taken under a settled
+ * contract (history: the balance does not take it).
+ */
+export function bookVacationBody(r: RegisterEntry, underSettled = false) {
   return {
     id: r.recordId,
     vacCodigoPila: r.codigoPila,
@@ -39,6 +44,7 @@ export function bookVacationBody(r: RegisterEntry) {
     fechaInterrupcion: r.interruptedOn,
     motivoInterrupcion: r.interruptionReason,
     continuaDe: r.continues,
+    contratoLiquidado: underSettled,
   };
 }
 
@@ -59,7 +65,7 @@ export function bookWorkerBody(w: BookWorker) {
   return {
     ...whoOf(w),
     periodos: w.periods.map(periodBody),
-    vacaciones: w.vacations.map(bookVacationBody),
+    vacaciones: w.vacations.map((r) => bookVacationBody(r, w.settledRecords.has(r.codigoPila))),
     totales: {
       diasCausados: w.totals.accrued,
       diasDisfrutados: w.totals.enjoyed,
@@ -119,6 +125,7 @@ export const BOOK_COLUMNS = [
   'fechaInterrupcion',
   'motivoInterrupcion',
   'continuaDe',
+  'contratoLiquidado',
 ] as const;
 
 type Cell = string | number | null;
@@ -142,23 +149,41 @@ export function bookLines(w: BookWorker): Cell[][] {
   ];
   // The JSON bodies under the table's names: what is not a column is left out below.
   for (const p of w.periods) {
-    const { vacaciones: _shown, prescrito, numero, desde, ...rest } = periodBody(p);
-    lines.push({ registro: 'periodo', ...who, ...rest, periodo: numero, periodoDesde: desde, prescrito: flagText(prescrito) });
+    const { vacaciones: _shown, prescrito, numero, desde, contratoLiquidado, ...rest } = periodBody(p);
+    lines.push({
+      registro: 'periodo',
+      ...who,
+      ...rest,
+      periodo: numero,
+      periodoDesde: desde,
+      prescrito: flagText(prescrito),
+      contratoLiquidado: flagText(contratoLiquidado),
+    });
   }
   for (const r of w.vacations) {
-    const { aprobada: _a, vacCompensado: _c, vacPagado, id: _i, ...rest } = bookVacationBody(r);
-    lines.push({ registro: 'vacaciones', ...who, ...rest, anticipadas: vacPagado });
+    const {
+      aprobada: _a,
+      vacCompensado: _c,
+      vacPagado,
+      id: _i,
+      contratoLiquidado,
+      ...rest
+    } = bookVacationBody(r, w.settledRecords.has(r.codigoPila));
+    lines.push({ registro: 'vacaciones', ...who, ...rest, anticipadas: vacPagado, contratoLiquidado: flagText(contratoLiquidado) });
   }
   return lines.map((l) => BOOK_COLUMNS.map((c) => l[c] ?? null));
 }
 
 /**
  * CSV (RFC 4180, comma, header line, UTF-8 with a BOM for spreadsheets), through csv-stringify,
- * which quotes what needs quoting. A failure of the reading ends the output unfinished.
+ * which quotes what needs quoting; text a spreadsheet would run as a formula (a worker named
+ * `=cmd|...`) is kept as text by formulaSafe. A failure of the reading ends the output unfinished.
  */
 export function csvBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void): Readable {
   async function* rows() {
-    for await (const w of workers) yield* bookLines(w);
+    for await (const w of workers) {
+      for (const line of bookLines(w)) yield line.map((cell) => (typeof cell === 'string' ? formulaSafe(cell) : cell));
+    }
   }
   const out = stringify({ header: true, columns: [...BOOK_COLUMNS], bom: true });
   pipeline(Readable.from(rows()), out, (err) => {

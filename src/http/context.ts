@@ -1,6 +1,7 @@
 import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/types.ts';
+import type { LedgerRecord } from '../domain/index.ts';
 import type { PeriodsReport } from '../projections/register/periods.ts';
 import type { SettlementOutcome } from '../projections/register/settlement.ts';
 import type { ReferenceLookups, User } from '../reference/repository.ts';
@@ -16,6 +17,8 @@ export interface ReadSide {
    */
   noteWrite(position: Position): void;
   availabilityOf(workerId: number): Promise<{ daysTaken: number; daysEnjoyed: number; daysCompensated: number; liveRecords: number }>;
+  /** A worker's live records as the ledger reads them (the balance's records), from the folded states. */
+  liveRecordsOf(workerId: number): Promise<LedgerRecord[]>;
   vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<unknown[]>;
   vacationByCode(code: string): Promise<unknown | null>;
   auditOfWorker(workerId: number, opts: { limit: number }): Promise<unknown[]>;

@@ -75,3 +75,13 @@ export function errorFor(kind: EnvelopeKind, reply: FastifyReply, status: number
   if (kind === 'contract' && (status === 400 || status === 500)) return lookupError(reply, status, message, { omitStatusCode: true });
   return lookupError(reply, status, message);
 }
+
+/**
+ * 403 `Acceso denegado` in the route's family: the contract check's own body, the vacation
+ * envelope with `errors.apiKey` saying what the key may not do, the lookup envelope.
+ */
+export function forbidden(kind: EnvelopeKind, reply: FastifyReply, detail: string) {
+  if (kind === 'contract') return contractForbidden(reply);
+  if (kind === 'vacation') return vacationError(reply, 403, MESSAGES.forbidden, { apiKey: detail });
+  return lookupError(reply, 403, MESSAGES.forbidden);
+}

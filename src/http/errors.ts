@@ -23,15 +23,25 @@ const UNAVAILABLE_MESSAGES = new RegExp(
     'connect ECONNREFUSED',
     'Client has encountered a connection error',
     'UNAVAILABLE',
-    'DeadlineExceeded',
+    'DEADLINE_EXCEEDED',
+    'Deadline exceeded',
   ].join('|'),
   'i',
 );
 
+/**
+ * The KurrentDB client's error types (its errors' `type`) for a server that did not answer in
+ * time or could not be reached; the store's own names for a stream too contended for now
+ * (ContendedStreamError) and for a cluster with no leader to take a call (NoLeaderError).
+ */
+const UNAVAILABLE_TYPES = new Set(['unavailable', 'deadline-exceeded', 'not-leader']);
+
 /** Whether an error means a dependency (database, event store) is unreachable rather than a bug. */
 export function isUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; message?: string; cause?: unknown };
+  const e = err as { code?: string; message?: string; cause?: unknown; type?: unknown; name?: unknown };
   if (e?.code && DB_DOWN_CODES.has(e.code)) return true;
+  if (typeof e?.type === 'string' && UNAVAILABLE_TYPES.has(e.type)) return true;
+  if (e?.name === 'ContendedStreamError' || e?.name === 'NoLeaderError') return true;
   if (UNAVAILABLE_MESSAGES.test(e?.message ?? '')) return true;
   return e?.cause ? isUnavailable(e.cause) : false;
 }

@@ -52,6 +52,20 @@ export class Fields {
   }
 }
 
+/** The responsible's e-mail parameter of the writes and that of the reads, which callers mix up. */
+const EMAIL_PARAMETERS = ['emailUserResponsable', 'emailResponsable'];
+
+/**
+ * When an endpoint's e-mail parameter `wanted` is missing but the other family's was sent: a
+ * sentence naming the one this endpoint takes, added to the answer the interface gives for a
+ * missing e-mail. Null otherwise, and the answer stays as the interface has it.
+ */
+export function emailNameHint(fields: Fields, wanted: string): string | null {
+  if (!EMAIL_PARAMETERS.includes(wanted) || fields.get(wanted) !== undefined) return null;
+  const sent = EMAIL_PARAMETERS.find((n) => n !== wanted && fields.get(n) !== undefined);
+  return sent ? `Este endpoint lo recibe en ${wanted}, no en ${sent}.` : null;
+}
+
 /** An e-mail as logs show it when it may be someone else's: first letter and domain. */
 export function maskEmail(email: string | null): string | null {
   if (!email) return null;

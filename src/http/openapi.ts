@@ -112,10 +112,15 @@ export function openApiDocument(): Json {
     };
   };
   const post = (summary: string, body: [string, z.ZodObject], success: Record<string, Json>, codes: number[]): Json => ({
-    post: { summary, requestBody: formBody(...body), responses: { ...success, ...errors(codes) }, security: [{ apiKey: [] }] },
+    post: {
+      summary,
+      requestBody: formBody(...body),
+      responses: { ...success, ...errors(codes) },
+      security: [{ apiKey: [] }, { bearer: [] }],
+    },
   });
   const get = (summary: string, parameters: Json[], responses: Record<string, Json>): Json => ({
-    get: { summary, parameters, responses, security: [{ apiKey: [] }] },
+    get: { summary, parameters, responses, security: [{ apiKey: [] }, { bearer: [] }] },
   });
   const create: [string, z.ZodObject] = ['VacationForm', calculateBody];
   const byCode: [string, z.ZodObject] = ['CodeForm', codeBody];
@@ -235,7 +240,14 @@ export function openApiDocument(): Json {
       description: 'Todas las rutas funcionan con y sin el prefijo /api. Los nombres de parámetros no distinguen mayúsculas.',
     },
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Bearer <API_KEY>' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Bearer <API_KEY>' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer <API_KEY>, the same key (X-Api-Key decides when both come)',
+        },
+      },
       schemas: c.schemas,
     },
     paths: tagged(paths),

@@ -269,7 +269,15 @@ export const settlementOk = success(
     numeroDocumento: z.string(),
     fechaRetiro: date,
     contrato: z
-      .strictObject({ contratoId: z.number().int(), salarioBase: z.number().int() })
+      .strictObject({
+        contratoId: z.number().int(),
+        salarioBase: z.number().int(),
+        salarioVariable: z.boolean().meta({ description: 'El contrato paga salario variable (CST art. 192 §2)' }),
+        salarioVacaciones: z.number().int().meta({
+          description:
+            'El salario con que se valoran los días: salarioBase, o con salario variable el promedio del año anterior a la fecha de retiro',
+        }),
+      })
       .meta({ description: 'El contrato que rige la fecha de retiro' }),
     nominaHasta: date.nullable().meta({
       description: 'Fin de la última planilla de nómina del contrato terminada a la fecha de retiro; null si no tiene',
@@ -288,7 +296,7 @@ export const settlementOk = success(
         'Días causados (con la parte proporcional del último período y los días sin nómina) menos los tomados, ' +
         'sin los contratos ya liquidados; negativo tras anticipos',
     }),
-    valor: z.number().int().meta({ description: 'salarioBase × diasPendientes / 30, redondeado al peso' }),
+    valor: z.number().int().meta({ description: 'salarioVacaciones × diasPendientes / 30, redondeado al peso' }),
     periodos: z.array(accrualPeriod).meta({ description: 'Los períodos con días pendientes (o debidos) de los contratos no liquidados' }),
     periodosExcluidos: z.array(accrualPeriod).meta({
       description: 'Los períodos con días pendientes de contratos ya liquidados: no se incluyen en diasPendientes ni en valor',
@@ -318,6 +326,10 @@ const bookVacation = z.strictObject({
   fechaInterrupcion: date.nullable().meta({ description: 'Primer día no disfrutado (CST art. 188)' }),
   motivoInterrupcion: z.string().nullable(),
   continuaDe: code.nullable().meta({ description: 'Código de las vacaciones interrumpidas cuyos días pendientes toma este registro' }),
+  contratoLiquidado: z.boolean().meta({
+    description:
+      'Se tomaron bajo un contrato ya liquidado: quedan como historia y no se descuentan del saldo (se pagaron en su liquidación)',
+  }),
 });
 
 export const bookWorker = z.strictObject({

@@ -33,10 +33,11 @@ export function ruleMessage(v: RuleViolation): string {
       return `Se alcanzó el máximo de ${v.maximum} personas de vacaciones al mismo tiempo en la subgerencia ${v.subgerenciaId} el ${v.day}`;
     case 'compensationOverHalf':
       return (
-        `Los días compensados en dinero (${formatDays(v.compensated)}) superarían la mitad de los ${v.periodDays} días ` +
-        `del período ${v.period} del contrato ${v.contractId} (desde ${v.from}): ` +
-        'mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período'
+        `Los días compensados en dinero (${formatDays(v.compensated)}) superarían la mitad de los días causados ` +
+        `a la fecha de inicio (${formatDays(v.accrued)}): solo puede pagarse en dinero hasta la mitad de lo causado`
       );
+    case 'endsAfterContract':
+      return `Las vacaciones terminan el ${v.endDate}, después del fin del contrato (${v.contractEnd})`;
     case 'overlap':
       return `Las fechas se cruzan con otras vacaciones del trabajador (${v.codigoPila}, del ${v.startDate} al ${v.endDate})`;
     case 'notApprovedToInterrupt':

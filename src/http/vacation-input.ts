@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { VacationRequest } from '../commands/types.ts';
 import { MESSAGES } from './envelopes.ts';
-import type { Fields } from './fields.ts';
+import { emailNameHint, type Fields } from './fields.ts';
 import type { InterruptionReason } from '../events/types.ts';
 import { calculateBody, codeBody, editBody, interruptBody } from './schemas.ts';
 
@@ -17,7 +17,10 @@ export interface VacationInput {
   request: VacationRequest;
 }
 
-const required = (name: string) => `El campo ${name} es requerido`;
+const required = (name: string, fields: Fields) => {
+  const hint = emailNameHint(fields, name);
+  return hint ? `El campo ${name} es requerido. ${hint}` : `El campo ${name} es requerido`;
+};
 const repeated = (name: string) => `El campo ${name} viene repetido, no es un valor simple o tiene caracteres no permitidos`;
 const FORMAT: Record<string, string> = {
   vacFechaInicio: 'vacFechaInicio debe ser una fecha válida con formato YYYY-MM-DD',
@@ -58,7 +61,7 @@ export function validate<S extends z.ZodObject>(schema: S, fields: Fields): Pars
   if (!r.success) {
     for (const issue of r.error.issues) {
       const n = String(issue.path[0]);
-      if (!problems.has(n)) problems.set(n, input[n] === undefined ? required(n) : (outOfRange(n, issue) ?? invalid(n)));
+      if (!problems.has(n)) problems.set(n, input[n] === undefined ? required(n, fields) : (outOfRange(n, issue) ?? invalid(n)));
     }
   }
   if (problems.size) {
@@ -93,7 +96,12 @@ function requestOf(
 /** calculate and add: a missing or malformed e-mail is its own error; the rest come as a list. */
 export function parseCreateInput(fields: Fields): { ok: true; value: VacationInput } | ({ ok: false } & Rejection) {
   if (fields.get('emailUserResponsable') === undefined && !fields.isAmbiguous('emailUserResponsable')) {
-    return { ok: false, status: 400, message: MESSAGES.emailRequired, errors: { emailUserResponsable: required('emailUserResponsable') } };
+    return {
+      ok: false,
+      status: 400,
+      message: MESSAGES.emailRequired,
+      errors: { emailUserResponsable: required('emailUserResponsable', fields) },
+    };
   }
   const r = validate(calculateBody, fields);
   if (!r.ok) {

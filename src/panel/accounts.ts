@@ -28,16 +28,43 @@ export const LOCK_MINUTES = 15;
 /** Failures are forgotten once this long has passed without another (and no lock is on). */
 export const FORGET_FAILURES_HOURS = 24;
 
-const SCRYPT: ScryptOptions = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+/**
+ * scrypt at OWASP's first choice (N=2^17, r=8, p=1: 128 MiB and about a second of one core per
+ * hash here). Hashes made with less are replaced at the next sign-in (`signIn`).
+ */
+const SCRYPT: ScryptOptions = { N: 2 ** 17, r: 8, p: 1, maxmem: 160 * 1024 * 1024 };
+/**
+ * Hashes computed at once: each takes 128 MiB outside the heap, so a burst of sign-ins (or of
+ * guesses, which are hashed too) waits its turn instead of taking the memory of many.
+ */
+const HASHES_AT_ONCE = 2;
 const KEY_LENGTH = 32;
 
 export const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
-function scryptAsync(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+let hashing = 0;
+const waiting: (() => void)[] = [];
+
+async function scryptAsync(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  if (hashing >= HASHES_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
+  else hashing++;
+  try {
+    return await new Promise((resolve, reject) =>
+      scrypt(password.normalize('NFC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  } finally {
+    // The slot passes to the next in line, or is given back.
+    const next = waiting.shift();
+    if (next) next();
+    else hashing--;
+  }
+}
+
+/** Whether a stored hash was made with less work than hashPassword does now. */
+export function weakerThanNow(stored: string): boolean {
+  const [, n, r, p] = stored.split('$');
+  return Number(n) < SCRYPT.N! || Number(r) < SCRYPT.r! || Number(p) < SCRYPT.p!;
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url: the parameters travel with the hash. */
@@ -64,10 +91,28 @@ export async function verifyPassword(password: string, stored: string): Promise<
 let decoy: Promise<string> | undefined;
 const decoyHash = () => (decoy ??= hashPassword(randomBytes(32).toString('hex')));
 
-/** The password rules, in Spanish, or null when it may be used. */
-export function passwordProblem(password: string, confirmation: string): string | null {
+/** Fewest different characters a password may have: twelve `a` or `ababab…` are guessed first. */
+export const MIN_DISTINCT_CHARACTERS = 4;
+
+/**
+ * The commonest passwords (some 49,000, from breaches, lower case), from zxcvbn-ts's common list:
+ * loaded when a password is first set, not at start, since few processes ever set one.
+ */
+let common: Promise<ReadonlySet<string>> | undefined;
+const commonPasswords = () =>
+  (common ??= import('@zxcvbn-ts/language-common').then((m) => new Set(m.dictionary['passwords-common'] as string[])));
+
+/** The password rules, in Spanish, or null when `email`'s person may use it. */
+export async function passwordProblem(password: string, confirmation: string, email: string): Promise<string | null> {
   if (password.length < MIN_PASSWORD_LENGTH) return `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`;
   if (password.length > MAX_PASSWORD_LENGTH) return `La contraseña puede tener como máximo ${MAX_PASSWORD_LENGTH} caracteres.`;
+  if (password.trim() === '') return 'La contraseña no puede ser solo espacios.';
+  const lower = password.trim().toLowerCase();
+  if (lower.includes(normalEmail(email))) return 'La contraseña no puede contener su correo.';
+  if (new Set(lower).size < MIN_DISTINCT_CHARACTERS) {
+    return `La contraseña debe tener al menos ${MIN_DISTINCT_CHARACTERS} caracteres distintos.`;
+  }
+  if ((await commonPasswords()).has(lower)) return 'Esa contraseña está entre las más usadas y se adivina pronto: elija otra.';
   if (password !== confirmation) return 'La confirmación no coincide con la contraseña.';
   return null;
 }
@@ -147,7 +192,8 @@ export async function acceptInvite(db: Db, token: string, password: string): Pro
 
 export type SignInResult =
   | { ok: true; email: string }
-  | { ok: false; reason: 'invalid' }
+  /** `lockedNow`: this failure locked the e-mail at the address. */
+  | { ok: false; reason: 'invalid'; lockedNow: boolean }
   | { ok: false; reason: 'wait'; seconds: number }
   | { ok: false; reason: 'locked'; minutes: number };
 
@@ -182,8 +228,20 @@ export async function signIn(db: Queryable, emailTyped: string, password: string
   );
   const stored = account.rows[0]?.password_hash;
   const matches = await verifyPassword(password, stored ?? (await decoyHash()));
-  if (!stored || !matches || !(await administrator(db, email))) return { ok: false, reason: 'invalid' };
+  if (!stored || !matches || !(await administrator(db, email))) {
+    // The wait runs from the answer, not from the claim: the hash alone takes about a second.
+    await db.query('UPDATE panel_sign_in_failures SET last_failure = now() WHERE email = $1 AND client = $2', [email, client]);
+    return { ok: false, reason: 'invalid', lockedNow: claimed.rows[0]!.failures >= LOCK_AFTER_FAILURES };
+  }
   await db.query('DELETE FROM panel_sign_in_failures WHERE email = $1 AND client = $2', [email, client]);
+  // The password is at hand only now: a hash made with the work of an earlier release is redone.
+  if (weakerThanNow(stored)) {
+    await db.query('UPDATE panel_accounts SET password_hash = $2 WHERE email = $1 AND password_hash = $3', [
+      email,
+      await hashPassword(password),
+      stored,
+    ]);
+  }
   await db.query('UPDATE panel_accounts SET last_sign_in = now() WHERE email = $1', [email]);
   return { ok: true, email };
 }

@@ -8,11 +8,18 @@ export class Html {
   }
 }
 
+/**
+ * Bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069): in a
+ * name they turn the text after them around ("Juan\u202Egnp.exe" reads "Juanexe.png"), so what
+ * a page shows would not be what is stored. Shown as U+FFFD, a visible mark that something is there.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
 function render(v: unknown): string {
   if (v instanceof Html) return v.value;
   if (Array.isArray(v)) return v.map(render).join('');
   if (v === null || v === undefined || v === false) return '';
-  return escapeHtml(String(v));
+  return escapeHtml(String(v).replace(BIDI_CONTROLS, '\uFFFD'));
 }
 
 /**

@@ -8,7 +8,7 @@ import { forgetStaleFailures, sessionSecret, sha256 } from './accounts.ts';
 import { registerAssets } from './assets.ts';
 import { html } from './html.ts';
 import { page, type Flash, type PageOptions, type Section } from './layout.ts';
-import { PgSessionStore, SESSION_IDLE_MS } from './session-store.ts';
+import { PgSessionStore, SESSION_IDLE_MS, SESSION_MAX_MS } from './session-store.ts';
 import { PANEL_CSP, PANEL_ERRORS, send, sendPanelError } from './respond.ts';
 import { signInPageRoutes } from './sign-in-routes.ts';
 import { TOO_MANY_FROM_ADDRESS } from './throttle.ts';
@@ -28,6 +28,8 @@ export const SESSION_COOKIE = 'vacaciones_panel';
 declare module 'fastify' {
   interface Session {
     email?: string;
+    /** When the person signed in (ms): the session ends SESSION_MAX_MS later, however busy. */
+    signedInAt?: number;
     flash?: Flash;
   }
   interface FastifyRequest {
@@ -125,6 +127,13 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
         if (http < 500) req.log.info({ reqId: req.id, code }, 'panel request rejected');
         return sendPanelError(reply, http, text);
       });
+      // PostgreSQL's text holds no NUL, so a value with one would fail in the database as a 500:
+      // it is refused as a bad request before any handler reads it (the API's Fields do the same).
+      panel.addHook('preValidation', async (req) => {
+        if (holdsNul(req.params) || holdsNul(req.query) || holdsNul(req.body)) {
+          throw Object.assign(new Error('a NUL character in the request'), { statusCode: 400 });
+        }
+      });
       panel.setNotFoundHandler((_req, reply) =>
         send(
           reply,
@@ -176,7 +185,8 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
         await signed.register(async (inside) => {
           inside.addHook('preHandler', async (req, reply) => {
             const email = req.session.email;
-            const user = email ? await deps.reference.userByEmail(email) : null;
+            const fresh = Date.now() - (req.session.signedInAt ?? 0) < SESSION_MAX_MS;
+            const user = email && fresh ? await deps.reference.userByEmail(email) : null;
             if (!user?.isAdmin) {
               if (email) await req.session.destroy();
               const back = req.method === 'GET' ? `?volver=${encodeURIComponent(req.url)}` : '';
@@ -197,6 +207,12 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
     },
     { prefix: '/panel' },
   );
+}
+
+function holdsNul(v: unknown): boolean {
+  if (typeof v === 'string') return v.includes('\u0000');
+  if (Array.isArray(v)) return v.some(holdsNul);
+  return typeof v === 'object' && v !== null && Object.values(v).some(holdsNul);
 }
 
 /**

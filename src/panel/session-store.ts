@@ -3,12 +3,14 @@ import { sha256 } from './accounts.ts';
 
 /** A session ends after this long without a request. */
 export const SESSION_IDLE_MS = 8 * 3600_000;
+/** A session ends this long after sign-in, however busy: a stolen cookie is not good for ever. */
+export const SESSION_MAX_MS = 12 * 3600_000;
 /** A session read again within this long is not written back only to move its expiry. */
 const TOUCH_EVERY_MS = 60_000;
 const REMEMBERED = 10_000;
 
 type Callback<T = void> = (err?: Error | null, value?: T) => void;
-type SessionLike = Record<string, unknown> & { cookie?: unknown; email?: unknown };
+type SessionLike = Record<string, unknown> & { cookie?: unknown; email?: unknown; signedInAt?: unknown };
 
 /**
  * @fastify/session's store on the panel_sessions table. Sessions are found by the SHA-256 of
@@ -39,11 +41,14 @@ export class PgSessionStore {
     const now = Date.now();
     if (last && last.data === data && now - last.at < TOUCH_EVERY_MS) return callback(null);
     const email = typeof session.email === 'string' ? session.email : null;
+    // The row goes when the session would end anyway, so the sweep takes it.
+    const signedInAt = typeof session.signedInAt === 'number' ? session.signedInAt : null;
     this.db
       .query(
-        `INSERT INTO panel_sessions (id_hash, email, data, expires_at) VALUES ($1, $2, $3::jsonb, now() + make_interval(secs => $4))
+        `INSERT INTO panel_sessions (id_hash, email, data, expires_at)
+         VALUES ($1, $2, $3::jsonb, least(now() + make_interval(secs => $4), to_timestamp($5::double precision / 1000)))
          ON CONFLICT (id_hash) DO UPDATE SET email = EXCLUDED.email, data = EXCLUDED.data, expires_at = EXCLUDED.expires_at`,
-        [key, email, JSON.stringify(session), SESSION_IDLE_MS / 1000],
+        [key, email, JSON.stringify(session), SESSION_IDLE_MS / 1000, signedInAt === null ? null : signedInAt + SESSION_MAX_MS],
       )
       .then(
         () => {

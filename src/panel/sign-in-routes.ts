@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { acceptInvite, invitedEmail, passwordProblem, signIn } from './accounts.ts';
+import { maskEmail } from '../http/fields.ts';
+import { LOCK_MINUTES, acceptInvite, invitedEmail, passwordProblem, signIn } from './accounts.ts';
 import { html, url } from './html.ts';
 import type { PanelDeps } from './index.ts';
 import { page, type Flash } from './layout.ts';
@@ -55,9 +56,13 @@ export function signInPageRoutes(panel: FastifyInstance, deps: PanelDeps, formTo
     if (email === '' || field(req, 'password') === '') {
       return signInPage(reply, { email, back, flash: { kind: 'error', text: 'Escriba su correo y su contraseña.' }, status: 400 });
     }
-    const r = await signIn(deps.db, email, field(req, 'password'), clientOf(req));
+    const client = clientOf(req);
+    const r = await signIn(deps.db, email, field(req, 'password'), client);
     if (!r.ok) {
-      req.log.info({ reason: r.reason }, 'panel sign-in refused');
+      // Traceable (who was tried, from where) without writing the e-mail out in full.
+      const tried = { email: maskEmail(email), client };
+      if (r.reason === 'invalid' && r.lockedNow) req.log.warn({ ...tried, minutes: LOCK_MINUTES }, 'panel sign-in locked');
+      else req.log.info({ ...tried, reason: r.reason }, 'panel sign-in refused');
       const text =
         r.reason === 'invalid'
           ? 'Correo o contraseña incorrectos.'
@@ -69,6 +74,7 @@ export function signInPageRoutes(panel: FastifyInstance, deps: PanelDeps, formTo
     // A new session id at sign-in: an id planted before it is worth nothing after.
     await req.session.regenerate();
     req.session.email = r.email;
+    req.session.signedInAt = Date.now();
     req.log.info({ panelUser: r.email }, 'panel sign-in');
     return reply.redirect(back, 303);
   });
@@ -85,7 +91,7 @@ export function signInPageRoutes(panel: FastifyInstance, deps: PanelDeps, formTo
   <input type="email" name="email" autocomplete="username" value="${email}" hidden>
   <div class="field"><label for="password">Contraseña nueva</label>
     <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby="pw-hint">
-    <span class="hint" id="pw-hint">Al menos 12 caracteres.</span></div>
+    <span class="hint" id="pw-hint">Al menos 12 caracteres; ni su correo ni una de las contraseñas más usadas.</span></div>
   <div class="field"><label for="confirmation">Repita la contraseña</label>
     <input id="confirmation" name="confirmation" type="password" autocomplete="new-password" required></div>
   <div><button type="submit">Guardar contraseña</button></div>
@@ -114,7 +120,7 @@ export function signInPageRoutes(panel: FastifyInstance, deps: PanelDeps, formTo
     const { token } = req.params as { token: string };
     const email = await invitedEmail(deps.db, token);
     if (!email) return deadLink(reply);
-    const problem = passwordProblem(field(req, 'password'), field(req, 'confirmation'));
+    const problem = await passwordProblem(field(req, 'password'), field(req, 'confirmation'), email);
     if (problem) return invitePage(reply, token, email, { kind: 'error', text: problem }, 422);
     const done = await acceptInvite(deps.db, token, field(req, 'password'));
     if (!done) return deadLink(reply);

@@ -12,7 +12,8 @@ import type { ProjectionLogger } from './types.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
 import { storedRecords } from './worker-states/queries.ts';
-import { emptyWorkerState, judgedBytes, judgedState } from '../commands/worker-state.ts';
+import { emptyWorkerState, judgedBytes, judgedState, liveVacations } from '../commands/worker-state.ts';
+import { ledgerRecord } from '../commands/evaluate.ts';
 import { heapShare } from '../memory.ts';
 import { intern } from '../db/intern.ts';
 
@@ -64,6 +65,7 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
     },
     availabilityOf: (workerId: number) => served.fresh(() => availability.get(workerId)),
     workerStateOf: (workerId: number) => served.fresh(() => states.get(workerId)),
+    liveRecordsOf: (workerId: number) => served.fresh(async () => liveVacations(await states.get(workerId)).map(ledgerRecord)),
     vacationsOfWorker: (workerId: number, opts: { includeDeleted: boolean }) => served.fresh(() => vacationsOfWorker(db, workerId, opts)),
     vacationByCode: (code: string) => served.fresh(async () => (await vacationByCode(db, code)) ?? null),
     auditOfWorker: (workerId: number, opts: { limit: number }) => served.fresh(() => auditOfWorker(db, workerId, opts)),

@@ -123,6 +123,7 @@ const TARGETS: Record<ReferenceTable, UpsertTarget> = {
       { name: 'base_salary', type: 'bigint' },
       { name: 'risk_level', type: 'integer' },
       { name: 'technical_or_trusted', type: 'boolean' },
+      { name: 'variable_salary', type: 'boolean' },
     ],
   },
   payrollSheets: {
@@ -214,6 +215,7 @@ const ROW_VALUES: { [K in SectionName]: (r: z.infer<(typeof rowSchemas)[K]>) => 
     c.salarioBase,
     c.nivelRiesgo,
     c.cargoTecnicoODeConfianza ?? false,
+    c.salarioVariable ?? false,
   ],
   nomina: (n) => [n.contratoId, n.periodoInicio, n.periodoFin, n.asociadoId, n.diasLaborados, n.compensacionBasica],
   usuarios: (u) => [u.id, u.email, u.nombre, u.administrador, JSON.stringify(u.permisos)],

@@ -6,7 +6,7 @@ import { vacWorkerRowsSql } from './vac-worker-rows.ts';
  * import keeps from them (rm_workers, vac_worker_rows). Frozen: the text of an applied migration never
  * changes (test/unit/db/migrations.test.ts pins the hash of each); a change is a new migration
  * under the next free version number. vac_worker_rows has its live text in vac-worker-rows.ts,
- * which migration 23, the last to create it, renders. src/db/migrations.ts runs them with the
+ * which migration 25, the last to create it, renders. src/db/migrations.ts runs them with the
  * other owners', in version order.
  */
 export const referenceMigrations: Migration[] = [
@@ -244,8 +244,83 @@ export const referenceMigrations: Migration[] = [
       -- CREATE OR REPLACE cannot change a function's result columns: it is dropped and created
       -- again, the new column last.
       DROP FUNCTION IF EXISTS vac_worker_rows(bigint[]);
-${vacWorkerRowsSql}
+      CREATE FUNCTION vac_worker_rows(p_ids bigint[])
+        RETURNS TABLE (worker_id bigint, document_number text, document_type text, first_names text, last_names text,
+                       contracts jsonb, sheet_ends integer[], sheet_days integer[], sheet_pay bigint[],
+                       sheet_starts integer[])
+        LANGUAGE sql STABLE AS $fn$
+        WITH w AS (
+          SELECT r.id, r.document_number, r.document_type, r.first_names, r.last_names
+            FROM ref_workers r WHERE r.id IN (SELECT unnest(p_ids))
+        ), k AS (
+          SELECT c.worker_id,
+                 jsonb_agg(jsonb_build_object(
+                   'id', c.id, 'companyContractId', c.company_contract_id, 'subgerenciaId', c.subgerencia_id,
+                   'startDate', c.start_date, 'endDate', c.end_date, 'settled', c.settled, 'additional', c.additional,
+                   'baseSalary', c.base_salary, 'riskLevel', c.risk_level, 'technicalOrTrusted', c.technical_or_trusted,
+                   'company', CASE WHEN cc.id IS NULL THEN NULL ELSE jsonb_build_object(
+                     'id', cc.id, 'name', cc.name,
+                     'vacationParams', CASE WHEN cc.has_vacation_params THEN jsonb_build_object(
+                       'annualDays', cc.annual_days, 'annualDaysHighRisk', cc.annual_days_high_risk,
+                       'minEnjoyedDays', cc.min_enjoyed_days, 'advanceAllowed', cc.advance_allowed,
+                       'maxAdvanceDays', cc.max_advance_days, 'maxPeopleOnVacation', cc.max_people_on_vacation,
+                       'compensationLimit', cc.compensation_limit) END) END
+                 ) ORDER BY c.start_date NULLS FIRST, c.id) AS contracts
+            FROM ref_contracts c
+            JOIN w ON w.id = c.worker_id
+            LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
+           GROUP BY c.worker_id
+        ), ends AS (
+          SELECT s.worker_id, s.period_end - DATE '1970-01-01' AS day,
+                 sum(s.days_worked) FILTER (WHERE NOT c.additional AND c.start_date <= s.period_start AND s.period_end <= c.end_date) AS days,
+                 sum(s.basic_compensation) AS pay,
+                 min(s.period_start - DATE '1970-01-01')
+                   FILTER (WHERE NOT c.additional AND c.start_date <= s.period_start AND s.period_end <= c.end_date) AS start
+            FROM ref_payroll_sheets s
+            JOIN w ON w.id = s.worker_id
+            LEFT JOIN ref_contracts c ON c.id = s.contract_id AND c.worker_id = s.worker_id
+           GROUP BY s.worker_id, s.period_end
+        ), p AS (
+          SELECT ends.worker_id, array_agg(ends.day ORDER BY ends.day) AS sheet_ends,
+                 array_agg(ends.days ORDER BY ends.day) AS sheet_days, array_agg(ends.pay ORDER BY ends.day) AS sheet_pay,
+                 array_agg(ends.start ORDER BY ends.day) AS sheet_starts
+            FROM ends GROUP BY ends.worker_id
+        )
+        SELECT w.id, w.document_number, w.document_type, w.first_names, w.last_names,
+               coalesce(k.contracts, '[]'::jsonb), coalesce(p.sheet_ends, '{}'), coalesce(p.sheet_days, '{}'), coalesce(p.sheet_pay, '{}'),
+               coalesce(p.sheet_starts, '{}')
+          FROM w
+          LEFT JOIN k ON k.worker_id = w.id
+          LEFT JOIN p ON p.worker_id = w.id
+      $fn$;
+
       UPDATE rm_workers r SET sheet_starts = f.sheet_starts
+        FROM vac_worker_rows((SELECT coalesce(array_agg(worker_id), '{}') FROM rm_workers)) f
+       WHERE f.worker_id = r.worker_id;
+    `,
+  },
+  {
+    version: 25,
+    name: 'payroll sheets handed to the ledger as paid, variable salary',
+    sql: `
+      -- A contract may pay a variable salary (CST art. 192 §2): its vacations are valued at the
+      -- average of the year before. Contracts imported before did not say so.
+      ALTER TABLE ref_contracts ADD COLUMN IF NOT EXISTS variable_salary boolean NOT NULL DEFAULT false;
+
+      -- The per-worker rows carry every payroll sheet as paid, with the contract it names, instead
+      -- of days already judged and summed by date: each contract accrues at its own rate, a
+      -- settled one accrues nothing, and a sheet of 0 days is payroll run, all of which the ledger
+      -- decides from the sheets.
+      DROP FUNCTION IF EXISTS vac_worker_rows(bigint[]);
+${vacWorkerRowsSql}
+      ALTER TABLE rm_workers DROP COLUMN IF EXISTS sheet_starts, DROP COLUMN IF EXISTS sheet_ends,
+        DROP COLUMN IF EXISTS sheet_days, DROP COLUMN IF EXISTS sheet_pay;
+      ALTER TABLE rm_workers ADD COLUMN sheet_contracts bigint[] NOT NULL DEFAULT '{}', ADD COLUMN sheet_starts integer[] NOT NULL DEFAULT '{}',
+        ADD COLUMN sheet_ends integer[] NOT NULL DEFAULT '{}', ADD COLUMN sheet_days integer[] NOT NULL DEFAULT '{}',
+        ADD COLUMN sheet_pay bigint[] NOT NULL DEFAULT '{}';
+      UPDATE rm_workers r
+         SET contracts = f.contracts, sheet_contracts = f.sheet_contracts, sheet_starts = f.sheet_starts,
+             sheet_ends = f.sheet_ends, sheet_days = f.sheet_days, sheet_pay = f.sheet_pay
         FROM vac_worker_rows((SELECT coalesce(array_agg(worker_id), '{}') FROM rm_workers)) f
        WHERE f.worker_id = r.worker_id;
     `,

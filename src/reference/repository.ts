@@ -25,6 +25,8 @@ export interface Contract {
    * years instead of two (CST art. 190).
    */
   technicalOrTrusted: boolean;
+  /** Vacations are paid at the average of the year before, not the base salary (CST art. 192 §2). */
+  variableSalary: boolean;
 }
 
 /** A payroll sheet as the reference table holds it. */
@@ -106,7 +108,7 @@ const numOrNull = (v: unknown): number | null => (v === null || v === undefined 
 const WORKER_COLUMNS = 'id, document_type, document_number, first_names, last_names';
 const CONTRACT_COLUMNS =
   'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level, ' +
-  'technical_or_trusted';
+  'technical_or_trusted, variable_salary';
 const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
 const COMPANY_COLUMNS =
   'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
@@ -135,6 +137,7 @@ function toContract(r: Row): Contract {
     baseSalary: num(r.base_salary),
     riskLevel: numOrNull(r.risk_level),
     technicalOrTrusted: Boolean(r.technical_or_trusted),
+    variableSalary: Boolean(r.variable_salary),
   };
 }
 

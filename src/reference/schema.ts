@@ -65,6 +65,8 @@ export const contractSchema = z.strictObject({
   nivelRiesgo: intBetween(1, 5).nullable(),
   /** Absent: false. Technical or trusted staff may accumulate four years of vacations (CST art. 190). */
   cargoTecnicoODeConfianza: z.boolean().optional(),
+  /** Absent: false. Vacations paid at the average of the year before (CST art. 192 §2). */
+  salarioVariable: z.boolean().optional(),
 });
 
 export const payrollSchema = z.strictObject({

@@ -1,8 +1,10 @@
 /**
  * vac_worker_rows as the database runs it: the per-worker read model's rows (rm_workers) computed
  * from the reference tables, for the workers asked. refreshWorkerFiles (worker-files.ts) writes
- * rm_workers from it. Created by migration 18, replaced by 21 and dropped and created again by 23
- * (in migrations.ts), which renders this text.
+ * rm_workers from it. Created by migration 18, replaced by 21, dropped and created again by 23 and
+ * by 25 (in migrations.ts), which renders this text. It hands over the payroll sheets as they were
+ * paid, one entry a sheet: which of them count, and for what, is the ledger's to say
+ * (src/domain/ledger.ts), never this function's.
  *
  * Editing this text edits an applied migration: to change the function, copy the text migration 23
  * renders into it as a literal, edit this file, and add a migration that creates the function
@@ -10,8 +12,8 @@
  */
 export const vacWorkerRowsSql = `      CREATE FUNCTION vac_worker_rows(p_ids bigint[])
         RETURNS TABLE (worker_id bigint, document_number text, document_type text, first_names text, last_names text,
-                       contracts jsonb, sheet_ends integer[], sheet_days integer[], sheet_pay bigint[],
-                       sheet_starts integer[])
+                       contracts jsonb, sheet_contracts bigint[], sheet_starts integer[], sheet_ends integer[],
+                       sheet_days integer[], sheet_pay bigint[])
         LANGUAGE sql STABLE AS $fn$
         WITH w AS (
           SELECT r.id, r.document_number, r.document_type, r.first_names, r.last_names
@@ -22,6 +24,7 @@ export const vacWorkerRowsSql = `      CREATE FUNCTION vac_worker_rows(p_ids big
                    'id', c.id, 'companyContractId', c.company_contract_id, 'subgerenciaId', c.subgerencia_id,
                    'startDate', c.start_date, 'endDate', c.end_date, 'settled', c.settled, 'additional', c.additional,
                    'baseSalary', c.base_salary, 'riskLevel', c.risk_level, 'technicalOrTrusted', c.technical_or_trusted,
+                   'variableSalary', c.variable_salary,
                    'company', CASE WHEN cc.id IS NULL THEN NULL ELSE jsonb_build_object(
                      'id', cc.id, 'name', cc.name,
                      'vacationParams', CASE WHEN cc.has_vacation_params THEN jsonb_build_object(
@@ -34,25 +37,20 @@ export const vacWorkerRowsSql = `      CREATE FUNCTION vac_worker_rows(p_ids big
             JOIN w ON w.id = c.worker_id
             LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
            GROUP BY c.worker_id
-        ), ends AS (
-          SELECT s.worker_id, s.period_end - DATE '1970-01-01' AS day,
-                 sum(s.days_worked) FILTER (WHERE NOT c.additional AND c.start_date <= s.period_start AND s.period_end <= c.end_date) AS days,
-                 sum(s.basic_compensation) AS pay,
-                 min(s.period_start - DATE '1970-01-01')
-                   FILTER (WHERE NOT c.additional AND c.start_date <= s.period_start AND s.period_end <= c.end_date) AS start
+        ), p AS (
+          SELECT s.worker_id,
+                 array_agg(s.contract_id ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_contracts,
+                 array_agg(s.period_start - DATE '1970-01-01' ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_starts,
+                 array_agg(s.period_end - DATE '1970-01-01' ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_ends,
+                 array_agg(s.days_worked ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_days,
+                 array_agg(s.basic_compensation ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_pay
             FROM ref_payroll_sheets s
             JOIN w ON w.id = s.worker_id
-            LEFT JOIN ref_contracts c ON c.id = s.contract_id AND c.worker_id = s.worker_id
-           GROUP BY s.worker_id, s.period_end
-        ), p AS (
-          SELECT ends.worker_id, array_agg(ends.day ORDER BY ends.day) AS sheet_ends,
-                 array_agg(ends.days ORDER BY ends.day) AS sheet_days, array_agg(ends.pay ORDER BY ends.day) AS sheet_pay,
-                 array_agg(ends.start ORDER BY ends.day) AS sheet_starts
-            FROM ends GROUP BY ends.worker_id
+           GROUP BY s.worker_id
         )
         SELECT w.id, w.document_number, w.document_type, w.first_names, w.last_names,
-               coalesce(k.contracts, '[]'::jsonb), coalesce(p.sheet_ends, '{}'), coalesce(p.sheet_days, '{}'), coalesce(p.sheet_pay, '{}'),
-               coalesce(p.sheet_starts, '{}')
+               coalesce(k.contracts, '[]'::jsonb), coalesce(p.sheet_contracts, '{}'), coalesce(p.sheet_starts, '{}'),
+               coalesce(p.sheet_ends, '{}'), coalesce(p.sheet_days, '{}'), coalesce(p.sheet_pay, '{}')
           FROM w
           LEFT JOIN k ON k.worker_id = w.id
           LEFT JOIN p ON p.worker_id = w.id

@@ -1,6 +1,6 @@
 import { intern, internBy, internList } from '../db/intern.ts';
 import type { Queryable } from '../db/types.ts';
-import { fromDayNumber, type PayrollSummary } from '../domain/index.ts';
+import { fromDayNumber, type Payroll } from '../domain/index.ts';
 import type { CompanyContract, Contract, Worker } from './repository.ts';
 
 /**
@@ -15,7 +15,7 @@ export interface WorkerFileRow {
   contracts: Contract[];
   /** The company contracts of those contracts, by id (shared between rows: never changed). */
   companyContracts: ReadonlyMap<number, CompanyContract>;
-  payroll: PayrollSummary;
+  payroll: Payroll;
 }
 
 interface StoredContract extends Omit<Contract, 'workerId'> {
@@ -30,27 +30,27 @@ type Row = {
   last_names: string;
   contracts: StoredContract[];
   /**
-   * The row's four sheet arrays, read as one JSON array (parsed natively, where the driver's parser
-   * of PostgreSQL array text costs twice the time): the dates on which sheets end (days since
-   * 1970-01-01), ascending; their counted days (null: none counts); their pay; and the first day of
-   * each date's counted sheets (null where none counts; the whole array null in a row written
-   * before migration 23 filled it).
+   * The row's payroll sheets, one entry a sheet, read as one JSON array (parsed natively, where the
+   * driver's parser of PostgreSQL array text costs twice the time): the contract each names, its
+   * first and last day (days since 1970-01-01), its days worked and its pay.
    */
-  sheets: [ends: number[], days: (number | null)[], pay: number[], starts: (number | null)[] | null];
+  sheets: [contracts: (string | number)[], starts: number[], ends: number[], days: number[], pay: (string | number)[]];
 };
 
 const COLUMNS =
-  'worker_id, document_number, document_type, first_names, last_names, contracts, json_build_array(sheet_ends, sheet_days, sheet_pay, sheet_starts) AS sheets';
+  'worker_id, document_number, document_type, first_names, last_names, contracts, ' +
+  'json_build_array(sheet_contracts, sheet_starts, sheet_ends, sheet_days, sheet_pay) AS sheets';
 const DATA = [
   'document_number',
   'document_type',
   'first_names',
   'last_names',
   'contracts',
+  'sheet_contracts',
+  'sheet_starts',
   'sheet_ends',
   'sheet_days',
   'sheet_pay',
-  'sheet_starts',
 ];
 
 /** The period ends repeat across every worker (the same fortnights): one shared name a day. */
@@ -89,35 +89,11 @@ function toFile(r: Row): WorkerFileRow {
       baseSalary: c.baseSalary,
       riskLevel: c.riskLevel,
       technicalOrTrusted: c.technicalOrTrusted,
+      variableSalary: c.variableSalary ?? false,
     };
   });
-  // The running total and the months are added up here, once per row read, from the sums per
-  // date the row keeps: a few dozen additions, where the sheets behind them were grouped and
-  // judged (which count) when the row was written.
-  const workedEnds: string[] = [];
-  const workedSoFar: number[] = [];
-  const workedFrom: string[] = [];
-  const months: string[] = [];
-  const monthPay: number[] = [];
-  let total = 0;
-  const [ends, sheetDays, sheetPay, starts] = r.sheets;
-  ends.forEach((day, i) => {
-    const end = dayName(day);
-    const days = sheetDays[i];
-    if (days !== null && days !== undefined) {
-      workedEnds.push(end);
-      workedSoFar.push((total += Number(days)));
-      const start = starts?.[i];
-      if (start !== null && start !== undefined) workedFrom.push(dayName(start));
-    }
-    const month = intern(end.slice(0, 7));
-    const pay = Number(sheetPay[i]);
-    if (months[months.length - 1] === month) monthPay[monthPay.length - 1]! += pay;
-    else {
-      months.push(month);
-      monthPay.push(pay);
-    }
-  });
+  const [sheetContracts, starts, ends, days, pay] = r.sheets;
+  const index = new Map(contracts.map((c, i) => [c.id, i]));
   return {
     worker: {
       id: workerId,
@@ -128,16 +104,15 @@ function toFile(r: Row): WorkerFileRow {
     },
     contracts,
     companyContracts: sharedCompanies(found),
-    // The calendar's lists (and the running days of those who worked all of it) are the same for
-    // most workers: shared.
+    // The calendar's lists, the contracts' places in the list (most workers hold one contract), the
+    // days of those who worked all of it and the pay of those paid alike are the same for many
+    // workers: shared.
     payroll: {
-      workedEnds: internList(workedEnds),
-      workedSoFar: internList(workedSoFar),
-      // A row that holds no starts (written before they were kept) is read as before, without them.
-      workedFrom: workedFrom.length === workedEnds.length && starts !== null ? internList(workedFrom) : undefined,
-      months: internList(months),
-      // Many are paid alike month after month (the minimum wage): shared too, when they are.
-      monthPay: internList(monthPay),
+      contract: internList(sheetContracts.map((id) => index.get(Number(id)) ?? -1)),
+      starts: internList(starts.map(dayName)),
+      ends: internList(ends.map(dayName)),
+      days: internList(days.map(Number)),
+      pay: internList(pay.map(Number)),
     },
   };
 }
@@ -149,11 +124,7 @@ function toFile(r: Row): WorkerFileRow {
 export function fileBytes(f: WorkerFileRow): number {
   const w = f.worker;
   return (
-    300 +
-    120 * f.contracts.length +
-    8 * f.payroll.monthPay.length +
-    12 * f.payroll.workedEnds.length +
-    2 * (w.documentNumber.length + w.firstNames.length + w.lastNames.length)
+    300 + 120 * f.contracts.length + 20 * f.payroll.ends.length + 2 * (w.documentNumber.length + w.firstNames.length + w.lastNames.length)
   );
 }
 

@@ -30,6 +30,7 @@ export interface CreatedApiKey {
   id: string;
   name: string;
   scopes: ApiKeyScope[];
+  userEmail: string | null;
   /** The only time the key itself exists outside the caller: it cannot be recovered later. */
   key: string;
 }
@@ -39,6 +40,7 @@ export interface ApiKeyInfo {
   name: string;
   prefix: string;
   scopes: ApiKeyScope[];
+  userEmail: string | null;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -47,6 +49,11 @@ export interface ApiKeyPrincipal {
   id: string;
   name: string;
   scopes: ApiKeyScope[];
+  /**
+   * The one person a key bound to a user acts as (`apikey create --usuario`), lower-cased; null for
+   * a system's key, which may name any administrator as responsible, as the interface allows.
+   */
+  userEmail: string | null;
 }
 
 function hashKey(key: string): string {
@@ -69,7 +76,17 @@ function normaliseScopes(scopes: readonly string[] | undefined): ApiKeyScope[] {
   return API_KEY_SCOPES.filter((s) => scopes.includes(s));
 }
 
-export async function createApiKey(db: Queryable, opts: { name: string; scopes?: readonly string[] }): Promise<CreatedApiKey> {
+/** The form of a key's bound e-mail, and of the responsible e-mail compared with it. */
+export const boundEmail = (email: string) => email.trim().toLowerCase();
+
+/**
+ * Creates a key. `userEmail` binds it to one person: the caller checks first that the person is
+ * an administrator of the reference data.
+ */
+export async function createApiKey(
+  db: Queryable,
+  opts: { name: string; scopes?: readonly string[]; userEmail?: string | null },
+): Promise<CreatedApiKey> {
   const name = opts.name.trim();
   if (!NAME_PATTERN.test(name)) {
     throw new ApiKeyError(
@@ -82,20 +99,22 @@ export async function createApiKey(db: Queryable, opts: { name: string; scopes?:
   if (existing.rows[0]) throw nameTaken(name, existing.rows[0].revoked_at !== null);
   const key = KEY_PREFIX + randomBytes(32).toString('base64url');
   const id = randomUUID();
+  const userEmail = opts.userEmail ? boundEmail(opts.userEmail) : null;
   try {
-    await db.query('INSERT INTO api_keys (id, name, key_hash, prefix, scopes) VALUES ($1, $2, $3, $4, $5::text[])', [
+    await db.query('INSERT INTO api_keys (id, name, key_hash, prefix, scopes, user_email) VALUES ($1, $2, $3, $4, $5::text[], $6)', [
       id,
       name,
       hashKey(key),
       key.slice(KEY_PREFIX.length, KEY_PREFIX.length + 8),
       scopes,
+      userEmail,
     ]);
   } catch (err) {
     // Another operator created the same name between the check and the insert.
     if ((err as { code?: string }).code === '23505') throw nameTaken(name, false);
     throw err;
   }
-  return { id, name, scopes, key };
+  return { id, name, scopes, userEmail, key };
 }
 
 function nameTaken(name: string, revoked: boolean): ApiKeyError {
@@ -114,14 +133,16 @@ export async function listApiKeys(db: Queryable): Promise<ApiKeyInfo[]> {
     name: string;
     prefix: string;
     scopes: string[];
+    user_email: string | null;
     created_at: unknown;
     revoked_at: unknown;
-  }>('SELECT id, name, prefix, scopes, created_at, revoked_at FROM api_keys ORDER BY created_at DESC, name');
+  }>('SELECT id, name, prefix, scopes, user_email, created_at, revoked_at FROM api_keys ORDER BY created_at DESC, name');
   return r.rows.map((row) => ({
     id: row.id,
     name: row.name,
     prefix: row.prefix,
     scopes: row.scopes as ApiKeyScope[],
+    userEmail: row.user_email,
     createdAt: isoTime(row.created_at),
     revokedAt: row.revoked_at === null ? null : isoTime(row.revoked_at),
   }));
@@ -146,17 +167,21 @@ export async function revokeApiKey(db: Queryable, name: string): Promise<{ name:
 export async function verifyApiKey(db: Queryable, presentedKey: string): Promise<ApiKeyPrincipal | null> {
   if (typeof presentedKey !== 'string' || !KEY_PATTERN.test(presentedKey)) return null;
   const digest = hashKey(presentedKey);
-  const r = await db.query<{ id: string; name: string; scopes: string[]; key_hash: string; revoked_at: unknown }>(
-    'SELECT id, name, scopes, key_hash, revoked_at FROM api_keys WHERE key_hash = $1',
-    [digest],
-  );
+  const r = await db.query<{
+    id: string;
+    name: string;
+    scopes: string[];
+    user_email: string | null;
+    key_hash: string;
+    revoked_at: unknown;
+  }>('SELECT id, name, scopes, user_email, key_hash, revoked_at FROM api_keys WHERE key_hash = $1', [digest]);
   const row = r.rows[0];
   if (!row || row.revoked_at !== null) return null;
   // The index lookup already matched; this guards against any collation or comparison surprise.
   const stored = Buffer.from(row.key_hash, 'hex');
   const given = Buffer.from(digest, 'hex');
   if (stored.length !== given.length || !timingSafeEqual(stored, given)) return null;
-  return { id: row.id, name: row.name, scopes: row.scopes as ApiKeyScope[] };
+  return { id: row.id, name: row.name, scopes: row.scopes as ApiKeyScope[], userEmail: row.user_email };
 }
 
 /** The key from `Authorization: Bearer <key>`, or null when the header has any other form. */

@@ -22,4 +22,11 @@ export const apiKeyMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 26,
+    name: 'api keys bound to a user',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN user_email text;
+    `,
+  },
 ];

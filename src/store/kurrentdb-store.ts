@@ -1,39 +1,43 @@
 import {
   BACKWARDS,
+  DeadlineExceededError,
   END,
   ErrorType,
   FORWARDS,
-  NO_STREAM,
   START as FROM_START,
   STREAM_EXISTS,
   StreamNotFoundError,
-  UnavailableError,
   UnsupportedError,
   WrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
   type AllStreamResolvedEvent,
-  type AppendStreamRequest,
   type ReadAllOptions as ClientReadAllOptions,
   type ReadStreamOptions,
+  type RecordedEvent,
 } from '@kurrent/kurrentdb-client';
 import type { Queryable } from '../db/types.ts';
+import { ChainHeads, appendChained, isUnknownOutcome, type AppendPath } from './kurrentdb-append.ts';
 import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
+import { TailCount } from './kurrentdb-count.ts';
 import {
+  DEFAULT_DEADLINE_MS,
   PROBE_STREAM,
+  accessDeniedMessage,
   converted,
+  deadlineOf,
   expectationHolds,
   hostOf,
+  isAccessDenied,
   isAfter,
-  isNotLeader,
+  notLeader,
+  towardsLeader,
+  type LeaderAddress,
   maxPosition,
-  replyPosition,
   sameStreamTwice,
-  toConflict,
   toEventData,
   toPosition,
   storedFromRecorded,
-  toStreamState,
   unsupportedMessage,
 } from './kurrentdb-mapping.ts';
 import {
@@ -55,49 +59,17 @@ const GRPC_UNIMPLEMENTED = 12;
 export const COUNT_CAP = 10_000;
 /** How long a count is reused: every projector of one /metrics scrape asks at once. */
 const COUNT_REUSE_MS = 1_000;
+/** No node took a call as leader, however often tried: an election that lasts, or no quorum. */
+export class NoLeaderError extends Error {
+  override name = 'NoLeaderError';
+}
+
+/** Tries of a call that nodes refuse as not the leader (an election takes a few seconds). */
+export const LEADER_ATTEMPTS = 6;
+/** Pause before the n-th retry of a refused call: n - 1 times this. */
+const LEADER_PAUSE_MS = 200;
 /** Events read per page when looking backwards for the newest event of ours. */
 const HEAD_PAGE = 32;
-/** How far back a stream written with no expected revision is searched for a repeat's events. */
-export const REPEAT_LOOKBACK = 256;
-/** Stream heads remembered for chaining appends (see ChainHeads). */
-const CHAIN_HEADS = 10_000;
-/** Attempts of an append whose expectation was tightened for its hash chain, before giving up. */
-const CHAIN_ATTEMPTS = 20;
-
-/**
- * Known links of hash chains: the hash of the event at a stream's revision, for the streams
- * written or read last. An event never changes, so an entry is never wrong; it may only no longer
- * be the head, which an append that assumed so learns from its conflict.
- */
-class ChainHeads {
-  private readonly known = new Map<string, { revision: number; hash: string }>();
-
-  get(stream: string): { revision: number; hash: string } | undefined {
-    return this.known.get(stream);
-  }
-
-  remember(stream: string, revision: number, hash: string | undefined): void {
-    if (hash === undefined) return;
-    const held = this.known.get(stream);
-    if (held && held.revision > revision) return;
-    this.known.delete(stream);
-    this.known.set(stream, { revision, hash });
-    if (this.known.size > CHAIN_HEADS) this.known.delete(this.known.keys().next().value!);
-  }
-
-  forget(stream: string): void {
-    this.known.delete(stream);
-  }
-}
-
-/** Where a write's events join their stream's chain, and whether its expectation was made exact for it. */
-interface ChainStart {
-  revision: number;
-  hash: string;
-  tightened: boolean;
-  /** The stream's newest event is one of this write's: an earlier attempt stored it. */
-  repeat: boolean;
-}
 
 function isNotFound(err: unknown): boolean {
   return err instanceof StreamNotFoundError || (err as { type?: unknown }).type === ErrorType.STREAM_NOT_FOUND;
@@ -108,20 +80,31 @@ function isUnsupported(err: unknown): boolean {
 }
 
 /**
- * Every item of a read. The read bridge's iterator has no return(): a loop left half way
- * leaves the read open on the server. So every read here is bounded (maxCount, or a stream's
- * end) and consumed to its end.
+ * Every item of a read, or DeadlineExceededError after `deadlineMs`: the read bridge passes no
+ * deadline to the server, so a stalled node would hold the read (start-up, a projector,
+ * /metrics) for ever. The bridge's iterator has no return(): a read given up on, or left half
+ * way, stays open on the server until it ends. So every read here is bounded (maxCount, or a
+ * stream's end) and consumed to its end.
  */
-async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+async function collect<T>(items: AsyncIterable<T>, deadlineMs: number, what: string): Promise<T[]> {
   const out: T[] = [];
-  for await (const item of items) out.push(item);
-  return out;
-}
-
-/** Where an append's events land in a stream with that expectation, when it says. */
-function firstRevisionOf(w: StreamWrite): number | undefined {
-  if (w.expectedRevision === 'no_stream') return 0;
-  return typeof w.expectedRevision === 'number' ? w.expectedRevision + 1 : undefined;
+  const read = (async () => {
+    for await (const item of items) out.push(item);
+    return out;
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DeadlineExceededError(undefined, `KurrentDB did not answer ${what} within ${deadlineMs} ms`)),
+      deadlineMs,
+    );
+  });
+  try {
+    return await Promise.race([read, expired]);
+  } finally {
+    clearTimeout(timer);
+    read.catch(() => {});
+  }
 }
 
 /**
@@ -134,19 +117,55 @@ export class KurrentEventStore implements EventStore {
   private closed = false;
   private readonly counts = new Map<string, { at: number; count: Promise<number> }>();
   private readonly heads = new ChainHeads();
+  private readonly tail = new TailCount(
+    async (from, max) =>
+      (await this.readAllPage(FORWARDS, from, max)).flatMap((r) =>
+        r.event ? [{ position: toPosition(r.event.position), ours: storedFromRecorded(r.event) !== undefined }] : [],
+      ),
+    COUNT_CAP,
+  );
+  private readonly path: AppendPath = {
+    send: (requests) => this.onLeader((c) => c.multiStreamAppend(requests)),
+    readRaw: (stream, options) => this.readRaw(stream, options),
+  };
 
-  /** `newClient` is called again whenever the client has to be replaced (a leader change). */
+  /** The client is aimed at the leader a refusal named, not made from the connection string. */
+  private aimed = false;
+
+  /**
+   * `newClient` is called again whenever the client has to be replaced (a leader change): with
+   * the leader a refusal named, a client for that node alone.
+   */
   constructor(
-    private readonly newClient: () => KurrentClient,
+    private readonly newClient: (leader?: LeaderAddress) => KurrentClient,
     private readonly host = 'KurrentDB',
+    /** How long a read may take, whole: the client's deadline for its calls, which reads lack. */
+    private readonly deadlineMs = DEFAULT_DEADLINE_MS,
   ) {
     this.client = newClient();
   }
 
-  static async connect(connectionString: string): Promise<KurrentEventStore> {
-    const store = new KurrentEventStore(() => connectClient(connectionString), hostOf(connectionString));
+  static connect(connectionString: string): Promise<KurrentEventStore> {
+    return KurrentEventStore.open(
+      (leader) => connectClient(leader ? towardsLeader(connectionString, leader) : connectionString),
+      hostOf(connectionString),
+      deadlineOf(connectionString),
+    );
+  }
+
+  /**
+   * A store whose client reaches a leader with multi-stream append, as a user that may append
+   * and read $all: the service cannot start without both (it reads the head of the log first).
+   */
+  static async open(
+    newClient: (leader?: LeaderAddress) => KurrentClient,
+    host: string,
+    deadlineMs = DEFAULT_DEADLINE_MS,
+  ): Promise<KurrentEventStore> {
+    const store = new KurrentEventStore(newClient, host, deadlineMs);
     try {
       await store.probeAppendPath();
+      await store.readAllOf({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
     } catch (err) {
       await store.close().catch(() => {});
       throw err;
@@ -155,24 +174,40 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * Runs `op`, and once more on a fresh client when a node that is not the leader refused it.
-   * Such a refusal comes before anything is written, so the second try cannot write twice.
-   * The client keeps its channel on the node that refused (it does not know the refusal of
-   * multi-stream append), and only a new client finds the leader again. The old one is closed:
+   * Runs `op` on the leader. A node that is not the leader refuses before anything is written,
+   * so trying again cannot write twice. The client keeps its channel on the node that refused
+   * (it does not know the refusal of multi-stream append): a new client is made, aimed at the
+   * leader the refusal names, or, when it names none (an election under way), from the
+   * connection string again, and `op` tried on it, up to LEADER_ATTEMPTS times with a growing
+   * pause. Then NoLeaderError (a 503; nothing was written). A client aimed at a named leader that stops answering
+   * is replaced from the connection string, for the next call. A replaced client is closed:
    * calls still under way on it finish first.
    */
   private async onLeader<T>(op: (client: KurrentClient) => Promise<T>): Promise<T> {
-    const client = this.client;
-    try {
-      return await op(client);
-    } catch (err) {
-      if (!isNotLeader(err) || this.closed) throw err;
-      if (this.client === client) {
-        this.client = this.newClient();
-        void client.close().catch(() => {});
+    for (let attempt = 1; ; attempt++) {
+      const client = this.client;
+      try {
+        return await op(client);
+      } catch (err) {
+        const refusal = notLeader(err);
+        if (!refusal) {
+          if (this.aimed && this.client === client && isUnknownOutcome(converted(err))) this.replaceClient(client, undefined);
+          throw err;
+        }
+        if (this.closed) throw err;
+        if (attempt >= LEADER_ATTEMPTS) {
+          throw new NoLeaderError(`no node of KurrentDB at ${this.host} took the call as leader in ${attempt} attempts`, { cause: err });
+        }
+        if (this.client === client) this.replaceClient(client, refusal.leader);
+        await new Promise((r) => setTimeout(r, LEADER_PAUSE_MS * (attempt - 1)));
       }
-      return op(this.client);
     }
+  }
+
+  private replaceClient(old: KurrentClient, leader: LeaderAddress | undefined): void {
+    this.client = this.newClient(leader);
+    this.aimed = leader !== undefined;
+    void old.close().catch(() => {});
   }
 
   /**
@@ -193,6 +228,7 @@ export class KurrentEventStore implements EventStore {
       const e = converted(err);
       if (e instanceof WrongExpectedVersionError) return;
       if (isUnsupported(e)) throw new Error(unsupportedMessage(this.host), { cause: err });
+      if (isAccessDenied(e)) throw new Error(accessDeniedMessage(this.host, 'append to its streams'), { cause: err });
       throw e;
     }
   }
@@ -222,76 +258,11 @@ export class KurrentEventStore implements EventStore {
       checked.set(w.stream, actual === 'no_stream' ? -1 : actual);
     }
 
-    const written = appends.length > 0 ? await this.appendChained(appends) : undefined;
+    const written = appends.length > 0 ? await appendChained(this.path, this.heads, appends) : undefined;
     return {
       revisions: writes.map((w) => ({ stream: w.stream, revision: written?.revisions.get(w.stream) ?? checked.get(w.stream)! })),
       position: written ? (written.position ?? (await this.positionOf(written.revisions))) : await this.headPosition(),
     };
-  }
-
-  /**
-   * Appends events chained to their streams (each carries its hash in its metadata). The hash
-   * of an event needs the one before it, so every write must land where it was computed for: a
-   * write that expects a revision or no stream lands there or conflicts; one that expects any
-   * revision, or an existing stream, is sent expecting the head it was chained to, and the whole
-   * append is chained and sent again when another append got there first.
-   */
-  private async appendChained(writes: StreamWrite[]): Promise<{ revisions: Map<string, number>; position?: Position }> {
-    for (let attempt = 1; ; attempt++) {
-      const starts = await Promise.all(writes.map((w) => this.chainStart(w)));
-      if (starts.some((c) => c.repeat)) {
-        const earlier = await this.alreadyStored(writes);
-        if (earlier) return { revisions: earlier };
-      }
-      const lastHashes: string[] = [];
-      const requests: AppendStreamRequest[] = writes.map((w, i) => {
-        const start = starts[i]!;
-        let previous = start.hash;
-        const events = w.events.map((e, k) => {
-          const { eventData, hash } = toEventData(w.stream, e, { revision: start.revision + 1 + k, previous });
-          previous = hash ?? '';
-          return eventData;
-        });
-        lastHashes.push(previous);
-        const expectedState = start.tightened
-          ? start.revision < 0
-            ? NO_STREAM
-            : BigInt(start.revision)
-          : toStreamState(w.expectedRevision);
-        return { streamName: w.stream, expectedState, events };
-      });
-      try {
-        const written = await this.appendEvents(writes, requests);
-        // Only a fresh write carries a position; a repeat's events were chained by its first attempt.
-        if (written.position) writes.forEach((w, i) => this.heads.remember(w.stream, written.revisions.get(w.stream)!, lastHashes[i]));
-        return written;
-      } catch (err) {
-        if (!(err instanceof WrongExpectedRevisionError)) throw err;
-        this.heads.forget(err.stream);
-        const i = writes.findIndex((w) => w.stream === err.stream);
-        if (!starts[i]?.tightened || attempt >= CHAIN_ATTEMPTS) throw err;
-      }
-    }
-  }
-
-  /** Where a write's events join their stream's chain. */
-  private async chainStart(w: StreamWrite): Promise<ChainStart> {
-    const expected = w.expectedRevision;
-    if (expected === 'no_stream') return { revision: -1, hash: '', tightened: false, repeat: false };
-    const known = this.heads.get(w.stream);
-    if (typeof expected === 'number') {
-      if (known?.revision === expected) return { revision: expected, hash: known.hash, tightened: false, repeat: false };
-      const [at] = await this.readStreamEvents(w.stream, { direction: FORWARDS, fromRevision: BigInt(expected), maxCount: 1 });
-      // No event there: the append conflicts, and its hashes are never stored.
-      return { revision: expected, hash: at?.revision === expected ? (at.hash ?? '') : '', tightened: false, repeat: false };
-    }
-    if (known && expected === 'any') return { revision: known.revision, hash: known.hash, tightened: true, repeat: false };
-    const [head] = await this.readStreamEvents(w.stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
-    if (!head) {
-      if (expected === 'stream_exists') throw new WrongExpectedRevisionError(w.stream, expected, 'no_stream');
-      return { revision: -1, hash: '', tightened: true, repeat: false };
-    }
-    return { revision: head.revision, hash: head.hash ?? '', tightened: true, repeat: w.events.some((e) => e.id === head.id) };
   }
 
   /** The short form of the port: here the same append, after checking every write expects nothing. */
@@ -300,70 +271,6 @@ export class KurrentEventStore implements EventStore {
       if (w.expectedRevision !== 'any') throw new Error(`appendAny takes no expected revision (stream ${w.stream})`);
     }
     return this.append(writes);
-  }
-
-  private async appendEvents(
-    writes: StreamWrite[],
-    requests: AppendStreamRequest[],
-  ): Promise<{ revisions: Map<string, number>; position?: Position }> {
-    try {
-      const r = await this.onLeader((c) => c.multiStreamAppend(requests));
-      const revisions = new Map(
-        writes.map((w, i) => {
-          const out = r.responses.find((x) => x.streamName === w.stream) ?? r.responses[i];
-          if (!out) throw new Error(`KurrentDB did not report the revision of stream ${w.stream}`);
-          return [w.stream, Number(out.revision)];
-        }),
-      );
-      return { revisions, position: replyPosition(r.position) };
-    } catch (err) {
-      const e = converted(err);
-      const conflict = toConflict(e, writes);
-      if (conflict) {
-        const earlier = await this.alreadyStored(writes);
-        if (earlier) return { revisions: earlier };
-        throw conflict;
-      }
-      if (e instanceof UnavailableError) {
-        // The server answers INTERNAL, which the client reports as UnavailableError (dropping its
-        // channel), when a repeated multi-stream append is recognised on some streams and not on
-        // others; a reply lost on the way looks the same. Either way the events may be stored.
-        const earlier = await this.alreadyStored(writes).catch((checkErr: unknown) => {
-          if (checkErr instanceof DuplicateEventIdError) throw checkErr;
-          throw e;
-        });
-        if (earlier) return { revisions: earlier };
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * Looks for an append's events in its streams, in case an earlier attempt stored them: where
-   * they would have landed (from the expected revision on), or, for a write that expected
-   * nothing, among the stream's last REPEAT_LOOKBACK events. KurrentDB answers most repeats
-   * as successes itself; this covers those it refuses or fails. All found: the revisions each
-   * stream reached then. Some: DuplicateEventIdError. None: undefined.
-   */
-  private async alreadyStored(writes: StreamWrite[]): Promise<Map<string, number> | undefined> {
-    const found = new Map<string, number>();
-    let seen = 0;
-    let total = 0;
-    for (const w of writes) {
-      total += w.events.length;
-      const ids = new Set(w.events.map((e) => e.id));
-      const from = firstRevisionOf(w);
-      const candidates =
-        from !== undefined
-          ? await this.readStreamEvents(w.stream, { direction: FORWARDS, fromRevision: BigInt(from), maxCount: w.events.length })
-          : await this.readStreamEvents(w.stream, { direction: BACKWARDS, fromRevision: END, maxCount: REPEAT_LOOKBACK });
-      const matching = new Map(candidates.filter((e) => ids.has(e.id)).map((e) => [e.id, e.revision]));
-      seen += matching.size;
-      if (matching.size === w.events.length) found.set(w.stream, Math.max(...matching.values()));
-    }
-    if (total > 0 && seen === total) return found;
-    if (seen > 0) throw new DuplicateEventIdError(`${seen} of ${total} event ids are already stored`);
-    return undefined;
   }
 
   /**
@@ -381,29 +288,30 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * A stream's events as ours; [] when it does not exist. Read from the leader: these reads
-   * decide commands and check appends, and a follower that lags would hide a write just made.
+   * A stream's events as stored, whoever wrote them; [] when it does not exist. Read from the
+   * leader: these reads decide commands and check appends, and a follower that lags would hide
+   * a write just made.
    */
-  private async readStreamEvents(stream: string, options: ReadStreamOptions): Promise<StoredEvent[]> {
+  private async readRaw(stream: string, options: ReadStreamOptions): Promise<RecordedEvent[]> {
     try {
-      const read = await this.onLeader((c) => collect(c.readStream(stream, { ...options, requiresLeader: true })));
-      return read.map((r) => storedFromRecorded(r.event)).filter((e): e is StoredEvent => e !== undefined);
+      const read = await this.onLeader((c) =>
+        collect(c.readStream(stream, { ...options, requiresLeader: true }), this.deadlineMs, `a read of stream ${stream}`),
+      );
+      return read.flatMap((r) => (r.event ? [r.event] : []));
     } catch (err) {
       if (isNotFound(err)) return [];
       throw err;
     }
   }
 
+  /** A stream's events as ours (see readRaw). */
+  private async readStreamEvents(stream: string, options: ReadStreamOptions): Promise<StoredEvent[]> {
+    return (await this.readRaw(stream, options)).map(storedFromRecorded).filter((e): e is StoredEvent => e !== undefined);
+  }
+
   private async currentRevision(stream: string): Promise<number | 'no_stream'> {
-    try {
-      const [last] = await this.onLeader((c) =>
-        collect(c.readStream(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1, requiresLeader: true })),
-      );
-      return last?.event ? Number(last.event.revision) : 'no_stream';
-    } catch (err) {
-      if (isNotFound(err)) return 'no_stream';
-      throw err;
-    }
+    const [last] = await this.readRaw(stream, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+    return last ? Number(last.revision) : 'no_stream';
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
@@ -437,7 +345,17 @@ export class KurrentEventStore implements EventStore {
       filter: excludeSystemEvents(),
       maxCount,
     };
-    return collect(this.client.readAll(options));
+    return this.readAllOf(options);
+  }
+
+  /** A read of $all; refused for want of the permission, an error that says so. */
+  private async readAllOf(options: ClientReadAllOptions): Promise<AllStreamResolvedEvent[]> {
+    try {
+      return await collect(this.client.readAll(options), this.deadlineMs, 'a read of $all');
+    } catch (err) {
+      if (isAccessDenied(err)) throw new Error(accessDeniedMessage(this.host, 'read $all'), { cause: err });
+      throw err;
+    }
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
@@ -480,9 +398,10 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * Counts by reading, so the count stops at COUNT_CAP (a lag that large reads as COUNT_CAP),
-   * and a count is reused for COUNT_REUSE_MS: every projector asks on each /metrics scrape,
-   * most of them from the same checkpoint.
+   * Counts by reading (TailCount: each event of the log about once, not on every scrape), so
+   * the count stops at COUNT_CAP (a lag that large reads as COUNT_CAP), and a count is reused
+   * for COUNT_REUSE_MS: every projector asks on each /metrics scrape, most of them from the
+   * same checkpoint.
    */
   async countAfter(after: Position, opts: { upTo?: number } = {}): Promise<number> {
     const now = Date.now();
@@ -491,9 +410,7 @@ export class KurrentEventStore implements EventStore {
     const reused = this.counts.get(key);
     const upTo = Math.min(COUNT_CAP, opts.upTo ?? COUNT_CAP);
     if (reused) return Math.min(upTo, await reused.count);
-    const count = this.readAllPage(FORWARDS, after, COUNT_CAP + 1).then((page) =>
-      Math.min(COUNT_CAP, page.filter((r) => storedFromRecorded(r.event) && isAfter(toPosition(r.event!.position), after)).length),
-    );
+    const count = this.tail.count(after);
     this.counts.set(key, { at: now, count });
     count.catch(() => this.counts.delete(key));
     return Math.min(upTo, await count);
@@ -521,7 +438,7 @@ export class KurrentEventStore implements EventStore {
   }
 
   async ping(): Promise<void> {
-    await collect(this.client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }));
+    await this.readAllOf({ direction: BACKWARDS, fromPosition: END, maxCount: 1 });
     await this.probeAppendPath();
   }
 

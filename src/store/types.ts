@@ -20,12 +20,12 @@ export const START: Position = { commit: 0n, prepare: 0n };
  * A repeat of an append (the same event ids, sent again after a lost reply) is recognised for
  * certain only with an exact expectation, a revision or 'no_stream': the store looks where the
  * events would have landed. With 'any' or 'stream_exists', PostgreSQL still finds the ids (they
- * are unique across its store), but KurrentDB recognises a repeated id only from a memory cache
- * of recent ids that each node keeps for itself: emptied by a restart, not shared with the node
- * that leads after an election, and of limited size. There a repeat may be stored a second
- * time. No caller may count on that cache: callers draw new event ids for every attempt, and a
- * write that must not happen twice carries an exact expectation on a stream of the same append
- * (appends are atomic, so that expectation guards the whole append).
+ * are unique across its store); the KurrentDB adapter finds them only among the stream's last 32
+ * events, or right after the head it last wrote (src/store/kurrentdb-append.ts), and a repeat
+ * whose events lie deeper is stored a second time. No caller may count on more: callers draw
+ * new event ids for every attempt, and a write that must not happen twice carries an exact
+ * expectation on a stream of the same append (appends are atomic, so that expectation guards
+ * the whole append).
  */
 export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
 
@@ -132,6 +132,21 @@ export class WrongExpectedRevisionError extends Error {
     readonly actual: number | 'no_stream',
   ) {
     super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+/**
+ * An append that expected no revision lost the race for one of its streams to other appends
+ * again and again (a store that chains its streams on the client, KurrentDB): the store is too
+ * busy on that stream for now; the same append may succeed later.
+ */
+export class ContendedStreamError extends Error {
+  override name = 'ContendedStreamError';
+  constructor(
+    readonly stream: string,
+    readonly attempts: number,
+  ) {
+    super(`stream ${stream}: ${attempts} appends in a row were overtaken by others; try again later`);
   }
 }
 

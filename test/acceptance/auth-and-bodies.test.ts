@@ -6,6 +6,7 @@ import {
   WORKED_EXAMPLE,
   call,
   client,
+  expectKeyedErrors,
   expectVacationError,
   vacationForm,
   type Answer,
@@ -108,6 +109,69 @@ describe('API key', () => {
     expect({ status: after.status, body: after.body }).toEqual({ status: 401, body: UNAUTHORIZED });
     const write = await k.post('/api/vacaciones/calculate', vacationForm(W.maria, '2026-01-05', 15));
     expect({ status: write.status, body: write.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+  });
+});
+
+describe('Authorization: Bearer', () => {
+  it('is taken as well as X-Api-Key: Bearer, on writes and reads', async () => {
+    const bearer = { key: null, headers: { authorization: `Bearer ${srv.keys.acceptance}` } };
+    const write = await at({ method: 'POST', ...bearer, form: vacationForm(W.maria, '2026-01-05', 15) }, '/api/vacaciones/calculate');
+    expect(write.status, write.text).toBe(200);
+    const read = await at({ method: 'GET', ...bearer, query: { numeroDocumento: W.maria, emailResponsable: ADMIN } }, '/api/vacaciones');
+    expect(read.status, read.text).toBe(200);
+  });
+
+  it('is refused like the interface header when malformed or unknown, and X-Api-Key decides when both come', async () => {
+    for (const authorization of [`Basic ${srv.keys.acceptance}`, 'Bearer vac_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const r = await at(
+        { method: 'GET', key: null, headers: { authorization }, query: { numeroDocumento: W.maria, emailResponsable: ADMIN } },
+        '/api/vacaciones',
+      );
+      expect({ status: r.status, body: r.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+    }
+    const both = await at(
+      {
+        method: 'GET',
+        rawKeyHeader: 'Bearer vac_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+        headers: { authorization: `Bearer ${srv.keys.acceptance}` },
+        query: { numeroDocumento: W.maria, emailResponsable: ADMIN },
+      },
+      '/api/vacaciones',
+    );
+    expect(both.status).toBe(401);
+  });
+});
+
+describe("the other family's e-mail parameter", () => {
+  it("on a read keeps the interface's message and says which parameter the endpoint takes", async () => {
+    const hint = 'El correo del responsable es obligatorio. Este endpoint lo recibe en emailResponsable, no en emailUserResponsable.';
+    for (const path of ['/api/vacaciones/consultdatavacations', '/api/vacaciones', '/api/vacaciones/auditoria']) {
+      const r = await c.get(path, { numeroDocumento: W.maria, emailUserResponsable: ADMIN });
+      expect({ status: r.status, body: r.body }, path).toEqual({ status: 400, body: { success: false, statusCode: 400, message: hint } });
+    }
+    // Without any e-mail, the interface's answer as it is.
+    const none = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: W.maria });
+    expect(none.body).toEqual({ success: false, statusCode: 400, message: 'El correo del responsable es obligatorio.' });
+  });
+
+  it("on a write keeps the interface's message and names the parameter in errors", async () => {
+    const { emailUserResponsable: _, ...form } = vacationForm(W.maria, '2026-01-05', 15);
+    const r = await c.post('/api/vacaciones/calculate', { ...form, emailResponsable: ADMIN });
+    expect({ status: r.status, body: r.body }).toEqual({
+      status: 400,
+      body: {
+        success: false,
+        statusCode: 400,
+        message: 'Email del usuario responsable es requerido',
+        errors: {
+          emailUserResponsable:
+            'El campo emailUserResponsable es requerido. Este endpoint lo recibe en emailUserResponsable, no en emailResponsable.',
+        },
+      },
+    });
+    const del = await c.post('/api/vacaciones/delete', { codigoPila: CODE, emailResponsable: ADMIN });
+    expectKeyedErrors(expectVacationError(del, 400, 'Datos requeridos faltantes'), ['emailUserResponsable']);
+    expect(del.body.errors.emailUserResponsable).toMatch(/lo recibe en emailUserResponsable, no en emailResponsable/);
   });
 });
 

@@ -251,8 +251,8 @@ describe('the edit trail', () => {
       ['audit-worker-1002', 'not_owner'],
     ]);
     const table = await srv.cli(['replay', '--documento', W.juan]);
-    expect(table.stdout).toMatch(/VacationEditStarted .* -> VAC_/);
-    expect(table.stdout).toMatch(/VacationEditFailed .* rules \(record \d+\): Los días solicitados \(4\)/);
+    expect(table.stdout).toMatch(/edición iniciada .* -> VAC_/);
+    expect(table.stdout).toMatch(/edición fallida .* rules \(record \d+\): Los días solicitados \(4\)/);
   });
 });
 

@@ -35,6 +35,14 @@ beforeAll(async () => {
       if (r.code !== 0) throw new Error(`import failed (${r.code}): ${r.stderr}`);
     },
   });
+  // The import's events reach the register after the server starts: measure the whole register,
+  // once every read model has caught up with them, not whatever part of it was projected so far.
+  for (;;) {
+    const metrics = await (await fetch(`${srv.url}/metrics`)).text();
+    const lags = [...metrics.matchAll(/^vacaciones_projection_lag_events\{[^}]*\} (\d+)$/gm)].map((m) => Number(m[1]));
+    if (lags.length > 0 && lags.every((lag) => lag === 0)) break;
+    await sleep(250);
+  }
 }, 600_000);
 afterAll(async () => {
   await srv?.stop();

@@ -29,6 +29,9 @@ const QUOTED = {
   apellidos: 'Ruiz, Peña',
 } as const;
 
+/** A worker whose names a spreadsheet would run as formulas; no contract, asked for by document. */
+const FORMULA = { workerId: 1015, document: '1020307099', nombres: "=cmd|' /C calc'!A0", apellidos: '+SUM(1,2)' } as const;
+
 function bookData() {
   const data: Json = lawData();
   data.asociados.push({
@@ -37,6 +40,13 @@ function bookData() {
     numeroDocumento: QUOTED.document,
     nombres: QUOTED.nombres,
     apellidos: QUOTED.apellidos,
+  });
+  data.asociados.push({
+    id: FORMULA.workerId,
+    tipoDocumento: 'CC',
+    numeroDocumento: FORMULA.document,
+    nombres: FORMULA.nombres,
+    apellidos: FORMULA.apellidos,
   });
   data.contratos.push({
     id: QUOTED.contractId,
@@ -262,6 +272,17 @@ describe('GET /api/vacaciones/libro as CSV and XLSX', () => {
       nombres: QUOTED.nombres,
       apellidos: QUOTED.apellidos,
     });
+  });
+
+  it('keeps text a spreadsheet would run as a formula as text in the CSV', async () => {
+    const r = await book({ formato: 'csv', numeroDocumento: FORMULA.document });
+    expect(r.status, r.text).toBe(200);
+    const rows = keyed(parse(r.text, { bom: true }) as string[][]);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row).toMatchObject({ nombres: `'${FORMULA.nombres}`, apellidos: `'${FORMULA.apellidos}` });
+      for (const cell of Object.values(row)) expect(String(cell)).not.toMatch(/^[=+\-@\t\r]/);
+    }
   });
 
   it('writes the same table as an XLSX workbook a spreadsheet library reads back', async () => {

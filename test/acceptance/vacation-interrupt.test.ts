@@ -114,9 +114,10 @@ describe('POST /api/vacaciones/interrupt (CST art. 188)', () => {
     ]);
     const rest = await addVacation(c, vacationForm(W.juan, '2027-01-12', 10, { codigoPilaInterrumpido: code }));
     expect(await record(rest.codigo_pila)).toMatchObject({ continues: code, businessDays: 10 });
-    const again = await c.post('/api/vacaciones/calculate', vacationForm(W.juan, '2027-01-27', 6, { codigoPilaInterrumpido: code }));
+    // A continuation books days already granted: 4 days, below the minimum of 6, are judged only by what is left.
+    const again = await c.post('/api/vacaciones/calculate', vacationForm(W.juan, '2027-01-26', 4, { codigoPilaInterrumpido: code }));
     expect(expectVacationError(again, 422, 'No se pueden procesar las vacaciones')).toEqual([
-      `Los días solicitados (6) superan los 0 días no disfrutados que quedan de las vacaciones interrumpidas ${code}`,
+      `Los días solicitados (4) superan los 0 días no disfrutados que quedan de las vacaciones interrumpidas ${code}`,
     ]);
   });
 
@@ -220,7 +221,7 @@ describe('POST /api/vacaciones/interrupt (CST art. 188)', () => {
     if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
     const r = await srv.cli(['replay', '--documento', ONE_AWAY.third.document]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/VacationInterrupted .* interrupted on 2026-11-20 \(incapacidad\): 0d kept, 6d returned/);
+    expect(r.stdout).toMatch(/interrupción .* interrupted on 2026-11-20 \(incapacidad\): 0d kept, 6d returned/);
   });
 
   it('frees the places of a full subgerencia from the interruption on, so another worker can book them', async () => {

@@ -38,50 +38,43 @@ const CANNOT_ACCRUE: [string, string][] = [
   [W.jorge, 'sin información de parametrización de vacaciones en contrato empresa'],
 ];
 
-const HALF_OF_PERIOD_1 = (days: string) =>
-  `Los días compensados en dinero (${days}) superarían la mitad de los 15 días del período 1 del contrato ${LIMITED.contractId} (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`;
+const OVER_HALF_OF = (days: string, accrued: string) =>
+  `Los días compensados en dinero (${days}) superarían la mitad de los días causados a la fecha de inicio (${accrued}): ` +
+  'solo puede pagarse en dinero hasta la mitad de lo causado';
 
 describe('limit on days paid in money (limiteCompensacion "mitad")', () => {
   const money = (doc: string, start: string, days: number) => vacationForm(doc, start, days, { vacCompensado: '1' });
 
-  it('refuses more than half of a period in money, listed beside the other broken rules, and stores nothing', async () => {
-    const r = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-01-04', 10));
+  // Paid from 2024-02-01: by 2026-01-05, 690 days worked accrued 28.75 days; by 2026-02-02, 30.
+  it('refuses more than half of what was accrued in money, listed beside the other broken rules, and stores nothing', async () => {
+    const r = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-01-04', 15));
     const errors = expectErrorList(expectVacationError(r, 422, 'No se pueden procesar las vacaciones'));
-    expect(errors).toEqual(['La fecha de inicio 2026-01-04 no es un día hábil para el trabajador', HALF_OF_PERIOD_1('10')]);
+    expect(errors).toEqual(['La fecha de inicio 2026-01-04 no es un día hábil para el trabajador', OVER_HALF_OF('15', '28.75')]);
 
-    const add = await c.post('/api/vacaciones/add', money(LIMITED.document, '2026-01-05', 10));
-    expect(expectVacationError(add, 422, 'No se pueden procesar las vacaciones')).toEqual([HALF_OF_PERIOD_1('10')]);
+    const add = await c.post('/api/vacaciones/add', money(LIMITED.document, '2026-01-05', 15));
+    expect(expectVacationError(add, 422, 'No se pueden procesar las vacaciones')).toEqual([OVER_HALF_OF('15', '28.75')]);
     const list = await c.get('/api/vacaciones', { numeroDocumento: LIMITED.document, emailResponsable: ADMIN });
     expect(list.body.vacaciones).toEqual([]);
   });
 
   it('accepts up to half, then counts what was paid before', async () => {
-    const ok = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-01-05', 7));
+    const ok = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-01-05', 14));
     expect(ok.status, ok.text).toBe(200);
-    await addVacation(c, money(LIMITED.document, '2026-01-05', 7));
-    const more = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-02-02', 1));
-    expect(expectVacationError(more, 422, 'No se pueden procesar las vacaciones')).toEqual([HALF_OF_PERIOD_1('8')]);
-    // Enjoyed days are not limited: they fill the rest of the first period.
+    await addVacation(c, money(LIMITED.document, '2026-01-05', 14));
+    const more = await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-02-02', 2));
+    expect(expectVacationError(more, 422, 'No se pueden procesar las vacaciones')).toEqual([OVER_HALF_OF('16', '30')]);
+    expect((await c.post('/api/vacaciones/calculate', money(LIMITED.document, '2026-02-02', 1))).status).toBe(200);
+    // Enjoyed days are not limited.
     const enjoyed = await c.post('/api/vacaciones/calculate', vacationForm(LIMITED.document, '2026-02-02', 8));
     expect(enjoyed.status, enjoyed.text).toBe(200);
   });
 
-  it('refuses more money days in a period already over half (paid so by the system before), and takes them from a period within it', async () => {
-    const code = 'VAC_1740000000000_00000000_00001021';
-    const before = await c.get('/api/vacaciones/periodos', { numeroDocumento: OVER_HALF.document, emailResponsable: ADMIN });
-    expect(before.body.data.periodos[0]).toMatchObject({
-      diasCompensados: 10,
-      diasPendientes: 5,
-      vacaciones: [{ codigoPila: code, dias: 10 }],
-    });
-    const more = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-01', 2));
-    expect(expectVacationError(more, 422, 'No se pueden procesar las vacaciones')).toEqual([
-      `Los días compensados en dinero (12) superarían la mitad de los 15 días del período 1 del contrato ${OVER_HALF.contractId} (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período`,
-    ]);
-    // Once the first period's 5 days are enjoyed (and one of the second), money days fall in the second, within half.
-    await addVacation(c, vacationForm(OVER_HALF.document, '2026-12-01', 6));
-    const next = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-14', 7));
-    expect(next.status, next.text).toBe(200);
+  it('counts the days paid in money by the system before (historic records) against half of what was accrued', async () => {
+    // 10 days paid in money in 2025; by 2026-12-01, 990 days worked accrued 41.25 days.
+    const more = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-01', 11));
+    expect(expectVacationError(more, 422, 'No se pueden procesar las vacaciones')).toEqual([OVER_HALF_OF('21', '41.25')]);
+    const within = await c.post('/api/vacaciones/calculate', money(OVER_HALF.document, '2026-12-01', 10));
+    expect(within.status, within.text).toBe(200);
   });
 
   it('leaves a company contract without the parameter as it was', async () => {

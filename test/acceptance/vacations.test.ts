@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
@@ -258,9 +261,24 @@ describe('overlaps and places per subgerencia', () => {
     }
   });
 
-  it('an overlap is reported even when no contract is in force on the start date', async () => {
-    // The main contract of 1020307070 ends 2027-01-31; this vacation ends on Monday 2027-02-01.
-    await addVacation(c, vacationForm(W.camilo, '2027-01-25', 6));
+  it('an overlap is reported even when no contract is in force on the start date', async (ctx) => {
+    // The main contract of 1020307070 ends 2027-01-31: a vacation past it is refused (rule f) ...
+    const past = await c.post('/api/vacaciones/add', vacationForm(W.camilo, '2027-01-25', 6));
+    expect(expectErrorList(expectVacationError(past, 422, M.rules))).toEqual([
+      'Las vacaciones terminan el 2027-02-01, después del fin del contrato (2027-01-31)',
+    ]);
+    // ... but the replaced system's records may run past it: one is imported, ending Monday 2027-02-01.
+    if (!srv.postgres) ctx.skip('needs a PostgreSQL server: on PGlite the CLI cannot open the database the server holds');
+    const dir = mkdtempSync(join(tmpdir(), 'vac-past-end-'));
+    const file = join(dir, 'historic.json');
+    const row = { codigoPila: 'VAC_1760000000000_0000abcd_0000ef01', asociadoId: 1010, fechaInicio: '2027-01-25', diasVacaciones: 6 };
+    writeFileSync(
+      file,
+      JSON.stringify({ vacaciones: [{ ...row, laboraSabado: false, compensado: false, pagado: false, aprobado: false }] }),
+    );
+    const imported = await srv.cli(['import', file]);
+    rmSync(dir, { recursive: true, force: true });
+    expect(imported.code, imported.stderr).toBe(0);
     const r = await c.post('/api/vacaciones/calculate', vacationForm(W.camilo, '2027-02-01', 6));
     const errors = expectErrorList(expectVacationError(r, 422, M.rules));
     expect(errors).toContain('El trabajador no tiene un contrato vigente en la fecha de inicio');

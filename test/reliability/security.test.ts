@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../src/db/open.ts';
-import { ADMIN, W, call, client, vacationForm } from '../support/http.ts';
+import { ADMIN, AUDITOR, W, call, client, vacationForm } from '../support/http.ts';
 import { logLines, startTestServer, type TestServer } from '../support/server.ts';
 
 /**
@@ -28,6 +28,8 @@ beforeAll(async () => {
       { name: 'solo-contratos', scopes: ['contratos:verificar'] },
       { name: 'solo-vacaciones', scopes: ['vacaciones'] },
       { name: 'revocable' },
+      { name: 'del-auditor', user: AUDITOR },
+      { name: 'personal', scopes: ['vacaciones', 'auditoria'] },
     ],
     // Read before the server opens the database: on PGlite only one process may hold it.
     beforeStart: async (env) => {
@@ -188,9 +190,44 @@ describe('logs', () => {
   });
 });
 
+describe('a key bound to a person (apikey create --usuario)', () => {
+  it('acts only as that person: naming another administrator is 403 in each envelope, and nothing is done', async () => {
+    const k = client(srv.url, srv.keys['del-auditor']!);
+    // The administrator who may delete, named by a key that is not theirs.
+    const del = await k.post('/api/vacaciones/delete', { codigoPila: 'VAC_1_aaaaaaaa_bbbbbbbb', emailUserResponsable: ADMIN });
+    expect([del.status, del.body]).toEqual([
+      403,
+      {
+        success: false,
+        statusCode: 403,
+        message: 'Acceso denegado',
+        errors: { apiKey: 'La API key está vinculada a otra persona: solo puede nombrar como responsable a esa persona' },
+      },
+    ]);
+    const consult = await k.get('/api/vacaciones/consultdatavacations', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect([consult.status, consult.body]).toEqual([403, { success: false, statusCode: 403, message: 'Acceso denegado' }]);
+    const contract = await k.get('/api/contratos/verificarContratoActivo', { numeroDocumento: W.maria, emailResponsable: ADMIN });
+    expect(contract.status).toBe(403);
+    expect(contract.body).toMatchObject({ success: false, status: 403 });
+    // Its own person, in any case, goes through.
+    const own = await k.post(
+      '/api/vacaciones/calculate',
+      vacationForm(W.maria, '2026-12-01', 6, { emailUserResponsable: AUDITOR.toUpperCase() }),
+    );
+    expect(own.status, own.text).toBe(200);
+  });
+});
+
 describe('api_keys', () => {
   it('stores only hashes of the keys', () => {
-    expect(apiKeyRows.map((r) => r.name)).toEqual(['acceptance', 'revocable', 'solo-contratos', 'solo-vacaciones']);
+    expect(apiKeyRows.map((r) => r.name)).toEqual([
+      'acceptance',
+      'del-auditor',
+      'personal',
+      'revocable',
+      'solo-contratos',
+      'solo-vacaciones',
+    ]);
     const stored = JSON.stringify(apiKeyRows);
     for (const [name, secret] of Object.entries(srv.keys)) {
       expect(stored.includes(secret), `the secret of ${name} is stored`).toBe(false);
@@ -209,5 +246,29 @@ describe('api_keys', () => {
     expect(r.code, r.stderr).toBe(0);
     const after = await k.get('/api/vacaciones/consultdatavacations', q);
     expect({ status: after.status, body: after.body }).toEqual({ status: 401, body: UNAUTHORIZED });
+  });
+});
+
+describe('answers with personal data', () => {
+  it('are never kept by a cache (Cache-Control: no-store)', async () => {
+    const k = client(srv.url, srv.keys.personal!);
+    const who = { numeroDocumento: W.maria, emailResponsable: ADMIN };
+    for (const path of ['/api/vacaciones', '/api/vacaciones/consultdatavacations', '/api/auditoria/exportar']) {
+      const r = await k.get(path, who);
+      expect(r.status, `${path}: ${r.text.slice(0, 200)}`).toBe(200);
+      expect(r.headers.get('cache-control'), path).toBe('no-store');
+    }
+  });
+});
+
+describe('the documentation page', () => {
+  it('has a content security policy that runs no script but its own', async () => {
+    const r = await call(srv.url, '/docs/', { key: null });
+    expect(r.status).toBe(200);
+    const csp = r.headers.get('content-security-policy') ?? '';
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(csp).toMatch(/object-src 'none'/);
+    expect(csp).toMatch(/script-src 'self'/);
+    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
   });
 });

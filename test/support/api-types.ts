@@ -2890,6 +2890,10 @@ export interface components {
                 contrato: {
                     contratoId: number;
                     salarioBase: number;
+                    /** @description El contrato paga salario variable (CST art. 192 §2) */
+                    salarioVariable: boolean;
+                    /** @description El salario con que se valoran los días: salarioBase, o con salario variable el promedio del año anterior a la fecha de retiro */
+                    salarioVacaciones: number;
                 };
                 /**
                  * Format: date
@@ -2903,7 +2907,7 @@ export interface components {
                 diasCausadosSinNomina: number;
                 /** @description Días causados (con la parte proporcional del último período y los días sin nómina) menos los tomados, sin los contratos ya liquidados; negativo tras anticipos */
                 diasPendientes: number;
-                /** @description salarioBase × diasPendientes / 30, redondeado al peso */
+                /** @description salarioVacaciones × diasPendientes / 30, redondeado al peso */
                 valor: number;
                 /** @description Los períodos con días pendientes (o debidos) de los contratos no liquidados */
                 periodos: {
@@ -3174,6 +3178,8 @@ export interface components {
                          * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
                          */
                         continuaDe: string | null;
+                        /** @description Se tomaron bajo un contrato ya liquidado: quedan como historia y no se descuentan del saldo (se pagaron en su liquidación) */
+                        contratoLiquidado: boolean;
                     }[];
                     /** @description Los totales del trabajador en la fecha de corte, sin importar el rango */
                     totales: {

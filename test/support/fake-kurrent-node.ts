@@ -1,8 +1,8 @@
 /**
  * A stand-in KurrentDB node for the real client: an HTTP/2 server that speaks just enough gRPC
  * for appends (the server-feature table and multi-stream append), built from the client's own
- * protocol classes. It stores nothing and serves no reads (the client reads over a separate
- * bridge). It lets the installed client run for real: its connections, its channel, its
+ * protocol classes. It stores nothing; a read (which the client makes over a separate bridge)
+ * is answered as of an empty log. It lets the installed client run for real: its connections, its channel, its
  * conversion of the server's errors.
  */
 import http2 from 'node:http2';
@@ -35,6 +35,10 @@ export class FakeKurrentNode {
   readonly calls: string[] = [];
   /** Connections that answer appends as a follower, counted from the first. */
   followerSessions = 0;
+  /** The leader a follower's refusal names. */
+  leader = { host: 'node-2', port: 2113 };
+  /** Reads answered (each as of an empty log). */
+  reads = 0;
   /** What the server-feature table lists: multi-stream append (25.1+), not it, or no table at all. */
   features: 'multi-stream append' | 'older server' | 'no table' = 'multi-stream append';
   private position = 1_000n;
@@ -51,7 +55,11 @@ export class FakeKurrentNode {
   }
 
   get url(): string {
-    return `kurrentdb://127.0.0.1:${(this.server.address() as AddressInfo).port}?tls=false`;
+    return `kurrentdb://127.0.0.1:${this.port}?tls=false`;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
   }
 
   openSessions(): number {
@@ -84,7 +92,7 @@ export class FakeKurrentNode {
               'content-type': 'application/grpc',
               'grpc-status': '9',
               'grpc-message': encodeURIComponent(NOT_LEADER_MESSAGE),
-              'grpc-status-details-bin': notLeaderDetails().toString('base64'),
+              'grpc-status-details-bin': notLeaderDetails(this.leader.host, this.leader.port).toString('base64'),
             },
             { endStream: true },
           );
@@ -100,6 +108,11 @@ export class FakeKurrentNode {
         }
         reply.setPosition(String(this.position));
         return this.reply(stream, frame(reply));
+      }
+      if (path === '/event_store.client.streams.Streams/Read') {
+        // A read of an empty log: the stream ends with no event.
+        this.reads++;
+        return stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '0' }, { endStream: true });
       }
       stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12' }, { endStream: true });
     });

@@ -6,6 +6,7 @@
  * of the server, not the server: what it cannot show is said where each test uses it.
  */
 import {
+  AccessDeniedError,
   BACKWARDS,
   END,
   NO_STREAM,
@@ -21,8 +22,14 @@ import {
   type ReadStreamOptions,
   type ResolvedEvent,
 } from '@kurrent/kurrentdb-client';
+import { randomUUID } from 'node:crypto';
+import errors from '@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v2/streams/errors_pb.js';
 import type { KurrentClient } from '../../src/store/kurrentdb-client.ts';
+import { expect } from 'vitest';
+import { chainHash } from '../../src/store/chain.ts';
 import { streamKey } from '../../src/store/kurrentdb-mapping.ts';
+import { KurrentEventStore } from '../../src/store/kurrentdb-store.ts';
+import type { NewEvent } from '../../src/store/types.ts';
 
 // --- gRPC errors as the server sends them -------------------------------------------------
 
@@ -49,7 +56,14 @@ export function statusDetails(code: number, message: string, typeName: string, d
 
 /** The error grpc-js hands the client for a status (what convertToCommandError receives). */
 export function serviceError(code: number, message: string, details?: Buffer): Error {
-  const names: Record<number, string> = { 9: 'FAILED_PRECONDITION', 10: 'ABORTED', 13: 'INTERNAL', 14: 'UNAVAILABLE' };
+  const names: Record<number, string> = {
+    4: 'DEADLINE_EXCEEDED',
+    7: 'PERMISSION_DENIED',
+    9: 'FAILED_PRECONDITION',
+    10: 'ABORTED',
+    13: 'INTERNAL',
+    14: 'UNAVAILABLE',
+  };
   return Object.assign(new Error(`${code} ${names[code] ?? code}: ${message}`), {
     code,
     details: message,
@@ -79,9 +93,54 @@ export function notLeaderReadError(): NotLeaderError {
   return new NotLeaderError({ metadata: { 'leader-endpoint-host': 'node-2', 'leader-endpoint-port': '2113' } } as never);
 }
 
+/** The read bridge's refusal, as the client converts it (convertBridgeError: by the error's name). */
+export function readDeniedError(): AccessDeniedError {
+  return new AccessDeniedError(Object.assign(new Error('Access denied'), { name: 'AccessDeniedError' }) as never);
+}
+
+/** PERMISSION_DENIED on multi-stream append (ApiErrors.AccessDenied), which client 1.3.1 leaves an UnknownError. */
+export function appendDeniedError(): Error {
+  return convertToCommandError(serviceError(7, 'Access denied. Insufficient permissions to perform AppendSession')) as Error;
+}
+
 /** INTERNAL, which the client reports as UnavailableError. */
 export function internalError(): Error {
   return convertToCommandError(serviceError(13, 'Exception was thrown by handler.')) as Error;
+}
+
+/**
+ * A conflict as the server sends it (FAILED_PRECONDITION, StreamRevisionConflictErrorDetails:
+ * the first failing stream, its expectation as sent, its actual revision or -1), converted by
+ * the client into its WrongExpectedVersionError.
+ */
+export function conflictError(stream: string, expected: bigint, actual: bigint): WrongExpectedVersionError {
+  const detail = new errors.StreamRevisionConflictErrorDetails();
+  detail.setStream(stream);
+  detail.setExpectedRevision(expected.toString());
+  detail.setActualRevision(actual.toString());
+  const message = `Append failed due to a revision conflict on stream '${stream}'.`;
+  const details = statusDetails(
+    9,
+    message,
+    'kurrentdb.protocol.v2.streams.errors.StreamRevisionConflictErrorDetails',
+    Buffer.from(detail.serializeBinary()),
+  );
+  return convertToCommandError(serviceError(9, message, details)) as WrongExpectedVersionError;
+}
+
+/**
+ * The server's commit timeout (SERVER_ERROR_OPERATION_TIMEOUT is DEADLINE_EXCEEDED) as the
+ * client reports it: a DeadlineExceededError. The client's own deadline (10 s by default) ends
+ * a call the same way, with grpc-js's "Deadline exceeded".
+ */
+export function commitTimeoutError(): Error {
+  return convertToCommandError(
+    serviceError(4, 'Operation timed out: AppendSession timed out while waiting for commit Please try again after 200 milliseconds.'),
+  ) as Error;
+}
+
+export function clientDeadlineError(): Error {
+  return convertToCommandError(serviceError(4, 'Deadline exceeded')) as Error;
 }
 
 /** ABORTED with StreamAlreadyInAppendSessionErrorDetails, which the client reports as a TimeoutError. */
@@ -103,7 +162,8 @@ interface Recorded {
   id: string;
   revision: bigint;
   type: string;
-  isJson: true;
+  isJson: boolean;
+  /** Typed as our events' for the tests that reach in; another tool's binary event holds bytes. */
   data: Record<string, unknown>;
   metadata: Record<string, string>;
   created: Date;
@@ -111,6 +171,14 @@ interface Recorded {
 }
 
 type Expected = AppendStreamRequest['expectedState'];
+
+/** The expectation as the client puts it on the wire. */
+function wire(expected: Expected): bigint {
+  if (expected === 'any') return -2n;
+  if (expected === 'no_stream') return -1n;
+  if (expected === 'stream_exists') return -4n;
+  return expected;
+}
 
 function holds(expected: Expected, actual: bigint | typeof NO_STREAM): boolean {
   if (expected === 'any') return true;
@@ -132,18 +200,24 @@ export class FakeKurrentLog {
     return events && events.length > 0 ? BigInt(events.length - 1) : NO_STREAM;
   }
 
-  /** Whether this request repeats one already stored, as the server judges it. */
-  private repeats(r: AppendStreamRequest): { revision: bigint } | undefined {
+  /**
+   * Whether this request repeats one already stored, as the server judges it (IndexWriter's
+   * CheckCommit): with an exact expectation, its events where that expectation puts them; with
+   * `any` or `stream_exists`, its ids in the memory cache. Answered with the revision and the
+   * log position of the last of them.
+   */
+  private repeats(r: AppendStreamRequest): { revision: bigint; position: bigint } | undefined {
     const stored = this.streams.get(r.streamName) ?? [];
     const ids = r.events.map((e) => e.id);
+    let last: Recorded | undefined;
     if (typeof r.expectedState === 'bigint' || r.expectedState === 'no_stream') {
       const from = r.expectedState === 'no_stream' ? 0 : Number(r.expectedState) + 1;
       const at = stored.slice(from, from + ids.length);
-      return at.length === ids.length && at.every((e, i) => e.id === ids[i]) ? { revision: at.at(-1)!.revision } : undefined;
+      if (at.length === ids.length && at.every((e, i) => e.id === ids[i])) last = at.at(-1);
+    } else if (ids.every((id) => this.recentIds.has(id))) {
+      last = stored.filter((e) => ids.includes(e.id)).at(-1);
     }
-    if (!ids.every((id) => this.recentIds.has(id))) return undefined;
-    const last = stored.filter((e) => ids.includes(e.id)).at(-1);
-    return last ? { revision: last.revision } : undefined;
+    return last ? { revision: last.revision, position: last.position.commit } : undefined;
   }
 
   append(requests: AppendStreamRequest[]): MultiAppendResult {
@@ -154,16 +228,17 @@ export class FakeKurrentLog {
     }
     const repeated = requests.map((r) => this.repeats(r));
     if (repeated.every((x) => x !== undefined)) {
-      // A repeat of an append already stored: its revisions, and no position.
-      return { position: -1n, responses: requests.map((r, i) => ({ streamName: r.streamName, revision: repeated[i]!.revision })) };
+      // A repeat of an append already stored: its revisions, and the position of its last event
+      // (StorageWriterService answers AlreadyCommitted with the greatest of them).
+      const position = repeated.reduce((max, x) => (x.position > max ? x.position : max), -1n);
+      return { position, responses: requests.map((r, i) => ({ streamName: r.streamName, revision: repeated[i]!.revision })) };
     }
-    // Recognised on some streams and not on others: the server fails to map the outcome.
+    // Recognised on some streams and not on others: the server answers a conflict naming no
+    // stream, which its append service fails to map (INTERNAL).
     if (repeated.some((x) => x !== undefined)) throw internalError();
     for (const r of requests) {
       const actual = this.actual(r.streamName);
-      if (!holds(r.expectedState, actual)) {
-        throw new WrongExpectedVersionError(undefined, { streamName: r.streamName, expected: r.expectedState, current: actual });
-      }
+      if (!holds(r.expectedState, actual)) throw conflictError(r.streamName, wire(r.expectedState), actual === NO_STREAM ? -1n : actual);
     }
     const responses = requests.map((r) => {
       const events = this.streams.get(r.streamName) ?? [];
@@ -176,9 +251,12 @@ export class FakeKurrentLog {
           id: e.id,
           revision: BigInt(events.length),
           type: e.type,
-          isJson: true,
-          data: JSON.parse(JSON.stringify(e.data)) as Record<string, unknown>,
-          metadata: { ...(e.metadata as Record<string, string>), '$schema.format': 'Json' },
+          // Another tool's binary event comes back as bytes, with its metadata as bytes.
+          isJson: e.contentType === 'application/json',
+          data: (e.contentType === 'application/json' ? JSON.parse(JSON.stringify(e.data)) : e.data) as Record<string, unknown>,
+          metadata: (e.contentType === 'application/json'
+            ? { ...(e.metadata as Record<string, string>), '$schema.format': 'Json' }
+            : new Uint8Array()) as Record<string, string>,
           created: new Date(),
           position,
         };
@@ -235,6 +313,10 @@ export class FakeKurrentClient implements KurrentClient {
   readonly allReads: ReadAllOptions[] = [];
   openReads = 0;
   closed = false;
+  /** A node that has stopped answering reads: each read's first item never comes. */
+  stallReads = false;
+  /** A secure node refusing this client's user: reads of $all, or appends. */
+  denied: { readAll?: boolean; append?: boolean } = {};
   /** Runs before each append reaches the log; it may throw, or store first (`store()`) and then throw. */
   onAppend?: (requests: AppendStreamRequest[], store: () => MultiAppendResult) => MultiAppendResult;
 
@@ -248,6 +330,7 @@ export class FakeKurrentClient implements KurrentClient {
     if (this.closed) throw new Error('the client is closed');
     this.appendCalls.push(requests);
     if (this.follower) throw notLeaderAppendError();
+    if (this.denied.append) throw appendDeniedError();
     // The client serialises each event's data as it sends it.
     for (const r of requests) for (const e of r.events) JSON.stringify(e.data);
     const store = () => this.log.append(requests);
@@ -264,7 +347,10 @@ export class FakeKurrentClient implements KurrentClient {
 
   readAll(options: ReadAllOptions): AsyncIterable<AllStreamResolvedEvent> {
     this.allReads.push(options);
-    return this.read(() => this.log.readAll(options).map((event) => ({ event }) as unknown as AllStreamResolvedEvent));
+    return this.read(() => {
+      if (this.denied.readAll) throw readDeniedError();
+      return this.log.readAll(options).map((event) => ({ event }) as unknown as AllStreamResolvedEvent);
+    });
   }
 
   private read<T>(produce: () => T[]): AsyncIterable<T> {
@@ -273,6 +359,7 @@ export class FakeKurrentClient implements KurrentClient {
     const iterator = {
       next: async (): Promise<IteratorResult<T>> => {
         if (this.closed) throw new Error('the client is closed');
+        if (this.stallReads) return new Promise<never>(() => {});
         if (!items) {
           items = produce();
           this.openReads++;
@@ -287,5 +374,58 @@ export class FakeKurrentClient implements KurrentClient {
 
   async close(): Promise<void> {
     this.closed = true;
+  }
+}
+
+// --- for the adapter's tests ---------------------------------------------------------------
+
+/** A store on one log; `followers` clients are followers, counted from the first one made. */
+export function fakeStore(followers = 0, deadlineMs?: number) {
+  const log = new FakeKurrentLog();
+  const clients: FakeKurrentClient[] = [];
+  /** The leader each client was aimed at (undefined: made from the connection string). */
+  const aimedAt: unknown[] = [];
+  const store = new KurrentEventStore(
+    (leader) => {
+      const c = new FakeKurrentClient(log, clients.length < followers);
+      clients.push(c);
+      aimedAt.push(leader);
+      return c;
+    },
+    'node-1:2113',
+    deadlineMs,
+  );
+  return { log, clients, aimedAt, store, client: () => clients.at(-1)! };
+}
+
+export const newEvent = (type = 'Tick', data: Record<string, unknown> = {}): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { requestId: 'r' },
+});
+
+/** Appends straight to the log, as another tool or another process would. */
+export function appendRaw(log: FakeKurrentLog, stream: string, expectedState: Expected, events: AppendStreamRequest['events']) {
+  return log.append([{ streamName: stream, expectedState, events }]);
+}
+
+/** An event of another tool: binary, no metadata of ours. */
+export const binaryEvent = (): AppendStreamRequest['events'][number] => ({
+  id: randomUUID(),
+  type: 'OtherToolNote',
+  contentType: 'application/octet-stream',
+  data: new Uint8Array([1, 2, 3]),
+  metadata: new Uint8Array(),
+});
+
+/** Every event of the streams links to the one before it (an event of another tool restarts the chain). */
+export async function expectChained(store: KurrentEventStore, streams: string[]): Promise<void> {
+  for (const stream of streams) {
+    let previous = '';
+    for (const e of await store.readStream(stream)) {
+      expect(e.hash, `${stream}@${e.revision}`).toBe(chainHash(previous, e));
+      previous = e.hash!;
+    }
   }
 }

@@ -28,7 +28,13 @@ export interface PanelService {
  */
 export async function startPanelService(
   env: Record<string, string> = {},
-  opts: { accounts?: string[]; fixture?: (data: ReturnType<typeof loadFixture>) => void; beforeStart?: (db: Db) => Promise<void> } = {},
+  opts: {
+    accounts?: string[];
+    fixture?: (data: ReturnType<typeof loadFixture>) => void;
+    beforeStart?: (db: Db) => Promise<void>;
+    /** Receives the service's log lines (JSON, level info and above) when given. */
+    logs?: Record<string, unknown>[];
+  } = {},
 ): Promise<PanelService> {
   const t = await freshDb();
   const data = loadFixture();
@@ -55,7 +61,11 @@ export async function startPanelService(
     PORT: '0',
     ...env,
   });
-  const service = await createService(config, createLogger(config));
+  const logs = opts.logs;
+  const logger = logs
+    ? createLogger({ logLevel: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) })
+    : createLogger(config);
+  const service = await createService(config, logger);
   for (const email of opts.accounts ?? []) {
     const invite = await createInvite(service.db, email);
     await acceptInvite(service.db, invite.token, PANEL_PASSWORD);

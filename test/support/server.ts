@@ -40,6 +40,8 @@ export interface KeySpec {
   name: string;
   /** Scopes given to `apikey create --scope`; none means the CLI default (vacaciones and contratos:verificar). */
   scopes?: string[];
+  /** The administrator the key is bound to (`apikey create --usuario`); none for a system's key. */
+  user?: string;
 }
 
 export interface StartOptions {
@@ -116,6 +118,7 @@ function lastLine(s: string): string {
 async function createKey(env: NodeJS.ProcessEnv, spec: KeySpec): Promise<string> {
   const args = ['apikey', 'create', '--name', spec.name];
   for (const s of spec.scopes ?? []) args.push('--scope', s);
+  if (spec.user) args.push('--usuario', spec.user);
   const r = await runCli(env, args);
   if (r.code !== 0) throw new Error(`apikey create ${spec.name} failed (${r.code}): ${r.stderr}`);
   return lastLine(r.stdout);
@@ -289,7 +292,7 @@ export async function startTestServer(opts: StartOptions = {}): Promise<TestServ
       rmSync(join(dataDir!, 'meta.json'), { force: true });
       importResult = template.meta.importResult;
       const same = (a: KeySpec, b: KeySpec) =>
-        a.name === b.name && [...(a.scopes ?? [])].sort().join() === [...(b.scopes ?? [])].sort().join();
+        a.name === b.name && a.user === b.user && [...(a.scopes ?? [])].sort().join() === [...(b.scopes ?? [])].sort().join();
       for (const s of specs) {
         keys[s.name] = TEMPLATE_KEYS.some((t) => same(t, s)) ? template.meta.keys[s.name]! : await createKey(cliEnv, s);
       }

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { ReferenceRepository } from '../../reference/repository.ts';
 import { ApiKeyError, createApiKey, listApiKeys, revokeApiKey } from '../../security/api-keys.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
 
@@ -36,11 +37,22 @@ export function registerApiKey(program: Command, io: CliIo): void {
         .argParser((v: string, acc: string[]) => [...acc, v])
         .default([] as string[], 'vacaciones and contratos:verificar'),
     )
-    .action(async (opts: { name: string; scope: string[] }) => {
+    .option(
+      '--usuario <email>',
+      'bind the key to one administrator of the reference data: it may only name that person as responsible, so the audit trail names who acted',
+    )
+    .action(async (opts: { name: string; scope: string[]; usuario?: string }) => {
       await withDb((db) =>
         operatorErrors(async () => {
-          const k = await createApiKey(db, { name: opts.name, scopes: opts.scope });
-          io.out(`created API key "${k.name}" (id ${k.id}) with scopes: ${k.scopes.join(', ')}`);
+          if (opts.usuario !== undefined) {
+            const user = await new ReferenceRepository(db).userByEmail(opts.usuario.trim());
+            if (!user?.isAdmin) {
+              throw new CliError(`${opts.usuario} is not an administrator in the reference data: a key can only be bound to one`);
+            }
+          }
+          const k = await createApiKey(db, { name: opts.name, scopes: opts.scope, userEmail: opts.usuario });
+          const bound = k.userEmail ? `, acting only as ${k.userEmail}` : '';
+          io.out(`created API key "${k.name}" (id ${k.id}) with scopes: ${k.scopes.join(', ')}${bound}`);
           io.out('store it now: it cannot be shown again');
           // Alone on the last line so scripts can take it with `tail -n 1`.
           io.out(k.key);
@@ -58,9 +70,9 @@ export function registerApiKey(program: Command, io: CliIo): void {
           io.out('no API keys');
           return;
         }
-        const rows = [['NAME', 'PREFIX', 'SCOPES', 'CREATED', 'REVOKED']];
+        const rows = [['NAME', 'PREFIX', 'SCOPES', 'USER', 'CREATED', 'REVOKED']];
         for (const k of keys) {
-          rows.push([k.name, `vac_${k.prefix}...`, k.scopes.join(','), k.createdAt, k.revokedAt ?? '-']);
+          rows.push([k.name, `vac_${k.prefix}...`, k.scopes.join(','), k.userEmail ?? '-', k.createdAt, k.revokedAt ?? '-']);
         }
         for (const line of table(rows)) io.out(line);
       });

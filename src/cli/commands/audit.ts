@@ -31,11 +31,15 @@ function chosenScopes(opts: ScopeOptions): number {
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
+/** Fewest events, and a second at least, over which a verification's rate is shown. */
+const MEASURED_EVENTS = 1000;
+
 /** Prints a verification's outcome; the first break, as the command's failure, or undefined. */
 export function reportVerification(io: CliIo, what: string, r: VerifyReport): string | undefined {
   const secs = r.ms / 1000;
-  const rate = Math.round(r.events / Math.max(secs, 0.001));
-  const figures = `${r.events} events in ${r.streams} streams in ${secs.toFixed(1)} s (${rate} events/s)`;
+  // A rate measured over a few events or a fraction of a second says nothing of the speed.
+  const rate = r.events >= MEASURED_EVENTS && secs >= 1 ? ` (${Math.round(r.events / secs)} events/s)` : '';
+  const figures = `${r.events} events in ${r.streams} streams in ${secs.toFixed(1)} s${rate}`;
   if (r.breaks.length === 0) {
     io.out(`verified ${what}: ${figures}: every chain holds`);
     return undefined;

@@ -12,6 +12,7 @@ import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worke
 import { decode } from '../../events/codec.ts';
 import { auditStream, workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';
+import { bogotaTimestamp } from '../../http/fields.ts';
 import { openEventStore } from '../../store/open.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
@@ -229,26 +230,51 @@ export async function replay(io: CliIo, source: ReplaySource, opts: ReplayOption
   }
   const rows = entries.map(({ stored, decoded, state: s }) => {
     const m = stored.metadata as { userEmail?: string | null; requestId?: string | null };
-    return [
-      String(stored.revision),
-      stored.stream.startsWith('audit-') ? 'audit' : 'worker',
-      stored.recordedAt.replace(/\.\d+Z$/, 'Z'),
-      stored.type,
-      m.userEmail ?? '-',
-      m.requestId ?? '-',
-      keyFields(decoded, stored),
-      String(s.liveRecords),
-      String(s.daysTaken),
-      s.vacations
-        .filter((v) => !v.deleted)
-        .map((v) => v.codigoPila)
-        .join(',') || '-',
-    ];
+    return {
+      REV: String(stored.revision),
+      STREAM: stored.stream.startsWith('audit-') ? 'audit' : 'worker',
+      'RECORDED (BOGOTA)': bogotaTimestamp(new Date(stored.recordedAt)),
+      EVENT: EVENT_NAMES[stored.type] ?? stored.type,
+      WHO: m.userEmail ?? '-',
+      REQUEST: m.requestId ?? '-',
+      LIVE: String(s.liveRecords),
+      DAYS: String(s.daysTaken),
+      WHAT: keyFields(decoded, stored),
+      'LIVE CODES':
+        s.vacations
+          .filter((v) => !v.deleted)
+          .map((v) => v.codigoPila)
+          .join(',') || '-',
+    };
   });
   io.out(`worker ${workerId} (document ${opts.documento}): ${entries.length} events`);
-  const headers = ['REV', 'STREAM', 'RECORDED', 'TYPE', 'WHO', 'REQUEST', 'WHAT', 'LIVE', 'DAYS', 'LIVE CODES'];
-  for (const l of formatTable(headers, rows)) io.out(l);
+  // On a terminal, the columns a person reads, each line cut to its width (the request ids and
+  // the codes are in --json); to a pipe or a file, every column whole.
+  const headers = io.columns === undefined ? [...COLUMNS] : COLUMNS.filter((c) => c !== 'REQUEST' && c !== 'LIVE CODES');
+  const lines = formatTable(
+    headers,
+    rows.map((r) => headers.map((h) => r[h])),
+  );
+  for (const l of lines) io.out(io.columns !== undefined && l.length > io.columns ? `${l.slice(0, io.columns - 1)}…` : l);
 }
+
+const COLUMNS = ['REV', 'STREAM', 'RECORDED (BOGOTA)', 'EVENT', 'WHO', 'REQUEST', 'LIVE', 'DAYS', 'WHAT', 'LIVE CODES'] as const;
+
+/** The events' names as the people who read a replay say them. */
+const EVENT_NAMES: Record<string, string> = {
+  VacationCreated: 'registro',
+  VacationImported: 'importación',
+  VacationApproved: 'aprobación',
+  VacationDeleted: 'eliminación',
+  VacationInterrupted: 'interrupción',
+  VacationEditStarted: 'edición iniciada',
+  VacationEditFailed: 'edición fallida',
+  VacationDataConsulted: 'consulta de datos',
+  ContractStatusChecked: 'verificación de contrato',
+  PilaCodeAssigned: 'código PILA asignado',
+  SlotsBooked: 'cupos reservados',
+  SlotsReleased: 'cupos liberados',
+};
 
 export function registerReplay(program: Command, io: CliIo): void {
   program

@@ -10,7 +10,7 @@ import type { AppDeps } from '../context.ts';
 import { BREAK_KIND_ES, breakInSpanish } from '../chain-break-messages.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
-import { responsibleOfQuery, workerRead } from '../responsible.ts';
+import { responsibleMissing, responsibleOfQuery, workerRead } from '../responsible.ts';
 
 const cfg = { envelope: 'lookup', scope: 'auditoria' } as const;
 
@@ -68,7 +68,7 @@ export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
     const asOf = cut === undefined ? undefined : asOfTime(cut);
     if (cut !== undefined && asOf === undefined) return lookupError(reply, 400, AUDIT_MESSAGES.badAsOf);
     const user = await admin(fields, req);
-    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+    if (user === 'missing') return responsibleMissing(reply, fields);
     let selection: BundleSelection;
     let name: string;
     if (doc !== undefined) {

@@ -87,7 +87,12 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
       asociadoId: worker.id,
       numeroDocumento: worker.documentNumber,
       fechaRetiro: s.leavingDate,
-      contrato: { contratoId: s.contract.id, salarioBase: s.contract.baseSalary },
+      contrato: {
+        contratoId: s.contract.id,
+        salarioBase: s.contract.baseSalary,
+        salarioVariable: s.contract.variableSalary,
+        salarioVacaciones: s.salary,
+      },
       nominaHasta: s.unpaid.payrollThrough,
       diasSinNomina: s.unpaid.days,
       diasCausadosSinNomina: toDecimal2(Days360.fromUnits(s.unpaid.accruedUnits)),

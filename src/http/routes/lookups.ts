@@ -7,7 +7,7 @@ import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
-import { responsibleAdministrator } from '../responsible.ts';
+import { responsibleAdministrator, responsibleMissing } from '../responsible.ts';
 import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE } from '../rule-messages.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
@@ -25,7 +25,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     const doc = fields.isAmbiguous('numeroDocumento') ? undefined : fields.get('numeroDocumento');
     if (!doc) return void lookupError(reply, 400, MESSAGES.documentRequired, { omitStatusCode: omit400Status });
     const email = fields.isAmbiguous('emailResponsable') ? undefined : fields.get('emailResponsable');
-    if (!email) return void lookupError(reply, 400, MESSAGES.emailResponsableRequired, { omitStatusCode: omit400Status });
+    if (!email) return void responsibleMissing(reply, fields, { omitStatusCode: omit400Status });
     // Logged even when the worker is not found.
     req.responsibleEmail = email;
     const docType = contractCheck ? fields.get('tipoDocumento') : undefined;
@@ -72,7 +72,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
 
     let result;
     try {
-      result = await vacationBalance(file, today, async () => (await deps.readSide.availabilityOf(worker.id)).daysTaken);
+      result = await vacationBalance(file, today, () => deps.readSide.liveRecordsOf(worker.id));
     } catch (err) {
       req.log.error({ err }, 'vacation days could not be computed');
       return lookupError(reply, 500, 'No fue posible calcular los días de vacaciones.');

@@ -3,7 +3,7 @@ import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
 import { Fields } from '../fields.ts';
-import { responsibleOfQuery, workerRead } from '../responsible.ts';
+import { responsibleMissing, responsibleOfQuery, workerRead } from '../responsible.ts';
 
 const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 
@@ -26,7 +26,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get('/vacaciones/registro/:codigoPila', { config: cfg }, async (req, reply) => {
     const fields = new Fields(req.query);
     const user = await admin(fields, req);
-    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+    if (user === 'missing') return responsibleMissing(reply, fields);
     if (!user) return lookupError(reply, 404, MESSAGES.adminNotFound);
     const code = (req.params as { codigoPila: string }).codigoPila;
     const record = code.includes('\u0000') ? null : await deps.readSide.vacationByCode(code);
@@ -37,7 +37,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
   app.get('/vacaciones/auditoria', { config: cfg }, async (req, reply) => {
     const fields = new Fields(req.query);
     const user = await admin(fields, req);
-    if (user === 'missing') return lookupError(reply, 400, MESSAGES.emailResponsableRequired);
+    if (user === 'missing') return responsibleMissing(reply, fields);
     const code = fields.get('codigoPila');
     const doc = fields.get('numeroDocumento');
     if (!code && !doc) return lookupError(reply, 400, 'Indique numeroDocumento o codigoPila.');

@@ -4,6 +4,7 @@ import { decode } from '../../events/codec.ts';
 import { workerStream } from '../../events/streams.ts';
 import { verifyWorker } from '../../audit/worker.ts';
 import { breakInSpanish } from '../../http/chain-break-messages.ts';
+import { formulaSafe } from '../../http/csv-cell.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
@@ -120,8 +121,7 @@ function stateTable(state: WorkerState, code: string | null): Html {
 
 function csvCell(v: unknown): string {
   const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  // A cell a spreadsheet would run as a formula is kept as text.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+  const safe = formulaSafe(s);
   return /[",\n\r;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 

@@ -365,7 +365,7 @@ ${more ? html`<p role="status">${MORE_HITS}</p>` : ''}`;
     const today = deps.today();
     const query = req.query as Record<string, unknown>;
     const [balance, list, contracts, periods, settlement] = await Promise.all([
-      vacationBalance(file, today, async () => (await deps.readSide.availabilityOf(worker.id)).daysTaken),
+      vacationBalance(file, today, () => deps.readSide.liveRecordsOf(worker.id)),
       deps.readSide.vacationsOfWorker(worker.id, { includeDeleted: true }) as Promise<VacationView[]>,
       contractsTable(ctx, file),
       periodsSection(ctx, file, query),

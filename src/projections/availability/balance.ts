@@ -1,19 +1,13 @@
-import { Days360, accruedDays, annualDaysFor, companyContractOf, consultContract, ibcOf, takenDays, workedBy } from '../../domain/index.ts';
+import { Days360, annualDaysFor, balanceOn, companyContractOf, consultContract, ibcOn, type LedgerRecord } from '../../domain/index.ts';
 import type { CompanyContract, Contract, VacationParams } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 
 /**
- * The consult's figures: a worker's vacation balance today, from the per-worker reference row
- * (contracts and payroll) and the days taken that this read model holds. The consult route and
- * the panel's worker page both read it.
+ * The consult's figures: a worker's vacation balance today, as the ledger (src/domain/ledger.ts)
+ * gives it from the per-worker reference row (contracts and payroll) and the worker's live records.
+ * The consult route and the panel's worker page both read it.
  */
 
-/** Days worked by today and the IBC of the last settled month, from the worker's folded payroll. */
-export function payrollFiguresOf(file: WorkerFileRow, today: string): { worked: number; ibc: number } {
-  // The salary of the contract that started last (the first of those, in the file's order).
-  const latest = [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0]!;
-  return { worked: workedBy(file.payroll, today), ibc: ibcOf(file.payroll, latest.baseSalary, today) };
-}
 /** Why a contract a worker holds cannot accrue days (src/http/rule-messages.ts has the consult's words for each). */
 export type AccrualProblem<C = CompanyContract> =
   { kind: 'no_dates' } | { kind: 'no_company_contract' } | { kind: 'no_risk_level' } | { kind: 'no_params'; company: C };
@@ -54,12 +48,12 @@ export function accrualCheck<C extends Pick<CompanyContract, 'id' | 'vacationPar
 
 /**
  * The contract a consult reads today and the checks it makes on it, in order; the figures come
- * only once they pass. `taken` is the business days of the worker's live records.
+ * only once they pass, from the ledger on today's date. `records` gives the worker's live records.
  */
 export function vacationBalance(
   file: WorkerFileRow | null,
   today: string,
-  taken: () => Promise<number>,
+  records: () => Promise<readonly LedgerRecord[]>,
 ): Promise<{ ok: true; balance: Balance } | { ok: false; contract: Contract | null; problem: BalanceProblem }> {
   const contract = consultContract(file?.contracts ?? [], today);
   const fail = (problem: BalanceProblem) => Promise.resolve({ ok: false as const, contract, problem });
@@ -68,13 +62,20 @@ export function vacationBalance(
   if (!checked.ok) return fail(checked.problem);
   const { company, params } = checked;
   return (async () => {
-    const { worked, ibc } = payrollFiguresOf(file!, today);
-    const annualDays = annualDaysFor(contract.riskLevel, params)!;
-    const accrued = accruedDays(worked, annualDays);
-    const used = takenDays(await taken());
+    const ledger = balanceOn(file!, await records(), today);
     return {
       ok: true as const,
-      balance: { contract, company, params, annualDays, worked, ibc, accrued, taken: used, available: accrued.minus(used) },
+      balance: {
+        contract,
+        company,
+        params,
+        annualDays: annualDaysFor(contract.riskLevel, params)!,
+        worked: ledger.worked,
+        ibc: ibcOn(file!, today),
+        accrued: Days360.fromUnits(ledger.accruedUnits),
+        taken: Days360.fromUnits(ledger.takenUnits),
+        available: Days360.fromUnits(ledger.availableUnits),
+      },
     };
   })();
 }

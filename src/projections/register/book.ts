@@ -32,6 +32,8 @@ export interface BookWorker {
   periods: PeriodReport[];
   totals: PeriodsReport['totals'];
   vacations: RegisterEntry[];
+  /** The records taken under a settled contract (history, not taken from the balance), with its id. */
+  settledRecords: ReadonlyMap<string, number>;
 }
 
 export const BOOK_PAGE_SIZE = 250;
@@ -67,7 +69,7 @@ export function bookLinesOf(
   // A vacation interrupted on its first day ends before it starts: it is shown on its start day.
   const vacations = records.filter((r) => inRange(r.startDate, r.endDate < r.startDate ? r.startDate : r.endDate, o));
   if (!always && periods.length === 0 && vacations.length === 0) return undefined;
-  return { file, hireDate: hireDateOf(file, o.asOf), periods, totals: report.totals, vacations };
+  return { file, hireDate: hireDateOf(file, o.asOf), periods, totals: report.totals, vacations, settledRecords: report.settledRecords };
 }
 
 const recordsOf = (q: Queryable, workerIds: number[], o: Pick<BookOptions, 'asOf' | 'current'>) =>

@@ -1,5 +1,15 @@
-import { workerPeriods } from '../../commands/worker-periods.ts';
-import { Days360, addDays, consultContract, enforceableFrom, prescribesOn, toDecimal2, type WorkedSheet } from '../../domain/index.ts';
+import {
+  Days360,
+  addDays,
+  consultContract,
+  enforceableFrom,
+  periodsOn,
+  prescribesOn,
+  toDecimal2,
+  type LedgerRecord,
+  type LedgerPeriods,
+  type WorkedSheet,
+} from '../../domain/index.ts';
 import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
 import type { CompanyContractRef } from '../../commands/types.ts';
 import type { WorkerFile } from '../../commands/types.ts';
@@ -54,6 +64,8 @@ export type PeriodWarning =
 export interface PeriodsReport {
   asOf: string;
   periods: PeriodReport[];
+  /** Records taken under a settled contract (history: not taken from the balance), with that contract's id. */
+  settledRecords: Map<string, number>;
   totals: { accrued: number; enjoyed: number; compensated: number; pending: number; pendingUnits: number };
   warnings: PeriodWarning[];
 }
@@ -75,10 +87,21 @@ export function periodsProblem(
   return checked.ok ? null : checked.problem;
 }
 
+/** A register entry as the ledger reads it. */
+export const entryRecord = (r: RegisterEntry): LedgerRecord => ({
+  key: r.codigoPila,
+  order: r.recordId,
+  startDate: r.startDate,
+  days: r.businessDays,
+  compensated: r.compensated,
+});
+
 /**
- * A worker's accrual periods on `asOf`: each main contract's periods of 360 days worked (payroll
- * ended by `asOf`, and any `extra` sheets), the live records' days applied to the oldest pending period first, the dates
- * each period becomes enforceable and prescribes, and the warnings an employer must heed.
+ * A worker's accrual periods on `asOf` as the ledger gives them (src/domain/ledger.ts): each main
+ * contract's periods of 360 days worked (payroll ended by `asOf`, and any `extra` sheets), the live
+ * records' days applied to the oldest pending period first, the dates each period becomes
+ * enforceable and prescribes, and the warnings an employer must heed. The totals are those of the
+ * unsettled contracts: their pending days are the worker's balance on `asOf`.
  */
 export function periodsReport(
   file: Pick<WorkerFile, 'contracts' | 'companyContracts' | 'payroll'>,
@@ -86,7 +109,13 @@ export function periodsReport(
   asOf: string,
   extra: readonly WorkedSheet<number>[] = [],
 ): PeriodsReport {
-  const { periods, allocation } = workerPeriods(file, records, asOf, extra);
+  return reportOf(file, records, periodsOn(file, records.map(entryRecord), asOf, extra));
+}
+
+/** The report of periods the ledger figured (periodsOn), for these records. */
+export function reportOf(file: Pick<WorkerFile, 'contracts'>, records: readonly RegisterEntry[], ledger: LedgerPeriods): PeriodsReport {
+  const { periods, allocation, balance } = ledger;
+  const asOf = balance.date;
   const reports: PeriodReport[] = periods.map((p, i) => {
     const use = allocation.periods[i]!;
     const prescribes = p.earnedOn ? prescribesOn(p.earnedOn) : null;
@@ -115,19 +144,19 @@ export function periodsReport(
       reports[part.period]!.records.push({ codigoPila: r.codigoPila, days: days(part.units) });
     }
   }
-  const accruedUnits = periods.reduce((s, p) => s + p.accruedUnits, 0);
-  const sum = (pick: (u: (typeof allocation.periods)[number]) => number) => allocation.periods.reduce((s, u) => s + pick(u), 0);
-  // Taken days count in full even when no period could hold them (no contract has started).
-  const pendingUnits = accruedUnits - records.reduce((s, r) => s + r.businessDays * 360, 0);
+  // The totals are the balance's: the unsettled contracts' periods (a settled one's are history).
+  const open = allocation.periods.filter((_, i) => !periods[i]!.settled);
+  const sum = (pick: (u: (typeof allocation.periods)[number]) => number) => open.reduce((s, u) => s + pick(u), 0);
   return {
     asOf,
     periods: reports,
+    settledRecords: balance.settledRecords,
     totals: {
-      accrued: days(accruedUnits),
+      accrued: days(balance.accruedUnits),
       enjoyed: days(sum((u) => u.enjoyedUnits)),
       compensated: days(sum((u) => u.compensatedUnits)),
-      pending: days(pendingUnits),
-      pendingUnits,
+      pending: days(balance.availableUnits),
+      pendingUnits: balance.availableUnits,
     },
     warnings: warningsOf(file, reports, asOf),
   };

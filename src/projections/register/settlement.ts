@@ -1,19 +1,8 @@
-import {
-  Days360,
-  addDays,
-  annualDaysFor,
-  consultContract,
-  governingContract,
-  payrollDays,
-  sheetsFromSummary,
-  toDecimal2,
-  valueOfUnits,
-  type WorkedSheet,
-} from '../../domain/index.ts';
+import { Days360, consultContract, governingContract, settlementOn, toDecimal2, valueOfUnits, type Unpaid } from '../../domain/index.ts';
 import type { CompanyContractRef, WorkerFile } from '../../commands/types.ts';
 import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
 import type { Contract } from '../../reference/repository.ts';
-import { periodsReport, type PeriodReport, type PeriodWarning } from './periods.ts';
+import { entryRecord, reportOf, type PeriodReport, type PeriodWarning } from './periods.ts';
 import type { RegisterEntry } from './queries.ts';
 
 /** What a clerk must heed in a settlement (src/http/law-messages.ts words each). */
@@ -26,17 +15,7 @@ export type SettlementWarning =
   /** Days worked after the last payroll sheet, counted from the contract (see Unpaid). */
   | ({ kind: 'projected'; contractId: number } & Unpaid);
 
-/** The days worked from the day after the governing contract's last payroll sheet through the leaving date. */
-export interface Unpaid {
-  /** The end of the contract's last payroll sheet ended by the leaving date; null when it has none. */
-  payrollThrough: string | null;
-  /** The first of those days (the day after `payrollThrough`, or the contract's start). */
-  from: string;
-  /** Days worked, as payroll counts them (30-day months). */
-  days: number;
-  /** What they accrue at the contract's annual days, in 360ths. */
-  accruedUnits: number;
-}
+export type { Unpaid };
 
 /** Why no settlement can be figured (src/http/law-messages.ts words each). */
 export type SettlementProblem = AccrualProblem<CompanyContractRef> | { kind: 'no_contract_on_leaving'; leavingDate: string };
@@ -47,6 +26,8 @@ export interface Settlement {
   leavingDate: string;
   /** The contract that governs the leaving date: its salary values the days. */
   contract: Omit<Contract, 'workerId'>;
+  /** The monthly salary the days are valued at: the base salary, or a variable salary's average of the year before. */
+  salary: number;
   /** The days since its last payroll sheet, counted in the periods, the days and the value. */
   unpaid: Unpaid;
   /** Days pending on the leaving date (accrued, the last period's proportional part included, less taken). */
@@ -58,32 +39,6 @@ export interface Settlement {
   /** The periods of settled contracts that show days pending (or owed), left out of what is owed. */
   excluded: PeriodReport[];
   warnings: SettlementWarning[];
-}
-
-/**
- * The days a worker leaving on `leavingDate` worked under the governing contract after its last
- * payroll sheet: payroll comes after the work, so the sheets of the last weeks (or of a leaving
- * date still to come) are not there yet. None for an additional contract, which earns no days.
- */
-function unpaidDays(
-  file: Pick<WorkerFile, 'contracts' | 'payroll'>,
-  contract: Pick<Contract, 'id' | 'startDate' | 'additional'>,
-  annualDays: number,
-  leavingDate: string,
-): Unpaid {
-  let payrollThrough: string | null = null;
-  for (const sheet of sheetsFromSummary(file.contracts, file.payroll)) {
-    if (
-      sheet.contractId === contract.id &&
-      sheet.periodEnd <= leavingDate &&
-      (payrollThrough === null || sheet.periodEnd > payrollThrough)
-    ) {
-      payrollThrough = sheet.periodEnd;
-    }
-  }
-  const from = payrollThrough === null ? contract.startDate! : addDays(payrollThrough, 1);
-  const days = contract.additional ? 0 : payrollDays(from, leavingDate);
-  return { payrollThrough, from, days, accruedUnits: days * annualDays };
 }
 
 /**
@@ -110,10 +65,9 @@ export function settlementPreview(
   }
   const checked = accrualCheck(file, contract);
   if (!checked.ok) return { ok: false, problem: checked.problem };
-  const unpaid = unpaidDays(file, contract, annualDaysFor(contract.riskLevel, checked.params)!, leavingDate);
-  const extra: WorkedSheet<number>[] =
-    unpaid.days > 0 ? [{ contractId: contract.id, periodStart: unpaid.from, periodEnd: leavingDate, daysWorked: unpaid.days }] : [];
-  const report = periodsReport(file, records, leavingDate, extra);
+  const ledger = settlementOn(file, records.map(entryRecord), contract, leavingDate);
+  const { unpaid } = ledger;
+  const report = reportOf(file, records, ledger.periods);
   const warnings: SettlementWarning[] = [...report.warnings];
   if (unpaid.days > 0) warnings.push({ kind: 'projected', contractId: contract.id, ...unpaid });
   for (const r of records) {
@@ -125,17 +79,16 @@ export function settlementPreview(
   for (const p of excluded) bySettled.set(p.contractId, (bySettled.get(p.contractId) ?? 0) + p.pendingUnits);
   // Days a settled contract gave in advance were deducted when it was settled: only days owed are named.
   for (const [contractId, units] of bySettled) if (units > 0) warnings.push({ kind: 'settledContract', contractId, pendingUnits: units });
-  // What every period has pending (records no period could hold included), less the settled ones'.
-  const pendingUnits = report.totals.pendingUnits - excluded.reduce((sum, p) => sum + p.pendingUnits, 0);
   return {
     ok: true,
     settlement: {
       leavingDate,
       contract,
+      salary: ledger.salary,
       unpaid,
-      pendingUnits,
-      pending: toDecimal2(Days360.fromUnits(pendingUnits)),
-      value: valueOfUnits(contract.baseSalary, pendingUnits),
+      pendingUnits: ledger.pendingUnits,
+      pending: toDecimal2(Days360.fromUnits(ledger.pendingUnits)),
+      value: valueOfUnits(ledger.salary, ledger.pendingUnits),
       periods: report.periods.filter((p) => !p.settled && p.pendingUnits !== 0),
       excluded,
       warnings,

@@ -6,6 +6,7 @@ import { LockSession, rebuildKey, runnerKey } from './locks.ts';
 import { selectProjectors } from './registry.ts';
 import { decodeAll } from './runner.ts';
 import { dropTables, swapTables } from './tables.ts';
+import { LOG_TABLE_DDL, LogIdentity, recordLog } from './log-identity.ts';
 import type { Projector } from '../types.ts';
 
 /** Build tables live under this suffix until the swap; the rebuild lock keeps it to one rebuild at a time. */
@@ -65,6 +66,7 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
         await dropTables(tx, p, REBUILD_SUFFIX);
         await tx.exec(p.ddl(REBUILD_SUFFIX));
       }
+      await tx.exec(LOG_TABLE_DDL);
     });
     built = true;
 
@@ -97,7 +99,7 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
     const more = await replay(db, store, chosen, atPosition, batchSize, (n) => report('catch-up', count + n, count + rest));
     count += more.count;
 
-    await swap(db, chosen, more.position);
+    await swap(db, chosen, more.position, await new LogIdentity(store).current());
     built = false;
     return {
       projectors: chosen.map((p) => p.name),
@@ -200,7 +202,7 @@ async function replay(
  * The swap needs exclusive locks on the live tables; a long query holding them would make every
  * new reader queue behind the swap, so it gives up quickly and tries again instead.
  */
-async function swap(db: Db, projectors: readonly Projector[], position: Position): Promise<void> {
+async function swap(db: Db, projectors: readonly Projector[], position: Position, identity: string | undefined): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await db.transaction(async (tx) => {
@@ -209,6 +211,8 @@ async function swap(db: Db, projectors: readonly Projector[], position: Position
           await lockCheckpoint(tx, p.name);
           await swapTables(tx, p, REBUILD_SUFFIX);
           await writeCheckpoint(tx, p.name, position);
+          // Rebuilt from this log: the checkpoint is of this log now.
+          if (identity !== undefined) await recordLog(tx, p.name, identity);
         }
       });
       return;

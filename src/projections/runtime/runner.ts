@@ -2,6 +2,7 @@ import type { Db } from '../../db/types.ts';
 import { decode, type DecodedEvent } from '../../events/codec.ts';
 import { comparePositions, type EventStore, type Position, type StoredEvent } from '../../store/types.ts';
 import { readCheckpoint } from './checkpoints.ts';
+import { LogMismatchError } from './log-identity.ts';
 import type { BatchCommitter } from './committer.ts';
 import { runnerKey, type LockKey, type LockSession } from './locks.ts';
 import type { ProjectionLogger, Projector } from '../types.ts';
@@ -21,6 +22,8 @@ export interface RunnerOptions {
   onApplied?: (name: string, events: readonly DecodedEvent[]) => void;
   /** Whenever this runner starts or stops being the one that applies. */
   onStateChange?: (name: string, state: RunnerState) => void;
+  /** Before reading on from a checkpoint just loaded: throws LogMismatchError when it is of another log. */
+  checkLog?: (name: string, checkpoint: Position) => Promise<void>;
 }
 
 /** How long a runner goes without asking whether a rebuild is queued for its lock. */
@@ -143,6 +146,13 @@ export class ProjectionRunner {
         failures = 0;
         this.failing = false;
       } catch (err) {
+        if (err instanceof LogMismatchError) {
+          // Reading on would skip or misapply events: the runner stops until someone decides.
+          this.opts.logger.error({ err, projection: this.projector.name }, `projection stopped: ${err.message}`);
+          this.stopping = true;
+          this.known = undefined;
+          return;
+        }
         failures += 1;
         this.failing = true;
         this.known = undefined;
@@ -158,7 +168,9 @@ export class ProjectionRunner {
   private async step(): Promise<number> {
     const name = this.projector.name;
     if (this.known === undefined) {
-      this.known = this.stored = await readCheckpoint(this.db, name);
+      const checkpoint = await readCheckpoint(this.db, name);
+      await this.opts.checkLog?.(name, checkpoint);
+      this.known = this.stored = checkpoint;
       this.storedAt = Date.now();
     }
     const after = this.known;

@@ -9,6 +9,7 @@ import { BatchCommitter } from './committer.ts';
 import { ProjectionRunner, type RunnerState } from './runner.ts';
 import { SharedReader } from '../../store/throughput/shared-reader.ts';
 import { ensureProjectionTables } from './tables.ts';
+import { LogIdentity, checkLog } from './log-identity.ts';
 import { consoleLogger, type ProjectionHooks, type ProjectionLogger, type Projector } from '../types.ts';
 
 export interface ProjectionServiceOptions {
@@ -60,6 +61,7 @@ export class ProjectionService {
   ) {
     this.projectors = opts.projectors ?? allProjectors;
     this.locks = new LockSession(db);
+    const log = new LogIdentity(store);
     const runnerOpts = {
       batchSize: opts.batchSize ?? 1000,
       idleMs: opts.idleMs ?? 100,
@@ -75,7 +77,9 @@ export class ProjectionService {
       onStateChange: (name: string) => {
         for (const w of this.watchers) w.changed(name);
       },
+      checkLog: (name: string, checkpoint: Position) => checkLog(db, log, name, checkpoint),
     };
+
     // One read of the log feeds every runner of this service.
     const shared = new SharedReader(store);
     // and one transaction commits the batches they apply together.

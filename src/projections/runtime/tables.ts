@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../db/types.ts';
 import { allProjectors } from './registry.ts';
 import type { Projector } from '../types.ts';
 import { PROJECTION_DDL_LOCK } from '../../db/advisory-locks.ts';
+import { LOG_TABLE_DDL } from './log-identity.ts';
 
 /** Creates the live read-model tables that are missing, and a START checkpoint for each projector. */
 export async function ensureProjectionTables(db: Db, projectors: readonly Projector[] = allProjectors): Promise<void> {
@@ -9,6 +10,7 @@ export async function ensureProjectionTables(db: Db, projectors: readonly Projec
     // CREATE IF NOT EXISTS still races in the catalog when several instances start at once.
     if (db.kind === 'postgres') await tx.query('SELECT pg_advisory_xact_lock($1)', [PROJECTION_DDL_LOCK]);
     for (const p of projectors) await tx.exec(p.ddl(''));
+    await tx.exec(LOG_TABLE_DDL);
     await tx.query(
       `INSERT INTO projection_checkpoints (name, commit_pos, prepare_pos)
        SELECT unnest($1::text[]), 0, 0 ON CONFLICT (name) DO NOTHING`,

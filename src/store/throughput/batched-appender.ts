@@ -1,4 +1,4 @@
-import type { EventStore, Position, StreamWrite } from '../types.ts';
+import { ContendedStreamError, type EventStore, type Position, type StreamWrite } from '../types.ts';
 import { batchBound } from './gather.ts';
 
 interface Pending {
@@ -62,7 +62,15 @@ export class BatchedAppender {
       const r = await this.store.appendAny(writes);
       for (const p of batch) p.resolve(r.position);
     } catch (err) {
-      for (const p of batch) p.reject(err);
+      if (!(err instanceof ContendedStreamError) || batch.length === 1) {
+        for (const p of batch) p.reject(err);
+        return;
+      }
+      // One busy stream must not fail the records of every other stream of the batch: each
+      // record is written alone, in the order asked for, and fails only on its own streams.
+      for (const p of batch) {
+        await this.store.appendAny(p.writes.map((w) => ({ ...w, events: [...w.events] }))).then((r) => p.resolve(r.position), p.reject);
+      }
     }
   }
 

@@ -22,9 +22,7 @@ describe('vacaciones audit verify and anchor', () => {
   it('verifies, anchors, and fails with the first broken link named', async () => {
     const empty = await cli.run('audit', 'verify');
     expect(empty).toMatchObject({ code: 0, stderr: [] });
-    expect(empty.stdout).toEqual([
-      expect.stringMatching(/^verified every stream: 0 events in 0 streams in [\d.]+ s \(\d+ events\/s\): every chain holds$/),
-    ]);
+    expect(empty.stdout).toEqual([expect.stringMatching(/^verified every stream: 0 events in 0 streams in [\d.]+ s: every chain holds$/)]);
 
     await cli.inspect(async (db) => {
       await db.query(

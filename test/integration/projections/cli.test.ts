@@ -139,8 +139,8 @@ describe.skipIf(!hasServer())(`CLI: projections and replay${hasServer() ? '' : `
     expect(table.code).toBe(0);
     const lines = table.stdout.trim().split('\n');
     expect(lines[0]).toMatch(/^worker 1 \(document 1001\): \d+ events$/);
-    expect(lines[1]).toMatch(/^REV\s+STREAM\s+RECORDED\s+TYPE\s+WHO\s+REQUEST\s+WHAT\s+LIVE\s+DAYS\s+LIVE CODES$/);
-    expect(lines[2]).toMatch(/^\s*0\s+worker\s+\S+Z\s+Vacation(Created|Imported)\s+analista@example.com/);
+    expect(lines[1]).toMatch(/^REV\s+STREAM\s+RECORDED \(BOGOTA\)\s+EVENT\s+WHO\s+REQUEST\s+LIVE\s+DAYS\s+WHAT\s+LIVE CODES$/);
+    expect(lines[2]).toMatch(/^\s*0\s+worker\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+(registro|importación)\s+analista@example.com/);
     expect(unknownDoc).toMatchObject({ code: 1, stderr: 'vacaciones: no worker with document 999\n' });
   });
 });

@@ -94,6 +94,7 @@ describe('ReferenceRepository', () => {
         baseSalary: 2650000,
         riskLevel: 1,
         technicalOrTrusted: false,
+        variableSalary: false,
       },
       {
         id: 10510,
@@ -107,6 +108,7 @@ describe('ReferenceRepository', () => {
         baseSalary: 900000,
         riskLevel: 1,
         technicalOrTrusted: false,
+        variableSalary: false,
       },
     ]);
     expect(await repo.contractsOf(1005)).toEqual([]);
@@ -268,8 +270,8 @@ describe('CachedReferenceRepository', () => {
     const sameCompanies = [...a!.companyContracts.keys()].join() === [...b!.companyContracts.keys()].join();
     expect(sameCompanies).toBe(true);
     expect(a!.companyContracts).toBe(b!.companyContracts);
-    expect(a!.payroll.months.join()).toBe(b!.payroll.months.join());
-    expect(a!.payroll.months).toBe(b!.payroll.months);
-    expect(a!.payroll.monthPay).not.toBe(b!.payroll.monthPay);
+    expect(a!.payroll.ends.join()).toBe(b!.payroll.ends.join());
+    expect(a!.payroll.ends).toBe(b!.payroll.ends);
+    expect(a!.payroll.pay).not.toBe(b!.payroll.pay);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate } from '../../../src/db/migrations.ts';
-import { summarizePayroll } from '../../../src/domain/index.ts';
+import { payrollOf } from '../../../src/domain/index.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { allWorkerFiles, rebuiltWorkerFiles } from '../../../src/reference/worker-files.ts';
@@ -42,7 +42,7 @@ async function expectCurrent(): Promise<void> {
     expect(file.worker).toEqual(source.worker);
     expect(file.contracts).toEqual(source.contracts);
     expect(file.companyContracts).toEqual(source.companyContracts);
-    expect(file.payroll).toEqual(summarizePayroll(source.sheets, source.contracts));
+    expect(file.payroll).toEqual(payrollOf(source.sheets, source.contracts));
     expect(await repo.workerFileByDocument(` ${file.worker.documentNumber} `)).toEqual(file);
   }
 }
@@ -127,12 +127,12 @@ describe('the per-worker read model', () => {
 
   it('is filled by its migration for the workers already imported', async () => {
     const held = await allWorkerFiles(t.db);
-    // Migrations 21 and 23 write the function again with the vacation law's fields and the sheets'
-    // starts, and fill them in.
+    // Migrations 21, 23 and 25 write the function again (the vacation law's fields, the sheets'
+    // starts, then every sheet as paid with the variable salary) and fill the rows in.
     await t.db.exec(
-      'DROP TABLE rm_workers; DROP FUNCTION vac_worker_rows(bigint[]); DELETE FROM schema_migrations WHERE version IN (18, 21, 23);',
+      'DROP TABLE rm_workers; DROP FUNCTION vac_worker_rows(bigint[]); DELETE FROM schema_migrations WHERE version IN (18, 21, 23, 25);',
     );
-    expect(await migrate(t.db)).toEqual([18, 21, 23]);
+    expect(await migrate(t.db)).toEqual([18, 21, 23, 25]);
     expect(await allWorkerFiles(t.db)).toEqual(held);
     await expectCurrent();
   });

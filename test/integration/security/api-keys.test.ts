@@ -47,7 +47,7 @@ describe('API keys', () => {
   it('verifies a live key and nothing else', async () => {
     const k = await createApiKey(t.db, { name: 'portal', scopes: ['contratos:verificar'] });
     const principal = await verifyApiKey(t.db, k.key);
-    expect(principal).toEqual({ id: k.id, name: 'portal', scopes: ['contratos:verificar'] });
+    expect(principal).toEqual({ id: k.id, name: 'portal', scopes: ['contratos:verificar'], userEmail: null });
     expect(hasScope(principal!, 'contratos:verificar')).toBe(true);
     expect(hasScope(principal!, 'vacaciones')).toBe(false);
     const tampered = k.key.slice(0, -1) + (k.key.endsWith('A') ? 'B' : 'A');
@@ -93,6 +93,7 @@ describe('API keys', () => {
       name: 'listada',
       prefix: k.key.slice(4, 12),
       scopes: ['vacaciones', 'contratos:verificar'],
+      userEmail: null,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       revokedAt: null,
     });

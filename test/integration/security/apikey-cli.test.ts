@@ -44,10 +44,26 @@ describe('vacaciones apikey', () => {
     expect(scope.stderr).toEqual(['vacaciones: unknown scope "todo": allowed scopes are vacaciones, contratos:verificar, auditoria']);
   });
 
+  it('create --usuario binds the key to an administrator of the reference data, and to no one else', async () => {
+    expect((await cli.run('import', 'test/fixtures/reference-data.json')).code).toBe(0);
+    const r = await cli.run('apikey', 'create', '--name', 'ana', '--usuario', 'Admin@Empresa.co');
+    expect(r.code).toBe(0);
+    expect(r.stdout[0]).toMatch(/^created API key "ana" .* scopes: vacaciones, contratos:verificar, acting only as admin@empresa\.co$/);
+    await cli.inspect(async (db) => {
+      expect(await verifyApiKey(db, r.stdout.at(-1)!)).toMatchObject({ name: 'ana', userEmail: 'admin@empresa.co' });
+    });
+    const employee = await cli.run('apikey', 'create', '--name', 'pepe', '--usuario', 'empleado@empresa.co');
+    expect(employee.code).toBe(1);
+    expect(employee.stderr).toEqual([
+      'vacaciones: empleado@empresa.co is not an administrator in the reference data: a key can only be bound to one',
+    ]);
+    expect((await cli.run('apikey', 'list')).stdout.find((l) => l.startsWith('ana '))).toContain('admin@empresa.co');
+  });
+
   it('list shows names, prefixes and scopes but never a key', async () => {
     const r = await cli.run('apikey', 'list');
     expect(r.code).toBe(0);
-    expect(r.stdout[0]).toMatch(/^NAME\s+PREFIX\s+SCOPES\s+CREATED\s+REVOKED$/);
+    expect(r.stdout[0]).toMatch(/^NAME\s+PREFIX\s+SCOPES\s+USER\s+CREATED\s+REVOKED$/);
     const nomina = r.stdout.find((l) => l.startsWith('nomina '))!;
     expect(nomina).toContain(`${key.slice(0, 12)}...`);
     expect(nomina).toContain('vacaciones,contratos:verificar');

@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectClient } from '../../../src/store/kurrentdb-client.ts';
 import { hostOf, unsupportedMessage } from '../../../src/store/kurrentdb-mapping.ts';
-import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
+import { KurrentEventStore, LEADER_ATTEMPTS, NoLeaderError } from '../../../src/store/kurrentdb-store.ts';
 import type { NewEvent } from '../../../src/store/types.ts';
 import { FakeKurrentNode } from '../../support/fake-kurrent-node.ts';
 
 /**
  * The installed client itself (@kurrent/kurrentdb-client 1.3.1) against a stand-in node that
  * answers its gRPC calls for appends: what the client does with its connections and with the
- * server's answers is the client's own. Reads are not served (they go over the client's
- * separate bridge), so every append here is answered with a position and reads nothing back,
+ * server's answers is the client's own. Reads (over the client's separate bridge) are answered
+ * as of an empty log, so every append here is answered with a position and reads nothing back,
  * and expects no stream: a write expecting any revision first reads its stream's head to chain
  * its events to it.
  */
@@ -32,9 +32,11 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
     for (let i = 0; i < 100 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
   };
 
-  it('connects to a server whose feature table lists multi-stream append', async () => {
+  it('connects to a server whose feature table lists multi-stream append, having read $all through the bridge', async () => {
     store = await KurrentEventStore.connect(node.url);
-    expect(node.calls).toEqual(['GetSupportedMethods', 'AppendSession']);
+    // The append path's client first, then the read bridge, with a feature table of its own.
+    expect(node.calls).toEqual(['GetSupportedMethods', 'AppendSession', 'GetSupportedMethods', 'Read']);
+    expect(node.reads).toBe(1);
   });
 
   it.each(['older server', 'no table'] as const)(
@@ -78,11 +80,32 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
     expect(node.openSessions()).toBe(1);
   });
 
-  it('does not retry a second refusal: the write fails', async () => {
-    node.followerSessions = 5;
-    store = new KurrentEventStore(() => connectClient(node.url));
-    await expect(store.append([{ stream: 'worker-3', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toThrow(/not the leader/);
-    expect(node.sessions).toHaveLength(2);
+  it('aims the retry at the leader the refusal names, through the connection string the store was given', async () => {
+    const leader = await FakeKurrentNode.start();
+    try {
+      node.followerSessions = 100;
+      node.leader = { host: '127.0.0.1', port: leader.port };
+      store = await KurrentEventStore.connect(`kurrentdb://admin:changeit@127.0.0.1:${node.port}?tls=false&defaultDeadline=3000`);
+      const r = await store.append([{ stream: 'worker-3', expectedRevision: 'no_stream', events: [ev()] }]);
+      expect(r.revisions).toEqual([{ stream: 'worker-3', revision: 0 }]);
+      // The follower refused the probe of connect; the leader took it, and the append.
+      expect(node.calls.filter((c) => c === 'AppendSession')).toHaveLength(1);
+      expect(leader.calls.filter((c) => c === 'AppendSession')).toHaveLength(2);
+    } finally {
+      await store?.close();
+      store = undefined;
+      await leader.stop();
+    }
+  });
+
+  it(`gives up after ${LEADER_ATTEMPTS} refusals with NoLeaderError`, async () => {
+    node.followerSessions = 100;
+    node.leader = { host: '127.0.0.1', port: node.port };
+    store = new KurrentEventStore(() => connectClient(node.url), hostOf(node.url));
+    await expect(store.append([{ stream: 'worker-3', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(
+      NoLeaderError,
+    );
+    expect(node.calls.filter((c) => c === 'AppendSession')).toHaveLength(LEADER_ATTEMPTS);
   });
 
   it('refuses an event it cannot serialise before sending, instead of leaving the client to crash the process', async () => {

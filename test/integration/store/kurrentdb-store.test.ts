@@ -12,6 +12,8 @@ import {
   isAfter,
   isNotLeader,
   maxPosition,
+  notLeader,
+  towardsLeader,
   replyPosition,
   sameStreamTwice,
   streamKey,
@@ -225,6 +227,19 @@ describe('KurrentDB mapping (no server needed)', () => {
     expect(isNotLeader(serviceError(9, NOT_LEADER_MESSAGE))).toBe(false);
     expect(isNotLeader(internalError())).toBe(false);
     expect(isNotLeader(new Error('boom'))).toBe(false);
+  });
+
+  it('reads the leader a refusal names, and aims a connection string at it alone', () => {
+    expect(notLeader(notLeaderAppendError())).toEqual({ leader: { host: 'node-2', port: 2113 } });
+    expect(notLeader(serviceError(9, NOT_LEADER_MESSAGE, notLeaderDetails('10.5.0.12', 2114)))).toEqual({
+      leader: { host: '10.5.0.12', port: 2114 },
+    });
+    expect(notLeader(notLeaderReadError())).toEqual({ leader: { host: 'node-2', port: 2113 } });
+    const leader = { host: '10.5.0.12', port: 2113 };
+    expect(
+      towardsLeader('kurrentdb://admin:changeit@10.5.0.11:2113,10.5.0.12:2113,10.5.0.13:2113?tls=false&defaultDeadline=5000', leader),
+    ).toBe('kurrentdb://admin:changeit@10.5.0.12:2113?tls=false&defaultDeadline=5000');
+    expect(towardsLeader('kurrentdb+discover://cluster.example:2113', leader)).toBe('kurrentdb://10.5.0.12:2113');
   });
 
   it('compares the streams of one append as the server does, ignoring case one character at a time', () => {

@@ -1,4 +1,4 @@
-import { HolidayCalendar, addDays, monthOf, summarizePayroll, type PayrollSheet } from '../../../src/domain/index.ts';
+import { HolidayCalendar, addDays, monthOf, payrollOf, type PayrollSheet } from '../../../src/domain/index.ts';
 import type { ContractRef, VacationParams, VacationRequest, WorkerFile } from '../../../src/commands/types.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
 import { foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
@@ -29,6 +29,7 @@ export const contract = (over: Partial<ContractRef> = {}): ContractRef => ({
   baseSalary: 2_847_000,
   riskLevel: 1,
   technicalOrTrusted: false,
+  variableSalary: false,
   ...over,
 });
 
@@ -57,7 +58,7 @@ export function workerFile(
   return {
     worker: { id: 1001, documentNumber: '1020307007' },
     contracts,
-    payroll: summarizePayroll(over.sheets ?? fortnights('2024-02-01', '2026-10-31'), contracts),
+    payroll: payrollOf(over.sheets ?? fortnights('2024-02-01', '2026-10-31'), contracts),
     companyContracts: new Map([[10, { id: 10, vacationParams: over.params === undefined ? params() : over.params }]]),
   };
 }

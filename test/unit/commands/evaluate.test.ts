@@ -99,7 +99,10 @@ describe('evaluate: figures', () => {
 describe('evaluate: a worker with a main and an additional contract', () => {
   // Main contract 10001 paid from 2024-02, additional 10510 from 2025-01, both through 2026-10.
   const both = workerFile({
-    contracts: [contract(), contract({ id: 10510, additional: true, startDate: '2025-01-01', endDate: '2026-12-31', baseSalary: 900_000 })],
+    contracts: [
+      contract({ endDate: '2027-12-31' }),
+      contract({ id: 10510, additional: true, startDate: '2025-01-01', endDate: '2026-12-31', baseSalary: 900_000 }),
+    ],
     sheets: [...fortnights('2024-02-01', '2026-10-31'), ...fortnights('2025-01-01', '2026-10-31', 900_000, 10510)],
   });
   const on = (over: Parameters<typeof request>[0]) => run({ file: both, request: request({ startDate: '2026-11-23', ...over }) });
@@ -281,43 +284,54 @@ describe('evaluate: business rules (every failing rule listed)', () => {
   });
 });
 
-describe('evaluate: at most half of a period paid in money (limiteCompensacion "mitad")', () => {
+describe('evaluate: (g) at most half of what was accrued paid in money (limiteCompensacion "mitad")', () => {
+  // Paid from 2024-02-01: by 2026-01-05, 23 months (690 days) accrued 28.75 days; half is 14.375.
   const limited = workerFile({ params: params({ compensationLimit: 'half' }) });
   const money = (days: number, startDate = '2026-01-05') => request({ compensated: true, days, startDate });
+  const overHalf = (compensated: string, accrued: string) =>
+    `Los días compensados en dinero (${compensated}) superarían la mitad de los días causados a la fecha de inicio (${accrued}): ` +
+    'solo puede pagarse en dinero hasta la mitad de lo causado';
 
-  it('given the limit, when 10 days are asked in money with nothing taken, then the first period would have 10 of its 15 days paid', () => {
-    const ev = run({ file: limited, request: money(10) });
-    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
-      'Los días compensados en dinero (10) superarían la mitad de los 15 días del período 1 del contrato 10001 (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período',
-    ]);
+  it('given 28.75 days accrued, when 15 are asked in money, then it fails naming both figures', () => {
+    const ev = run({ file: limited, request: money(15) });
+    expect(!ev.ok && ev.violations).toEqual([{ rule: 'compensationOverHalf', compensated: 15, accrued: 28.75 }]);
+    expect(!ev.ok && ruleMessages(ev.violations)).toEqual([overHalf('15', '28.75')]);
   });
 
-  it('given the limit, when 7 days are asked in money, then it passes', () => {
-    expect(run({ file: limited, request: money(7) }).ok).toBe(true);
+  it('given 28.75 days accrued, when 14 are asked in money, then it passes', () => {
+    expect(run({ file: limited, request: money(14) }).ok).toBe(true);
   });
 
-  it('given 8 days of the first period enjoyed, when 8 more are asked in money, then 7 and 1 fall in two periods and it passes', () => {
-    const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-12', 8)]);
-    expect(run({ file: limited, state, request: money(8) }).ok).toBe(true);
+  it('given 7.5 days earned (six months), when 7 are asked in money, then days not earned cannot be paid: only 3 pass', () => {
+    const file = workerFile({ params: params({ compensationLimit: 'half' }), sheets: fortnights('2025-07-01', '2025-12-31') });
+    const seven = run({ file, request: money(7) });
+    expect(!seven.ok && ruleMessages(seven.violations)).toEqual([overHalf('7', '7.50')]);
+    expect(run({ file, request: money(3) }).ok).toBe(true);
+    expect(run({ file, request: money(4) }).ok).toBe(false);
   });
 
-  it('given 5 days of the first period already paid in money, when 5 more are asked, then the period would pass half and it is listed with the other broken rules', () => {
+  it('given 5 days already paid in money, when 10 more are asked, then 15 pass half and it is listed with the other broken rules', () => {
     const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-07', 5, { compensated: true })]);
-    const ev = run({ file: limited, state, request: money(5, '2026-01-04') });
+    const ev = run({ file: limited, state, request: money(10, '2026-01-04') });
     expect(!ev.ok && ruleMessages(ev.violations)).toEqual([
       'La fecha de inicio 2026-01-04 no es un día hábil para el trabajador',
-      'Los días compensados en dinero (10) superarían la mitad de los 15 días del período 1 del contrato 10001 (desde 2024-02-01): mientras el contrato esté vigente solo puede pagarse en dinero hasta la mitad de cada período',
+      overHalf('15', '28.75'),
     ]);
+  });
+
+  it('given days enjoyed, then they do not count against the limit', () => {
+    const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-12', 8)]);
+    expect(run({ file: limited, state, request: money(14) }).ok).toBe(true);
   });
 
   it('given a company contract without the limit, or enjoyed days, then nothing changes', () => {
-    expect(run({ request: money(10) }).ok).toBe(true);
-    expect(run({ file: limited, request: request({ days: 10 }) }).ok).toBe(true);
+    expect(run({ request: money(20) }).ok).toBe(true);
+    expect(run({ file: limited, request: request({ days: 20 }) }).ok).toBe(true);
   });
 
   it('given an edit of the compensated record itself, then its own days do not count against the limit', () => {
-    const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-09', 7, { compensated: true })]);
-    expect(run({ file: limited, state, request: money(7), replacing: 'VAC_A' }).ok).toBe(true);
-    expect(run({ file: limited, state, request: money(7) }).ok).toBe(false);
+    const state = stateOf([created('VAC_A', '2025-03-03', '2025-03-20', 14, { compensated: true })]);
+    expect(run({ file: limited, state, request: money(14), replacing: 'VAC_A' }).ok).toBe(true);
+    expect(run({ file: limited, state, request: money(14) }).ok).toBe(false);
   });
 });

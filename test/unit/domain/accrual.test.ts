@@ -1,23 +1,48 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-  Days360,
-  accruedDays,
   annualDaysFor,
-  availableDays,
+  balanceOn,
   countsAsWorked,
-  daysWorked,
-  ibcLastMonth,
-  ibcOf,
-  summarizePayroll,
-  workedBy,
+  ibcOn,
   lastSettledMonth,
-  lte,
   mainContractRanges,
-  takenDays,
-  toDecimal2,
+  payrollOf,
+  type LedgerContract,
   type PayrollSheet,
 } from '../../../src/domain/index.ts';
+
+/** The worker's ids as the ledger holds them (numbers), for the names these tests give contracts. */
+const ids = new Map<string, number>();
+const idOf = (name: string) => ids.get(name) ?? (ids.set(name, ids.size + 1), ids.size);
+
+type Named = { id: string; startDate: string | null; endDate: string | null; additional: boolean };
+const ledgerContracts = (contracts: readonly Named[]): LedgerContract[] =>
+  contracts.map((c) => ({ ...c, id: idOf(c.id), settled: false, companyContractId: null, riskLevel: null, baseSalary: 0 }));
+const paid = (sheets: readonly PayrollSheet[]) => sheets.map((s) => ({ ...s, contractId: idOf(s.contractId) }));
+
+/** Days worked by `date` as the ledger counts them (its `worked`): main contracts' sheets inside their dates. */
+function daysWorked(sheets: readonly PayrollSheet[], contracts: readonly Named[], date: string): number {
+  const held = ledgerContracts(contracts);
+  return balanceOn({ contracts: held, companyContracts: new Map(), payroll: payrollOf(paid(sheets), held) }, [], date).worked;
+}
+
+/** The ledger's IBC for a worker whose only contract pays `salary`. */
+function ibcLastMonth(sheets: readonly PayrollSheet[], salary: number, today: string): number {
+  const held: LedgerContract[] = [
+    {
+      id: 0,
+      startDate: '2000-01-01',
+      endDate: null,
+      settled: false,
+      additional: false,
+      companyContractId: null,
+      riskLevel: null,
+      baseSalary: salary,
+    },
+  ];
+  return ibcOn({ contracts: held, payroll: payrollOf(paid(sheets), held) }, today);
+}
 
 const sheet = (periodStart: string, periodEnd: string, days: number, pay = 0, contractId = 'main-1'): PayrollSheet => ({
   contractId,
@@ -91,12 +116,6 @@ describe('daysWorked', () => {
     expect(daysWorked([sheet('2026-03-01', '2026-03-15', 15, 0, 'open')], contracts, '2027-12-31')).toBe(0);
   });
 
-  it('given numeric contract ids, when summed, then sheets match their contracts by id', () => {
-    const numeric = [{ id: 7, startDate: '2026-01-01', endDate: '2026-12-31', additional: false }];
-    const sheets = [{ contractId: 7, periodStart: '2026-01-01', periodEnd: '2026-01-15', daysWorked: 15 }];
-    expect(daysWorked(sheets, numeric, '2026-12-31')).toBe(15);
-  });
-
   it('given an invalid sheet date, when summed, then it is rejected', () => {
     expect(() => daysWorked([sheet('2026-02-30', '2026-03-15', 15)], contracts, '2026-12-31')).toThrow(/2026-02-30/);
   });
@@ -131,29 +150,6 @@ describe('annualDaysFor', () => {
 
   it.each([0, 6, 2.5])('given risk level %s, when asked, then it is rejected', (level) => {
     expect(() => annualDaysFor(level, params)).toThrow(RangeError);
-  });
-});
-
-describe('accrued, taken and available days', () => {
-  it('given 360 days worked at 15 a year, when accrued, then exactly 15 days accrue', () => {
-    const accrued = accruedDays(360, 15);
-    expect(accrued.units).toBe(5400);
-    expect(toDecimal2(accrued)).toBe(15);
-  });
-
-  it('given 100 days worked at 15 a year, when accrued, then 4.17 days show', () => {
-    expect(toDecimal2(accruedDays(100, 15))).toBe(4.17);
-  });
-
-  it('given more taken than accrued, when subtracted, then the balance is negative', () => {
-    const available = availableDays(accruedDays(100, 15), takenDays(6));
-    expect(available.units).toBe(1500 - 2160);
-    expect(toDecimal2(available)).toBe(-1.83);
-  });
-
-  it('given fractional inputs, when accrued or taken, then they are rejected', () => {
-    expect(() => accruedDays(10.5, 15)).toThrow(RangeError);
-    expect(() => takenDays(1.5)).toThrow(RangeError);
   });
 });
 
@@ -205,17 +201,6 @@ describe('ibcLastMonth', () => {
 });
 
 describe('accrual properties', () => {
-  it('property: accrued days never decrease as days worked grow', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 0, max: 20_000 }),
-        fc.integer({ min: 0, max: 1_000 }),
-        fc.constantFrom(15, 30),
-        (worked, more, annual) => lte(accruedDays(worked, annual), accruedDays(worked + more, annual)),
-      ),
-    );
-  });
-
   it('property: adding a sheet never lowers days worked', () => {
     const contracts = [contract('main-1', '2020-01-01', '2030-12-31'), contract('extra', '2020-01-01', '2030-12-31', true)];
     const day = fc.integer({ min: 1, max: 28 }).map((d) => `2025-03-${String(d).padStart(2, '0')}`);
@@ -229,64 +214,5 @@ describe('accrual properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
-
-  it('property: available = accrued − taken, exactly', () => {
-    fc.assert(
-      fc.property(fc.integer({ min: 0, max: 20_000 }), fc.integer({ min: 0, max: 500 }), (worked, taken) => {
-        const available = availableDays(accruedDays(worked, 15), takenDays(taken));
-        return available.plus(Days360.fromWholeDays(taken)).units === worked * 15;
-      }),
-    );
-  });
-});
-
-describe('summarizePayroll', () => {
-  const date = (y: number, m: number, d: number) => `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
-  const day = fc
-    .tuple(fc.integer({ min: 2024, max: 2026 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 28 }))
-    .map(([y, m, d]) => date(y, m, d));
-  const arbSheet = fc
-    .tuple(day, day, fc.integer({ min: 0, max: 31 }), fc.integer({ min: 0, max: 5_000_000 }), fc.constantFrom('a', 'b', 'c', 'gone'))
-    .map(([x, y, n, pay, id]) => (x <= y ? sheet(x, y, n, pay, id) : sheet(y, x, n, pay, id)));
-  const arbContract = fc
-    .tuple(fc.constantFrom('a', 'b', 'c'), fc.option(day, { nil: null }), fc.option(day, { nil: null }), fc.boolean())
-    .map(([id, x, y, additional]) => (x !== null && y !== null && y < x ? contract(id, y, x, additional) : contract(id, x, y, additional)));
-
-  it('property: days worked and the IBC read from the summary equal those of the sheets, on any date', () => {
-    fc.assert(
-      fc.property(
-        fc.array(arbSheet, { maxLength: 30 }),
-        fc.array(arbContract, { maxLength: 4 }),
-        fc.array(day, { minLength: 1, maxLength: 8 }),
-        (sheets, contracts, dates) => {
-          const summary = summarizePayroll(sheets, contracts);
-          for (const d of [...dates, '2023-12-31', '2027-01-01']) {
-            expect(workedBy(summary, d)).toBe(daysWorked(sheets, contracts, d));
-            expect(ibcOf(summary, 777, d)).toBe(ibcLastMonth(sheets, 777, d));
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
-  });
-
-  it('given sheets in any order, then the summary is ascending, with running totals of counted sheets only and where they start', () => {
-    const contracts = [contract('main-1', '2026-01-01', '2026-12-31'), contract('extra', '2026-01-01', '2026-12-31', true)];
-    const sheets = [
-      sheet('2026-02-01', '2026-02-15', 15, 100),
-      sheet('2026-01-16', '2026-01-31', 16, 200),
-      sheet('2026-01-16', '2026-01-31', 16, 50, 'extra'),
-      sheet('2026-01-01', '2026-01-15', 15, 300),
-    ];
-    expect(summarizePayroll(sheets, contracts)).toEqual({
-      workedEnds: ['2026-01-15', '2026-01-31', '2026-02-15'],
-      workedSoFar: [15, 31, 46],
-      months: ['2026-01', '2026-02'],
-      monthPay: [550, 100],
-      workedFrom: ['2026-01-01', '2026-01-16', '2026-02-01'],
-    });
-    expect(workedBy(summarizePayroll(sheets, contracts), '2026-01-30')).toBe(15);
-    expect(() => workedBy(summarizePayroll(sheets, contracts), '2026-02-30')).toThrow();
   });
 });

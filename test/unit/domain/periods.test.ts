@@ -6,10 +6,8 @@ import {
   allocateAcrossContracts,
   allocateTaken,
   enforceableFrom,
-  periodsOverHalfCompensated,
   prescribesOn,
-  sheetsFromSummary,
-  summarizePayroll,
+  settledContractOf,
   type PeriodContract,
   type TakenRecord,
   type WorkedSheet,
@@ -155,53 +153,6 @@ describe('accrualPeriods', () => {
   });
 });
 
-describe('sheetsFromSummary', () => {
-  it('given contiguous fortnights of two main contracts and an additional one, when read from the summary, then the periods are those of the sheets', () => {
-    const contracts = [
-      contract({ endDate: '2025-02-28', settled: true }),
-      contract({ id: 2, startDate: '2025-03-01', endDate: '2026-12-31' }),
-      contract({ id: 3, additional: true, startDate: '2025-01-01' }),
-    ];
-    const sheets = [
-      ...fortnights('2024-02-01', '2025-02-28'),
-      ...fortnights('2025-03-01', '2026-10-31', 2),
-      ...fortnights('2025-01-01', '2026-10-31', 3),
-    ];
-    const summary = summarizePayroll(
-      sheets.map((s) => ({ ...s, basicCompensation: 1 })),
-      contracts,
-    );
-    expect(accrualPeriods(contracts, sheetsFromSummary(contracts, summary), '2026-11-21')).toEqual(
-      accrualPeriods(contracts, sheets, '2026-11-21'),
-    );
-  });
-});
-
-describe('sheetsFromSummary over a month without payroll', () => {
-  // From 2024-02-10 (6 days that fortnight), no sheet in February 2025: 351 days by 2025-01-31.
-  const contracts = [contract({ startDate: '2024-02-10', endDate: '2026-12-31' })];
-  const sheets = fortnights('2024-02-01', '2025-12-31')
-    .filter((s) => !s.periodStart.startsWith('2025-02'))
-    .map((s) => (s.periodStart === '2024-02-01' ? { ...s, periodStart: '2024-02-10', daysWorked: 6 } : s));
-  const summary = summarizePayroll(
-    sheets.map((s) => ({ ...s, basicCompensation: 1 })),
-    contracts,
-  );
-
-  it('given the gap, when the periods are read from the summary, then the 360th day falls on the 9th of the first sheet after it, as the sheets say', () => {
-    const periods = accrualPeriods(contracts, sheetsFromSummary(contracts, summary), '2026-01-01');
-    expect(periods).toEqual(accrualPeriods(contracts, sheets, '2026-01-01'));
-    expect(periods[0]).toMatchObject({ from: '2024-02-10', earnedOn: '2025-03-09' });
-    expect(periods[1]).toMatchObject({ from: '2025-03-10' });
-  });
-
-  it('given a summary kept before it held where sheets start, then it reads the gap as part of the sheet after it, as it did', () => {
-    const { workedFrom: _kept, ...old } = summary;
-    // 9 of 15 days over the 43 calendar days from 2025-02-01 to 2025-03-15.
-    expect(accrualPeriods(contracts, sheetsFromSummary(contracts, old), '2026-01-01')[0]).toMatchObject({ earnedOn: '2025-02-26' });
-  });
-});
-
 describe('allocateTaken', () => {
   const periods = accrualPeriods([contract()], fortnights('2024-02-01', '2026-10-31'), '2026-11-21');
 
@@ -257,10 +208,8 @@ describe('allocateAcrossContracts', () => {
   const pending = (a: ReturnType<typeof allocateTaken>) => a.periods.map((u) => days(u.pendingUnits));
 
   it('given records under a settled contract and after it, then each contract pays its own: later days never go to the settled periods', () => {
-    const a = allocateAcrossContracts(
-      periods,
-      [taken('OLD', '2023-03-06', 10, false, 1), taken('NEW', '2025-03-03', 10, false, 2)],
-      [settled, current],
+    const a = allocateAcrossContracts(periods, [taken('OLD', '2023-03-06', 10, false, 1), taken('NEW', '2025-03-03', 10, false, 2)], (r) =>
+      settledContractOf([settled, current], r),
     );
     expect(periods.map((p) => [p.contractId, p.number, p.settled])).toEqual([
       [1, 1, true],
@@ -278,21 +227,22 @@ describe('allocateAcrossContracts', () => {
   });
 
   it("given more days under the settled contract than it earned, then its last period owes them, and the others' are untouched", () => {
-    const a = allocateAcrossContracts(periods, [taken('OLD', '2023-03-06', 35, false, 1)], [settled, current]);
+    const a = allocateAcrossContracts(periods, [taken('OLD', '2023-03-06', 35, false, 1)], (r) => settledContractOf([settled, current], r));
     expect(pending(a)).toEqual([0, -5, 15, 15, 0]);
   });
 
   it('given a record on a day an unsettled main contract was also in force, then it goes to the unsettled periods', () => {
     const overlapping = contract({ id: 2, startDate: '2023-07-01', endDate: '2028-12-31' });
     const ps = accrualPeriods([settled, overlapping], sheets, '2026-01-10');
-    const a = allocateAcrossContracts(ps, [taken('MID', '2023-09-04', 5, false, 1)], [settled, overlapping]);
+    const a = allocateAcrossContracts(ps, [taken('MID', '2023-09-04', 5, false, 1)], (r) => settledContractOf([settled, overlapping], r));
     expect(a.byRecord.get('MID')!.map((part) => ps[part.period]!.contractId)).toEqual([2]);
   });
 
-  it('given a settled contract with no period (no payroll), then its records go to the unsettled periods', () => {
+  it('given a settled contract with no period (no payroll), then its records are history: no period takes them', () => {
     const unpaid = accrualPeriods([settled, current], fortnights('2024-01-01', '2025-12-31', 2), '2026-01-10');
-    const a = allocateAcrossContracts(unpaid, [taken('OLD', '2023-03-06', 10, false, 1)], [settled, current]);
-    expect(pending(a)).toEqual([5, 15, 0]);
+    const a = allocateAcrossContracts(unpaid, [taken('OLD', '2023-03-06', 10, false, 1)], (r) => settledContractOf([settled, current], r));
+    expect(pending(a)).toEqual([15, 15, 0]);
+    expect(a.byRecord.get('OLD')).toBeUndefined();
   });
 
   it('property: whatever the records, the pending days of all periods are what was accrued less what was taken', () => {
@@ -301,41 +251,12 @@ describe('allocateAcrossContracts', () => {
         const list = records.map(([d, month], i) =>
           taken(`R${i}`, `${2022 + Math.floor(month / 12)}-${String((month % 12) + 1).padStart(2, '0')}-02`, d, i % 2 === 0, i),
         );
-        const a = allocateAcrossContracts(periods, list, [settled, current]);
+        const a = allocateAcrossContracts(periods, list, (r) => settledContractOf([settled, current], r));
         const accrued = periods.reduce((sum, p) => sum + p.accruedUnits, 0);
         expect(a.periods.reduce((sum, u) => sum + u.pendingUnits, 0)).toBe(accrued - records.reduce((sum, [d]) => sum + d * 360, 0));
         expect([...a.byRecord.keys()].sort()).toEqual(list.map((r) => r.key).sort());
       }),
     );
-  });
-});
-
-describe('half of a period paid in money', () => {
-  const periods = accrualPeriods([contract()], fortnights('2024-02-01', '2025-12-31'), '2026-01-05');
-  const check = (others: TakenRecord[], asked: TakenRecord) =>
-    periodsOverHalfCompensated(periods, allocateTaken(periods, others), allocateTaken(periods, [...others, asked]));
-
-  it("given nothing taken, when 10 of the first period's 15 days are asked in money, then the first period is over the limit", () => {
-    expect(check([], taken('X', '2026-01-05', 10, true, 9))).toEqual([0]);
-  });
-
-  it('given nothing taken, when 7 days are asked in money, then no period is over the limit', () => {
-    expect(check([], taken('X', '2026-01-05', 7, true, 9))).toEqual([]);
-  });
-
-  it('given 8 days enjoyed of the first period, when 8 are asked in money, then 7 fall in the first period and 1 in the second', () => {
-    expect(check([taken('A', '2025-03-03', 8, false, 1)], taken('X', '2026-01-05', 8, true, 9))).toEqual([]);
-  });
-
-  it('given a period already over the limit before (historic records), when more money days fall in it, then it is named again', () => {
-    // 10 of 15 already in money; the first period still has 5 pending, which the request takes.
-    expect(check([taken('A', '2025-03-03', 10, true, 1)], taken('X', '2026-01-05', 2, true, 9))).toEqual([0]);
-  });
-
-  it('given a period already over the limit before, when the request falls in another period, then only that one is judged', () => {
-    // The first period is full (10 in money, 5 enjoyed): the request goes to the second, within half.
-    const others = [taken('A', '2025-03-03', 10, true, 1), taken('B', '2025-04-07', 5, false, 2)];
-    expect(check(others, taken('X', '2026-01-05', 7, true, 9))).toEqual([]);
   });
 });
 

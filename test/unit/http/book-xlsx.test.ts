@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BOOK_COLUMNS, xlsxBook } from '../../../src/http/book-formats.ts';
 import type { BookWorker } from '../../../src/projections/register/book.ts';
 import { entry } from '../projections/builders.ts';
+import { EMPTY_PAYROLL } from '../../../src/domain/index.ts';
 
 /** A worker of the register with one vacation and no period: two lines of the table. */
 function worker(id: number): BookWorker {
@@ -11,12 +12,13 @@ function worker(id: number): BookWorker {
       worker: { id, documentType: 'CC', documentNumber: `D${id}`, firstNames: 'Ana', lastNames: 'Ruiz' },
       contracts: [],
       companyContracts: new Map(),
-      payroll: { workedEnds: [], workedSoFar: [], months: [], monthPay: [] },
+      payroll: EMPTY_PAYROLL,
     },
     hireDate: '2024-02-01',
     periods: [],
     totals: { accrued: 0, enjoyed: 0, compensated: 0, pending: 0, pendingUnits: 0 },
     vacations: [entry(`VAC_${id}`, '2026-03-02', 6, { workerId: id })],
+    settledRecords: new Map(),
   };
 }
 

@@ -1,11 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import { TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
+import { AccessDeniedError, DeadlineExceededError, TimeoutError, UnavailableError, UnknownError } from '@kurrent/kurrentdb-client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../../../src/store/chain.ts';
-import { HASH_KEY, PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
-import { COUNT_CAP, KurrentEventStore, REPEAT_LOOKBACK } from '../../../src/store/kurrentdb-store.ts';
-import { DuplicateEventIdError, START, WrongExpectedRevisionError, type NewEvent, type StreamWrite } from '../../../src/store/types.ts';
-import { FakeKurrentClient, FakeKurrentLog, internalError, notLeaderAppendError, streamTwiceError } from '../../support/fake-kurrent.ts';
+import { classifyError } from '../../../src/http/errors.ts';
+import { HASH_KEY, PROBE_STREAM, deadlineOf, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
+import { COUNT_CAP, KurrentEventStore, LEADER_ATTEMPTS, NoLeaderError } from '../../../src/store/kurrentdb-store.ts';
+import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
+import {
+  FakeKurrentClient,
+  FakeKurrentLog,
+  appendDeniedError,
+  expectChained,
+  fakeStore,
+  internalError,
+  newEvent,
+  notLeaderAppendError,
+  readDeniedError,
+  streamTwiceError,
+} from '../../support/fake-kurrent.ts';
 
 /**
  * The adapter's own logic, on an in-memory stand-in for the client (test/support/fake-kurrent)
@@ -13,24 +25,8 @@ import { FakeKurrentClient, FakeKurrentLog, internalError, notLeaderAppendError,
  * really answers is not shown here.
  */
 
-const ev = (type = 'Tick', data: Record<string, unknown> = {}): NewEvent => ({
-  id: randomUUID(),
-  type,
-  data,
-  metadata: { requestId: 'r' },
-});
-
-/** A store on one log; `followers` clients are followers, counted from the first one made. */
-function setup(followers = 0) {
-  const log = new FakeKurrentLog();
-  const clients: FakeKurrentClient[] = [];
-  const store = new KurrentEventStore(() => {
-    const c = new FakeKurrentClient(log, clients.length < followers);
-    clients.push(c);
-    return c;
-  });
-  return { log, clients, store, client: () => clients.at(-1)! };
-}
+const ev = newEvent;
+const setup = fakeStore;
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -61,11 +57,32 @@ describe('KurrentDB adapter: a leader change', () => {
     expect(log.all).toHaveLength(5);
   });
 
-  it('lets a second refusal through as the failure it is', async () => {
-    const { store, clients } = setup(5);
-    // A write that expects no stream is chained without reading first: the refusal is the append's.
-    await expect(store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBeInstanceOf(UnknownError);
-    expect(clients).toHaveLength(2);
+  it('aims the new client at the leader the refusal names, and tries again through an election', async () => {
+    const { store, clients, aimedAt, log } = setup(3);
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
+    expect(clients).toHaveLength(4);
+    expect(aimedAt).toEqual([undefined, { host: 'node-2', port: 2113 }, { host: 'node-2', port: 2113 }, { host: 'node-2', port: 2113 }]);
+    expect(log.all).toHaveLength(1);
+  });
+
+  it(`gives up after ${LEADER_ATTEMPTS} refusals with NoLeaderError, a 503, sending nothing more`, async () => {
+    const { store, clients } = setup(100);
+    // A write that expects no stream is chained without reading first: the refusals are the append's.
+    const err = await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NoLeaderError);
+    expect((err as Error).message).toBe(`no node of KurrentDB at node-1:2113 took the call as leader in ${LEADER_ATTEMPTS} attempts`);
+    expect(classifyError(err).status).toBe(503);
+    expect(clients).toHaveLength(LEADER_ATTEMPTS);
+  });
+
+  it('goes back to the connection string when the leader it was aimed at stops answering', async () => {
+    const { store, clients, aimedAt } = setup(1);
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
+    clients.at(-1)!.onAppend = () => {
+      throw internalError();
+    };
+    await store.append([{ stream: 'w', expectedRevision: 0, events: [ev()] }]);
+    expect(aimedAt).toEqual([undefined, { host: 'node-2', port: 2113 }, undefined]);
   });
 
   it('reads that require the leader are sent once more on a new client too', async () => {
@@ -83,7 +100,7 @@ describe('KurrentDB adapter: a leader change', () => {
 
   it('is seen by readiness: ping fails while appends reach only followers, though reads work', async () => {
     const stuck = setup(100);
-    await expect(stuck.store.ping()).rejects.toBeInstanceOf(UnknownError);
+    await expect(stuck.store.ping()).rejects.toBeInstanceOf(NoLeaderError);
     const recovering = setup(1);
     await recovering.store.ping();
     expect(recovering.clients).toHaveLength(2);
@@ -98,102 +115,6 @@ describe('KurrentDB adapter: a leader change', () => {
     };
     await expect(store.append([{ stream: 'w', expectedRevision: 'any', events: [ev()] }])).rejects.toBeInstanceOf(UnavailableError);
     expect(clients).toHaveLength(1);
-  });
-});
-
-describe('KurrentDB adapter: an UnavailableError on an append', () => {
-  it("is what the client makes of the server's INTERNAL", () => {
-    expect(internalError()).toBeInstanceOf(UnavailableError);
-  });
-
-  it('is answered as the first attempt when a repeated multi-stream append was stored before', async () => {
-    const { store, log, client } = setup();
-    const writes: StreamWrite[] = [
-      { stream: 'worker-1', expectedRevision: 'no_stream', events: [ev(), ev()] },
-      { stream: 'pila-1', expectedRevision: 'no_stream', events: [ev()] },
-      { stream: 'unit-1', expectedRevision: 'any', events: [ev()] },
-    ];
-    const first = await store.append(writes);
-    // Another node, or this one restarted: the ids of the write that expected nothing are
-    // forgotten, the repeat is recognised on two streams only, and the server answers INTERNAL.
-    log.recentIds.clear();
-    let raised: unknown;
-    const send = client().multiStreamAppend.bind(client());
-    client().multiStreamAppend = (requests) => send(requests).catch((err: unknown) => Promise.reject((raised = err)));
-    const again = await store.append(writes);
-    expect(raised).toBeInstanceOf(UnavailableError);
-    expect(again).toEqual(first);
-    expect(log.all).toHaveLength(4);
-  });
-
-  it('is rethrown when the append was not stored', async () => {
-    const { store, log, client } = setup();
-    const error = internalError();
-    client().onAppend = () => {
-      throw error;
-    };
-    await expect(
-      store.append([
-        { stream: 'a', expectedRevision: 'no_stream', events: [ev()] },
-        { stream: 'b', expectedRevision: 'any', events: [ev()] },
-      ]),
-    ).rejects.toBe(error);
-    expect(log.all).toHaveLength(0);
-  });
-
-  it('is answered as a success when the append was stored but its reply was lost', async () => {
-    const { store, log, client } = setup();
-    client().onAppend = (_requests, storeIt) => {
-      storeIt();
-      throw internalError();
-    };
-    const r = await store.append([{ stream: 'a', expectedRevision: 'any', events: [ev(), ev()] }]);
-    expect(r.revisions).toEqual([{ stream: 'a', revision: 1 }]);
-    expect(r.position).toEqual(log.all[1]!.position);
-  });
-
-  it('is rethrown unchanged when the check cannot read either', async () => {
-    const { store, log, client } = setup();
-    const error = internalError();
-    client().onAppend = () => {
-      throw error;
-    };
-    vi.spyOn(log, 'readStream').mockImplementation(() => {
-      throw internalError();
-    });
-    // Expecting no stream, the append reads nothing before it is sent: only the check reads.
-    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [ev()] }])).rejects.toBe(error);
-  });
-
-  it('says which ids are stored when only some are', async () => {
-    const { store, log, client } = setup();
-    const stored = ev();
-    log.append([
-      {
-        streamName: 'a',
-        expectedState: 'no_stream',
-        events: [{ id: stored.id, type: 'T', contentType: 'application/json', data: {}, metadata: encodeMetadata(stored) }],
-      },
-    ]);
-    client().onAppend = () => {
-      throw internalError();
-    };
-    await expect(store.append([{ stream: 'a', expectedRevision: 'no_stream', events: [stored, ev()] }])).rejects.toBeInstanceOf(
-      DuplicateEventIdError,
-    );
-  });
-
-  it(`looks for a write that expected nothing among its stream's last ${REPEAT_LOOKBACK} events`, async () => {
-    const { store, log, client } = setup();
-    const early = ev();
-    await store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [early] }]);
-    for (let i = 0; i < REPEAT_LOOKBACK; i++) await store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [ev()] }]);
-    client().onAppend = () => {
-      throw internalError();
-    };
-    // Pushed out of the window: not found, so the failure stands.
-    await expect(store.append([{ stream: 'audit-1', expectedRevision: 'any', events: [early] }])).rejects.toBeInstanceOf(UnavailableError);
-    expect(log.streams.get('audit-1')).toHaveLength(REPEAT_LOOKBACK + 1);
   });
 });
 
@@ -233,10 +154,38 @@ describe('KurrentDB adapter: counting and the head', () => {
     const { store, client, log } = setup();
     await fill(store, COUNT_CAP + 50);
     expect(await store.countAfter(START)).toBe(COUNT_CAP);
-    expect(client().allReads.at(-1)!.maxCount).toBe(COUNT_CAP + 1);
+    expect(client().allReads.at(-1)!.maxCount).toBe(COUNT_CAP + 2);
     expect(await store.countAfter(log.all.at(-8)!.position)).toBe(7);
     expect(await store.countAfter(log.all.at(-1)!.position)).toBe(0);
     expect(client().openReads).toBe(0);
+  });
+
+  it('reads each event of the log about once across scrapes: a lag past the cap costs no read, a later one only what is new', async () => {
+    const { store, client, log } = setup();
+    await fill(store, COUNT_CAP + 50);
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Date.now());
+    const scrape = async (after: Parameters<KurrentEventStore['countAfter']>[0]) => {
+      clock.mockReturnValue(Date.now() + 1_000 * ++scrapes);
+      const before = client().allReads.length;
+      const n = await store.countAfter(after);
+      const read = client()
+        .allReads.slice(before)
+        .reduce((sum, o) => sum + Number(o.maxCount), 0);
+      return { n, read };
+    };
+    let scrapes = 0;
+    const checkpoint = log.all[10]!.position;
+    expect((await scrape(checkpoint)).n).toBe(COUNT_CAP);
+    // The projector has not moved: 10,000 or more behind, counted without reading.
+    expect(await scrape(checkpoint)).toEqual({ n: COUNT_CAP, read: 0 });
+    // It caught up to 20 events from the head, and 5 more were appended: the new ones are read.
+    const near = log.all.at(-21)!.position;
+    const first = await scrape(near);
+    expect(first.n).toBe(20);
+    await store.append([{ stream: 'more', expectedRevision: 'no_stream', events: Array.from({ length: 5 }, () => ev()) }]);
+    const second = await scrape(near);
+    expect(second.n).toBe(25);
+    expect(client().allReads.at(-1)!.fromPosition).toEqual(log.all.at(-6)!.position);
   });
 
   it('answers every projector of one scrape from one read, and reads again a second later', async () => {
@@ -304,12 +253,22 @@ describe('KurrentDB adapter: positions and reads after a write', () => {
     expect(client().streamReads).toHaveLength(0);
   });
 
-  it('reads the position back from the leader when the reply has none (a repeat)', async () => {
+  it("takes a repeat's position from the server's reply, the first attempt's, reading nothing back", async () => {
     const { store, client } = setup();
     const writes: StreamWrite[] = [{ stream: 'a', expectedRevision: 'no_stream', events: [ev(), ev()] }];
     const first = await store.append(writes);
     const again = await store.append(writes);
     expect(again).toEqual(first);
+    expect(first.position.commit).toBeGreaterThan(0n);
+    expect(client().streamReads).toEqual([]);
+  });
+
+  it('reads the position back from the leader when a reply has none (the server could not read the original event)', async () => {
+    const { store, client } = setup();
+    const writes: StreamWrite[] = [{ stream: 'a', expectedRevision: 'no_stream', events: [ev(), ev()] }];
+    const first = await store.append(writes);
+    client().onAppend = (_requests, storeIt) => ({ ...storeIt(), position: -1n });
+    expect(await store.append(writes)).toEqual(first);
     expect(client().streamReads.length).toBeGreaterThan(0);
     for (const r of client().streamReads) expect(r.options.requiresLeader).toBe(true);
   });
@@ -394,17 +353,6 @@ describe('KurrentDB adapter: the rest of the port', () => {
 });
 
 describe('KurrentDB adapter: the hash chain', () => {
-  /** Every stream of the log, checked link by link from the metadata the server holds. */
-  async function expectChained(store: KurrentEventStore, streams: string[]) {
-    for (const stream of streams) {
-      let previous = '';
-      for (const e of await store.readStream(stream)) {
-        expect(e.hash, `${stream}@${e.revision}`).toBe(chainHash(previous, e));
-        previous = e.hash!;
-      }
-    }
-  }
-
   it('sends a write that expects any revision expecting the head it was chained to, and chains it again after a race', async () => {
     const { store, log, client } = setup();
     await store.append([{ stream: 'unit', expectedRevision: 'no_stream', events: [ev()] }]);
@@ -492,5 +440,71 @@ describe('KurrentDB adapter: the hash chain', () => {
       actual: 'no_stream',
     });
     expect(client().appendCalls).toEqual([]);
+  });
+});
+
+describe('KurrentDB adapter: reads that get no answer', () => {
+  it("take the connection string's defaultDeadline, or the client's 10 s", () => {
+    expect(deadlineOf('kurrentdb://node-1:2113?tls=false&defaultDeadline=2500')).toBe(2500);
+    expect(deadlineOf('kurrentdb://node-1:2113?tls=false')).toBe(10_000);
+  });
+
+  it('end with DeadlineExceededError (a 503) at the deadline, for start-up, projectors, /metrics and readiness alike', async () => {
+    const { store, client } = setup(0, 40);
+    await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
+    client().stallReads = true;
+    const reads: [string, () => Promise<unknown>][] = [
+      ['headPosition', () => store.headPosition()],
+      ['readAll', () => store.readAll({ after: START, limit: 10 })],
+      ['countAfter', () => store.countAfter(START)],
+      ['readStream', () => store.readStream('w')],
+      ['ping', () => store.ping()],
+    ];
+    for (const [name, read] of reads) {
+      const started = Date.now();
+      const err = await read().catch((e: unknown) => e);
+      expect(err, name).toBeInstanceOf(DeadlineExceededError);
+      expect((err as Error).message, name).toMatch(/did not answer a read of .* within 40 ms/);
+      expect(classifyError(err).status, name).toBe(503);
+      expect(Date.now() - started, name).toBeLessThan(1_000);
+    }
+  });
+});
+
+describe('KurrentDB adapter: a user without the permissions it needs', () => {
+  const open = (denied: FakeKurrentClient['denied']) => {
+    const log = new FakeKurrentLog();
+    const clients: FakeKurrentClient[] = [];
+    const opening = KurrentEventStore.open(() => {
+      const c = new FakeKurrentClient(log);
+      c.denied = denied;
+      clients.push(c);
+      return c;
+    }, 'node-1:2113');
+    return { opening, clients };
+  };
+
+  it('is refused at connect, in words that say what it may not do, when it may not read $all', async () => {
+    expect(readDeniedError()).toBeInstanceOf(AccessDeniedError);
+    const { opening, clients } = open({ readAll: true });
+    await expect(opening).rejects.toThrow(
+      'the user of KURRENTDB_URL may not read $all on KurrentDB at node-1:2113: $all is a system stream: connect as a member of $admins',
+    );
+    expect(clients.every((c) => c.closed)).toBe(true);
+  });
+
+  it('is refused at connect when it may not append', async () => {
+    expect(appendDeniedError()).toBeInstanceOf(UnknownError);
+    const { opening } = open({ append: true });
+    await expect(opening).rejects.toThrow('the user of KURRENTDB_URL may not append to its streams on KurrentDB at node-1:2113');
+  });
+
+  it('names the permission when it is withdrawn while the service runs: the head, the projectors and readiness', async () => {
+    const { opening, clients } = open({});
+    const store = await opening;
+    clients.at(-1)!.denied = { readAll: true };
+    for (const read of [() => store.headPosition(), () => store.readAll({ after: START, limit: 5 }), () => store.ping()]) {
+      await expect(read()).rejects.toThrow(/may not read \$all on KurrentDB at node-1:2113/);
+    }
   });
 });

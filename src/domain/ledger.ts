@@ -1,0 +1,345 @@
+/**
+ * The vacation ledger of one worker: the one place that turns contracts, payroll sheets and live
+ * vacation records into days accrued, taken and available, the accrual periods they fall in, the
+ * salary a vacation is paid at, and what a settlement on a date owes. Consult, calculate, add,
+ * edit, the periods, the settlement, the register and the panel all read it, so that one worker
+ * has one balance on one date. Pure: no I/O, no clock.
+ */
+import { annualDaysFor, countsAsWorked, mainContractRanges, type AccrualParams, type WorkedSheet } from './accrual.ts';
+import type { ContractDates } from './contracts.ts';
+import { addDays, assertValidDate } from './dates.ts';
+import { payrollDays } from './days360.ts';
+import { addYears, accrualPeriods, allocateAcrossContracts, type AccrualPeriod, type Allocation, type PeriodContract } from './periods.ts';
+
+/** A worker's contract as the ledger reads it. */
+export interface LedgerContract extends ContractDates {
+  id: number;
+  companyContractId: number | null;
+  riskLevel: number | null;
+  /** Whole pesos a month. */
+  baseSalary: number;
+  /** Paid vacations at the average of the year before (CST art. 192 §2); absent: false. */
+  variableSalary?: boolean;
+}
+
+/**
+ * A worker's payroll sheets as they were paid, one entry a sheet, ascending by end then start,
+ * kept as lists side by side (a cache holds tens of thousands of workers, and a sheet as an
+ * object of its own costs more than its cells). Nothing is judged here: which sheets count is
+ * the ledger's to say.
+ */
+export interface Payroll {
+  /** Index into the worker's contracts of the contract each sheet names; -1 when none of them. */
+  contract: readonly number[];
+  starts: readonly string[];
+  ends: readonly string[];
+  days: readonly number[];
+  /** Basic compensation, whole pesos. */
+  pay: readonly number[];
+}
+
+export interface LedgerFile {
+  contracts: readonly LedgerContract[];
+  companyContracts: ReadonlyMap<number, { vacationParams: AccrualParams | null }>;
+  payroll: Payroll;
+}
+
+/** A live vacation record as the ledger reads it. */
+export interface LedgerRecord {
+  key: string;
+  /** Orders records that start on the same day: the numeric record id. */
+  order: number;
+  startDate: string;
+  /** Business days taken: enjoyed, or paid in money when compensated (after any interruption). */
+  days: number;
+  compensated: boolean;
+}
+
+export const EMPTY_PAYROLL: Payroll = Object.freeze({ contract: [], starts: [], ends: [], days: [], pay: [] });
+
+/** A sheet as payroll wrote it, with the contract it names. */
+export interface PaidSheet {
+  contractId: number;
+  periodStart: string;
+  periodEnd: string;
+  daysWorked: number;
+  basicCompensation: number;
+}
+
+/** The payroll lists of these sheets for a worker holding these contracts (tests, the import's own checks). */
+export function payrollOf(sheets: readonly PaidSheet[], contracts: readonly Pick<LedgerContract, 'id'>[]): Payroll {
+  const index = new Map(contracts.map((c, i) => [c.id, i]));
+  const sorted = [...sheets].sort((a, b) =>
+    a.periodEnd !== b.periodEnd
+      ? a.periodEnd < b.periodEnd
+        ? -1
+        : 1
+      : a.periodStart < b.periodStart
+        ? -1
+        : a.periodStart > b.periodStart
+          ? 1
+          : 0,
+  );
+  return {
+    contract: sorted.map((s) => index.get(s.contractId) ?? -1),
+    starts: sorted.map((s) => s.periodStart),
+    ends: sorted.map((s) => s.periodEnd),
+    days: sorted.map((s) => s.daysWorked),
+    pay: sorted.map((s) => s.basicCompensation),
+  };
+}
+
+/** Every sheet that names one of the worker's contracts, with that contract's id. */
+export function sheetsOf(file: Pick<LedgerFile, 'contracts' | 'payroll'>): (WorkedSheet<number> & { pay: number })[] {
+  const p = file.payroll;
+  const sheets: (WorkedSheet<number> & { pay: number })[] = [];
+  for (let i = 0; i < p.ends.length; i++) {
+    const c = file.contracts[p.contract[i]!];
+    if (c) sheets.push({ contractId: c.id, periodStart: p.starts[i]!, periodEnd: p.ends[i]!, daysWorked: p.days[i]!, pay: p.pay[i]! });
+  }
+  return sheets;
+}
+
+/** The annual days a contract earns by its company contract's rules and its risk level; null when they do not say. */
+export function annualDaysOf(
+  file: Pick<LedgerFile, 'companyContracts'>,
+  contract: Pick<LedgerContract, 'companyContractId' | 'riskLevel'>,
+) {
+  const params =
+    contract.companyContractId === null ? null : (file.companyContracts.get(contract.companyContractId)?.vacationParams ?? null);
+  return params ? annualDaysFor(contract.riskLevel, params) : null;
+}
+
+/** Each contract with its annual days, as the accrual periods read them. */
+export function periodContracts(file: Pick<LedgerFile, 'contracts' | 'companyContracts'>): PeriodContract<number>[] {
+  return file.contracts.map((c) => ({
+    id: c.id,
+    startDate: c.startDate,
+    endDate: c.endDate,
+    settled: c.settled,
+    additional: c.additional,
+    annualDays: annualDaysOf(file, c),
+  }));
+}
+
+/**
+ * The settled main contract a record was taken under, or null: one whose dates hold its start
+ * while no unsettled main contract's do. Such a contract was paid off, its pending vacation
+ * included, so the record is history: it is not taken from the balance.
+ */
+export function settledContractOf<Id>(
+  contracts: readonly (Pick<ContractDates, 'startDate' | 'endDate' | 'additional'> & { id: Id; settled?: boolean })[],
+  record: Pick<LedgerRecord, 'startDate'>,
+): Id | null {
+  let settled: Id | null = null;
+  for (const c of contracts) {
+    if (c.additional || c.startDate === null || c.endDate === null) continue;
+    if (c.startDate > record.startDate || record.startDate > c.endDate) continue;
+    if (!c.settled) return null;
+    settled ??= c.id;
+  }
+  return settled;
+}
+
+/** What a contract adds to the balance on a date. */
+export interface ContractAccrual {
+  contractId: number;
+  annualDays: number | null;
+  /** Days worked under it by the date, as payroll counts them. */
+  worked: number;
+  accruedUnits: number;
+}
+
+export interface LedgerBalance {
+  date: string;
+  /** Days worked under every main contract by the date, settled ones included (the consult's figure). */
+  worked: number;
+  /** Each unsettled main contract's part of the accrual. */
+  contracts: ContractAccrual[];
+  /** In 360ths of a day. */
+  accruedUnits: number;
+  takenUnits: number;
+  /** Of `takenUnits`, what was paid in money. */
+  compensatedUnits: number;
+  availableUnits: number;
+  /** The records left out as history of a settled contract, by key, with that contract's id. */
+  settledRecords: Map<string, number>;
+}
+
+/**
+ * The balance on `date`: each unsettled main contract accrues its own annual days over the days
+ * worked under it (payroll sheets of that contract, inside its dates, ended by the date, and any
+ * `extra` sheets), less the days of every live record not taken under a settled contract.
+ */
+export function balanceOn(
+  file: LedgerFile,
+  records: readonly LedgerRecord[],
+  date: string,
+  extra: readonly WorkedSheet<number>[] = [],
+): LedgerBalance {
+  assertValidDate(date, 'reference date');
+  const ranges = mainContractRanges(file.contracts);
+  const byContract = new Map<number, number>();
+  let worked = 0;
+  for (const s of [...sheetsOf(file), ...extra]) {
+    if (!countsAsWorked(s, ranges, date)) continue;
+    worked += s.daysWorked;
+    byContract.set(s.contractId, (byContract.get(s.contractId) ?? 0) + s.daysWorked);
+  }
+  const contracts: ContractAccrual[] = [];
+  let accruedUnits = 0;
+  for (const c of file.contracts) {
+    if (c.settled || !ranges.has(c.id)) continue;
+    const annualDays = annualDaysOf(file, c);
+    const days = byContract.get(c.id) ?? 0;
+    const units = days * (annualDays ?? 0);
+    accruedUnits += units;
+    contracts.push({ contractId: c.id, annualDays, worked: days, accruedUnits: units });
+  }
+  let takenUnits = 0;
+  let compensatedUnits = 0;
+  const settledRecords = new Map<string, number>();
+  for (const r of records) {
+    const settled = settledContractOf(file.contracts, r);
+    if (settled !== null) {
+      settledRecords.set(r.key, settled);
+      continue;
+    }
+    takenUnits += r.days * 360;
+    if (r.compensated) compensatedUnits += r.days * 360;
+  }
+  return { date, worked, contracts, accruedUnits, takenUnits, compensatedUnits, availableUnits: accruedUnits - takenUnits, settledRecords };
+}
+
+export interface LedgerPeriods {
+  contracts: PeriodContract<number>[];
+  periods: AccrualPeriod<number>[];
+  allocation: Allocation;
+  balance: LedgerBalance;
+}
+
+/**
+ * The accrual periods on `date` and where the records' days went: each main contract's periods of
+ * 360 days worked, a settled contract's shown as history with the records taken under it, every
+ * other record applied to the oldest unsettled period with days pending. The pending days of the
+ * unsettled periods add up to the balance on that date.
+ */
+export function periodsOn(
+  file: LedgerFile,
+  records: readonly LedgerRecord[],
+  date: string,
+  extra: readonly WorkedSheet<number>[] = [],
+): LedgerPeriods {
+  const contracts = periodContracts(file);
+  const periods = accrualPeriods(contracts, [...sheetsOf(file), ...extra], date);
+  const balance = balanceOn(file, records, date, extra);
+  const allocation = allocateAcrossContracts(
+    periods,
+    records.map((r) => ({ key: r.key, startDate: r.startDate, days: r.days, compensated: r.compensated, order: r.order })),
+    (r) => balance.settledRecords.get(r.key) ?? null,
+  );
+  return { contracts, periods, allocation, balance };
+}
+
+/**
+ * The monthly salary a vacation starting on `date` under `contract` is paid at: the base salary;
+ * for a variable salary (CST art. 192 §2), the average of the year before: the pay of that
+ * contract's sheets ending in the twelve months before the date over their days worked, times 30,
+ * rounded half up to a whole peso (the base salary when no such sheet holds a day worked).
+ */
+export function salaryOn(file: Pick<LedgerFile, 'contracts' | 'payroll'>, contract: LedgerContract, date: string): number {
+  if (!contract.variableSalary) return contract.baseSalary;
+  const from = addYears(date, -1);
+  let pay = 0n;
+  let days = 0n;
+  for (const s of sheetsOf(file)) {
+    if (s.contractId !== contract.id || s.periodEnd < from || s.periodEnd >= date) continue;
+    pay += BigInt(s.pay);
+    days += BigInt(s.daysWorked);
+  }
+  if (days === 0n) return contract.baseSalary;
+  // pay × 30 / days, half up: (2 × pay × 30 + days) div (2 × days).
+  return Number((pay * 60n + days) / (2n * days));
+}
+
+/**
+ * The latest month that has ended by `today` (its last day is before today): the month before
+ * today's. A month still running is never settled, however many of its sheets are paid.
+ */
+export function lastSettledMonth(today: string): string {
+  assertValidDate(today, 'today');
+  const year = Number(today.slice(0, 4));
+  const month = Number(today.slice(5, 7));
+  return month === 1 ? `${String(year - 1).padStart(4, '0')}-12` : `${today.slice(0, 4)}-${String(month - 1).padStart(2, '0')}`;
+}
+
+/**
+ * IBC (contribution base) of the last settled month: the compensation of every sheet, of any
+ * contract, whose period ends in the latest settled month that has a sheet. Without such a sheet
+ * the salary of the contract that started last stands in, as for a newly hired worker.
+ */
+export function ibcOn(file: Pick<LedgerFile, 'contracts' | 'payroll'>, today: string): number {
+  const settled = lastSettledMonth(today);
+  const p = file.payroll;
+  let month: string | null = null;
+  for (const end of p.ends) {
+    const m = end.slice(0, 7);
+    if (m <= settled && (month === null || m > month)) month = m;
+  }
+  if (month === null) {
+    let latest: LedgerContract | undefined;
+    for (const c of file.contracts) if (!latest || (c.startDate ?? '') > (latest.startDate ?? '')) latest = c;
+    return latest?.baseSalary ?? 0;
+  }
+  let total = 0;
+  for (let i = 0; i < p.ends.length; i++) if (p.ends[i]!.startsWith(month)) total += p.pay[i]!;
+  return total;
+}
+
+/** The days worked from the day after the contract's last payroll sheet through the leaving date. */
+export interface Unpaid {
+  /** The end of the contract's last payroll sheet ended by the leaving date (a sheet of 0 days too); null without one. */
+  payrollThrough: string | null;
+  /** The first of those days (the day after `payrollThrough`, or the contract's start). */
+  from: string;
+  /** Days worked, as payroll counts them (30-day months). */
+  days: number;
+  /** What they accrue at the contract's annual days, in 360ths. */
+  accruedUnits: number;
+}
+
+export interface LedgerSettlement {
+  contract: LedgerContract;
+  unpaid: Unpaid;
+  periods: LedgerPeriods;
+  /** Days owed on the leaving date, in 360ths (negative: days given in advance). */
+  pendingUnits: number;
+  /** The monthly salary they are valued at (salaryOn the leaving date). */
+  salary: number;
+}
+
+/**
+ * What a settlement on `leavingDate` under `contract` (the one governing that date) owes: the
+ * balance on that date, with the days worked after the contract's last payroll sheet counted from
+ * the contract as payroll will count them (payroll comes after the work). A sheet of 0 days worked
+ * (unpaid leave) is payroll run: nothing is projected for it. An additional contract earns no days.
+ */
+export function settlementOn(file: LedgerFile, records: readonly LedgerRecord[], contract: LedgerContract, leavingDate: string) {
+  let payrollThrough: string | null = null;
+  for (const s of sheetsOf(file)) {
+    if (s.contractId === contract.id && s.periodEnd <= leavingDate && (payrollThrough === null || s.periodEnd > payrollThrough))
+      payrollThrough = s.periodEnd;
+  }
+  const from = payrollThrough === null ? contract.startDate! : addDays(payrollThrough, 1);
+  const days = contract.additional ? 0 : payrollDays(from, leavingDate);
+  const unpaid: Unpaid = { payrollThrough, from, days, accruedUnits: days * (annualDaysOf(file, contract) ?? 0) };
+  const extra = days > 0 ? [{ contractId: contract.id, periodStart: from, periodEnd: leavingDate, daysWorked: days }] : [];
+  const periods = periodsOn(file, records, leavingDate, extra);
+  return {
+    contract,
+    unpaid,
+    periods,
+    pendingUnits: periods.balance.availableUnits,
+    salary: salaryOn(file, contract, leavingDate),
+  } satisfies LedgerSettlement;
+}
