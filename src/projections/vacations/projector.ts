@@ -173,6 +173,8 @@ ${columnDefinitions(VACATION_COLUMNS)},
       END $$;
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id);
       CREATE INDEX IF NOT EXISTS ${t}_record ON ${t} (record_id);
+      -- Records waiting for approval, soonest first (the panel's home page).
+      CREATE INDEX IF NOT EXISTS ${t}_pending ON ${t} (start_date) WHERE status = 'live' AND NOT approved;
     `;
   },
   async apply(q: Queryable, events, suffix) {
