@@ -57,6 +57,9 @@ describe('the README walk-through', () => {
 
   it.skipIf(tools.length > 0)(
     `runs top to bottom on a fresh clone, every answer a success${tools.length > 0 ? ` (skipped: ${tools.join(', ')} missing)` : ''}`,
+    // Some twenty processes (npm, the CLI, the server) and a first start of the embedded
+    // database: minutes on a busy machine.
+    { timeout: 600_000 },
     async () => {
       const blocks = walkthroughBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
       const dir = mkdtempSync(join(tmpdir(), 'vac-readme-'));

@@ -17,32 +17,37 @@ afterAll(async () => {
 });
 
 describe('the embedded database directory', () => {
-  it('refuses the command line while a server holds it, in one line naming the server, and the server goes on', async () => {
-    server = await spawnServe({ ...env, LOG_LEVEL: 'info' });
-    const lock = JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as { pid: number };
-    expect(lock.pid).toBe(server.pid);
-    for (const args of [
-      ['projections', 'status'],
-      ['panel', 'invite', 'admin@empresa.co'],
-      ['audit', 'verify'],
-    ]) {
-      const r = await runCli(env, args);
-      expect(r.code, args.join(' ')).toBe(1);
-      const lines = r.stderr.trim().split('\n');
-      expect(lines, args.join(' ')).toHaveLength(1);
-      expect(lines[0]).toMatch(
-        new RegExp(
-          `^vacaciones: the embedded database in \\S+ is open in process ${server.pid} \\(vacaciones\\.mjs serve, since [^)]+\\): stop that process first, or set DATABASE_URL`,
-        ),
-      );
-    }
-    expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
-    await server.stop();
-    server = undefined;
-    expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
-    const after = await runCli(env, ['projections', 'status']);
-    expect(after.code, after.stderr).toBe(0);
-  });
+  it(
+    'refuses the command line while a server holds it, in one line naming the server, and the server goes on',
+    { timeout: 600_000 },
+    async () => {
+      // The embedded database's first start (its files made, every migration run) is slow on a busy machine.
+      server = await spawnServe({ ...env, LOG_LEVEL: 'info' }, 180_000);
+      const lock = JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')) as { pid: number };
+      expect(lock.pid).toBe(server.pid);
+      for (const args of [
+        ['projections', 'status'],
+        ['panel', 'invite', 'admin@empresa.co'],
+        ['audit', 'verify'],
+      ]) {
+        const r = await runCli(env, args);
+        expect(r.code, args.join(' ')).toBe(1);
+        const lines = r.stderr.trim().split('\n');
+        expect(lines, args.join(' ')).toHaveLength(1);
+        expect(lines[0]).toMatch(
+          new RegExp(
+            `^vacaciones: the embedded database in \\S+ is open in process ${server.pid} \\(vacaciones\\.mjs serve, since [^)]+\\): stop that process first, or set DATABASE_URL`,
+          ),
+        );
+      }
+      expect((await fetch(`${server.url}/health/ready`)).status).toBe(200);
+      await server.stop();
+      server = undefined;
+      expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+      const after = await runCli(env, ['projections', 'status']);
+      expect(after.code, after.stderr).toBe(0);
+    },
+  );
 
   it('is taken over from a process that ended without letting go', async () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });

@@ -138,7 +138,7 @@ describe('sessions', () => {
 });
 
 describe('the log', () => {
-  it('names each failed sign-in and each lock by masked e-mail and client address, never the password', async () => {
+  it('names each failed sign-in and each lock by masked e-mail and client address, never the password', { timeout: 600_000 }, async () => {
     const email = 'intruso.persistente@empresa.co';
     const c = new PanelClient(p.service, { 'x-forwarded-for': '203.0.113.40' });
     for (let i = 0; i < LOCK_AFTER_FAILURES; i++) {
