@@ -73,6 +73,24 @@ interface ChainStart {
   remembered: boolean;
   /** The write's events are already stored after `revision`: the send is a repeat. */
   repeat: boolean;
+  /**
+   * The stream is soft-deleted: the server writes after its last event, which no read shows.
+   * The append is sent first expecting a revision no stream reaches, and the conflict names it.
+   */
+  deleted?: boolean;
+}
+
+/** Expected where the revision is unknown: past any stream's, so the server names the actual one. */
+export const UNREACHABLE_REVISION = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * Whether a stream that reads as absent is soft-deleted: its metadata's truncate-before is the
+ * server's long.MaxValue (read back as a double, so anything past 2^62 is taken for it).
+ */
+async function softDeleted(path: AppendPath, stream: string): Promise<boolean> {
+  const [meta] = await path.readRaw(`$$${stream}`, { direction: BACKWARDS, fromRevision: END, maxCount: 1 });
+  const tb = (meta?.data as { $tb?: unknown } | undefined)?.$tb;
+  return typeof tb === 'number' && tb >= 2 ** 62;
 }
 
 /** An event's link; '' for one written by another tool (the chain restarts after it). */
@@ -88,7 +106,8 @@ export function isUnknownOutcome(err: unknown): boolean {
 async function chainStart(path: AppendPath, heads: ChainHeads, w: StreamWrite): Promise<ChainStart> {
   const plain = { tightened: false, remembered: false, repeat: false };
   const expected = w.expectedRevision;
-  if (expected === 'no_stream') return { ...plain, revision: -1, hash: '' };
+  const gone = { ...plain, revision: -1, hash: '', tightened: true, deleted: true };
+  if (expected === 'no_stream') return (await softDeleted(path, w.stream)) ? gone : { ...plain, revision: -1, hash: '' };
   const known = heads.get(w.stream);
   if (typeof expected === 'number') {
     if (known?.revision === expected) return { ...plain, revision: expected, hash: known.hash, remembered: true };
@@ -104,7 +123,7 @@ async function chainStart(path: AppendPath, heads: ChainHeads, w: StreamWrite): 
   const head = window[0];
   if (!head) {
     if (expected === 'stream_exists') throw new WrongExpectedRevisionError(w.stream, expected, 'no_stream');
-    return { ...plain, revision: -1, hash: '', tightened: true };
+    return (await softDeleted(path, w.stream)) ? gone : { ...plain, revision: -1, hash: '', tightened: true };
   }
   let ours = window.filter((e) => ids.has(e.id));
   if (ours.length > 0 && ours.length < ids.size && ids.has(window.at(-1)!.id)) {
@@ -137,7 +156,13 @@ function chained(writes: StreamWrite[], starts: ChainStart[]): { requests: Appen
       return eventData;
     });
     lastHashes.push(previous);
-    const expectedState = start.tightened ? (start.revision < 0 ? NO_STREAM : BigInt(start.revision)) : toStreamState(w.expectedRevision);
+    const expectedState = start.deleted
+      ? UNREACHABLE_REVISION
+      : start.tightened
+        ? start.revision < 0
+          ? NO_STREAM
+          : BigInt(start.revision)
+        : toStreamState(w.expectedRevision);
     return { streamName: w.stream, expectedState, events };
   });
   return { requests, lastHashes };
@@ -191,7 +216,12 @@ export async function appendChained(
         const i = writes.findIndex((w) => w.stream === conflict.stream);
         if (i < 0 || !starts[i]!.tightened) throw conflict;
         if (++conflicts >= CHAIN_ATTEMPTS) throw new ContendedStreamError(conflict.stream, conflicts);
-        starts[i] = await chainStart(path, heads, writes[i]!);
+        // A soft-deleted stream's last revision, as the conflict names it: the chain starts
+        // again after it, as after an event without a hash.
+        const last = conflict.actual === 'no_stream' ? -1 : conflict.actual;
+        starts[i] = starts[i]!.deleted
+          ? { revision: last, hash: '', tightened: true, remembered: false, repeat: false }
+          : await chainStart(path, heads, writes[i]!);
         continue;
       }
       if (!isUnknownOutcome(e) || ++unknown > UNKNOWN_RESENDS) throw e;

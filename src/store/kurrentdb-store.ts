@@ -5,8 +5,8 @@ import {
   ErrorType,
   FORWARDS,
   START as FROM_START,
-  STREAM_EXISTS,
   StreamNotFoundError,
+  StreamTombstonedError,
   UnsupportedError,
   WrongExpectedVersionError,
   excludeSystemEvents,
@@ -59,6 +59,9 @@ const GRPC_UNIMPLEMENTED = 12;
 export const COUNT_CAP = 10_000;
 /** How long a count is reused: every projector of one /metrics scrape asks at once. */
 const COUNT_REUSE_MS = 1_000;
+/** The probe's expected revision: past any stream's, so the probe never writes. */
+const PROBE_REVISION = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** No node took a call as leader, however often tried: an election that lasts, or no quorum. */
 export class NoLeaderError extends Error {
   override name = 'NoLeaderError';
@@ -211,8 +214,11 @@ export class KurrentEventStore implements EventStore {
   }
 
   /**
-   * One multi-stream append that can never be met (a stream that never exists expected to
-   * exist): a conflict means the append path reaches a leader that has multi-stream append.
+   * One multi-stream append that can never be met: the probe stream expected at a revision no
+   * stream reaches (the server refuses an expectation past the stream's revision, whether the
+   * stream exists or not; expecting an existing stream would write once the stream or its
+   * metadata exists). A conflict, or a deleted stream's refusal, means the append path reaches a
+   * leader that has multi-stream append.
    * Before sending one, client 1.3.1 looks AppendSession up in the server's feature table
    * (fetched once per channel) and throws UnsupportedError when it is not there, or when the
    * server has no table; UNIMPLEMENTED from the server is taken the same way.
@@ -221,12 +227,12 @@ export class KurrentEventStore implements EventStore {
     try {
       await this.onLeader((c) =>
         c.multiStreamAppend([
-          { streamName: PROBE_STREAM, expectedState: STREAM_EXISTS, events: [jsonEvent({ type: 'CapabilityProbe', data: {} })] },
+          { streamName: PROBE_STREAM, expectedState: PROBE_REVISION, events: [jsonEvent({ type: 'CapabilityProbe', data: {} })] },
         ]),
       );
     } catch (err) {
       const e = converted(err);
-      if (e instanceof WrongExpectedVersionError) return;
+      if (e instanceof WrongExpectedVersionError || e instanceof StreamTombstonedError) return;
       if (isUnsupported(e)) throw new Error(unsupportedMessage(this.host), { cause: err });
       if (isAccessDenied(e)) throw new Error(accessDeniedMessage(this.host, 'append to its streams'), { cause: err });
       throw e;

@@ -33,7 +33,7 @@ export class FakeKurrentNode {
   readonly sessions: http2.Http2Session[] = [];
   /** The gRPC methods called, in order. */
   readonly calls: string[] = [];
-  /** Connections that answer appends as a follower, counted from the first. */
+  /** Connections that answer appends as a follower, counted from the first to append. */
   followerSessions = 0;
   /** The leader a follower's refusal names. */
   leader = { host: 'node-2', port: 2113 };
@@ -62,13 +62,22 @@ export class FakeKurrentNode {
     return (this.server.address() as AddressInfo).port;
   }
 
+  /** Connections that asked for AppendSession, in the order they first did (the read bridge never does). */
+  readonly appendSessions: http2.Http2Session[] = [];
+
+  /** Open connections of the append path (those that asked for AppendSession). */
+  openAppendSessions(): number {
+    return this.appendSessions.filter((s) => !s.closed && !s.destroyed).length;
+  }
+
   openSessions(): number {
     return this.sessions.filter((s) => !s.closed && !s.destroyed).length;
   }
 
   private answer(stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders): void {
     const path = String(headers[':path']);
-    const sessionIndex = this.sessions.indexOf(stream.session!);
+    if (path.endsWith('/AppendSession') && !this.appendSessions.includes(stream.session!)) this.appendSessions.push(stream.session!);
+    const sessionIndex = this.appendSessions.indexOf(stream.session!);
     const chunks: Buffer[] = [];
     stream.on('data', (c: Buffer) => chunks.push(c));
     stream.on('end', () => {

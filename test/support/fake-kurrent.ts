@@ -195,6 +195,21 @@ export class FakeKurrentLog {
   readonly recentIds = new Set<string>();
   private next = 1_000n;
 
+  /**
+   * Streams' truncate-before ($tb of their metadata): Number.MAX_SAFE_INTEGER stands for the
+   * server's long.MaxValue, a soft delete. Reads leave out the events before it.
+   */
+  readonly truncateBefore = new Map<string, number>();
+
+  /** Soft-deletes a stream, as the server does (metadata $tb: long.MaxValue); its events stay in $all. */
+  softDelete(stream: string): void {
+    this.truncateBefore.set(stream, Number.MAX_SAFE_INTEGER);
+  }
+
+  private softDeleted(stream: string): boolean {
+    return this.truncateBefore.get(stream) === Number.MAX_SAFE_INTEGER;
+  }
+
   private actual(stream: string): bigint | typeof NO_STREAM {
     const events = this.streams.get(stream);
     return events && events.length > 0 ? BigInt(events.length - 1) : NO_STREAM;
@@ -238,7 +253,15 @@ export class FakeKurrentLog {
     if (repeated.some((x) => x !== undefined)) throw internalError();
     for (const r of requests) {
       const actual = this.actual(r.streamName);
-      if (!holds(r.expectedState, actual)) throw conflictError(r.streamName, wire(r.expectedState), actual === NO_STREAM ? -1n : actual);
+      // On a soft-deleted stream, `no_stream` holds as `any` does (IndexWriter.CheckCommit).
+      const absent = this.softDeleted(r.streamName) && r.expectedState === 'no_stream';
+      if (!absent && !holds(r.expectedState, actual)) {
+        throw conflictError(r.streamName, wire(r.expectedState), actual === NO_STREAM ? -1n : actual);
+      }
+    }
+    // Written to, a soft-deleted stream comes back from its next revision on (SoftUndeleteStream).
+    for (const r of requests) {
+      if (this.softDeleted(r.streamName)) this.truncateBefore.set(r.streamName, this.streams.get(r.streamName)!.length);
     }
     const responses = requests.map((r) => {
       const events = this.streams.get(r.streamName) ?? [];
@@ -270,18 +293,42 @@ export class FakeKurrentLog {
   }
 
   readStream(stream: string, o: ReadStreamOptions): Recorded[] {
-    const events = this.streams.get(stream);
-    if (!events) throw new StreamNotFoundError(undefined, stream);
+    if (stream.startsWith('$$')) return this.readMetadata(stream.slice(2));
+    const tb = this.truncateBefore.get(stream) ?? 0;
+    const events = this.streams.get(stream)?.filter((e) => Number(e.revision) >= tb);
+    if (!events || events.length === 0) throw new StreamNotFoundError(undefined, stream);
+    const first = Number(events[0]!.revision);
     const max = Number(o.maxCount ?? Number.MAX_SAFE_INTEGER);
     if (o.direction === BACKWARDS) {
-      const from = o.fromRevision === END || o.fromRevision === undefined ? events.length - 1 : Number(o.fromRevision);
+      const from = o.fromRevision === END || o.fromRevision === undefined ? Infinity : Number(o.fromRevision);
       return events
-        .slice(0, from + 1)
+        .filter((e) => Number(e.revision) <= from)
         .reverse()
         .slice(0, max);
     }
-    const from = o.fromRevision === START || o.fromRevision === undefined ? 0 : Number(o.fromRevision as bigint);
-    return events.slice(from, from + max);
+    const from = o.fromRevision === START || o.fromRevision === undefined ? first : Number(o.fromRevision as bigint);
+    return events.filter((e) => Number(e.revision) >= from).slice(0, max);
+  }
+
+  /** A stream's metadata stream: one event holding its $tb, when it has one. */
+  private readMetadata(stream: string): Recorded[] {
+    const tb = this.truncateBefore.get(stream);
+    if (tb === undefined) throw new StreamNotFoundError(undefined, `$$${stream}`);
+    // long.MaxValue as JSON is read back as a double: 2^63.
+    const data = { $tb: tb === Number.MAX_SAFE_INTEGER ? 2 ** 63 : tb };
+    return [
+      {
+        streamId: `$$${stream}`,
+        id: randomUUID(),
+        revision: 0n,
+        type: '$metadata',
+        isJson: true,
+        data,
+        metadata: {},
+        created: new Date(),
+        position: { commit: 0n, prepare: 0n },
+      },
+    ];
   }
 
   readAll(o: ReadAllOptions): Recorded[] {

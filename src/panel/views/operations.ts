@@ -10,7 +10,6 @@ export const PROJECTOR_LABELS: Record<string, string> = {
   vacations: 'Registros de vacaciones',
   amortizations: 'Amortizaciones',
   'contract-links': 'Vínculos con contratos',
-  availability: 'Días tomados por trabajador',
   occupancy: 'Ocupación por subgerencia',
   audit: 'Auditoría',
   register: 'Libro de vacaciones',

@@ -63,7 +63,7 @@ interface Shortening {
 }
 
 /** What a batch does to one code: a whole row when the batch created it, else changes to an existing row. */
-type Change = { row: Row } | { approval?: Approval; deletion?: Deletion; shortening?: Shortening };
+export type Change = { row: Row } | { approval?: Approval; deletion?: Deletion; shortening?: Shortening };
 
 function recordRow(r: VacationRecord, approved: boolean): Row {
   return {
@@ -100,7 +100,8 @@ function recordRow(r: VacationRecord, approved: boolean): Row {
   };
 }
 
-function fold(events: readonly DecodedEvent[]): Map<string, Change> {
+/** What a batch of events does to each code: also how the change feed shows a record as of one of its events. */
+export function fold(events: readonly DecodedEvent[]): Map<string, Change> {
   const changes = new Map<string, Change>();
   for (const { event } of events) {
     switch (event.type) {

@@ -44,7 +44,8 @@ const SELECT = `SELECT ${selectList(VACATION_COLUMNS)} FROM ${VACATIONS_TABLE}`;
 
 type Row = Record<string, unknown>;
 
-function toView(r: Row, amortizations: Amortization[]): VacationView {
+/** A row of the vacations read model as the API shows it. */
+export function toView(r: Row, amortizations: Amortization[]): VacationView {
   return {
     recordId: toNumber(r.record_id),
     codigoPila: r.codigo_pila as string,

@@ -295,9 +295,6 @@ describe('rebuild', () => {
     expect(rowsOf('rm_vacations', 'ZERO-A').map((r) => JSON.parse(r))).toEqual([
       expect.objectContaining({ business_days: 0, calendar_days: 0, total_value: 0, end_date: '2024-03-03', interrupted_on: '2024-03-04' }),
     ]);
-    expect(rowsOf('rm_availability_records', 'ZERO-A').map((r) => JSON.parse(r))).toEqual([
-      expect.objectContaining({ business_days: 0, live: true }),
-    ]);
     await rebuild(t.db, store);
     expect(await dumpTables(t.db)).toEqual(live);
   });

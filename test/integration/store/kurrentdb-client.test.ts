@@ -55,11 +55,11 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
     const r = await store.append([{ stream: 'worker-1', expectedRevision: 'no_stream', events: [ev()] }]);
     expect(r.revisions).toEqual([{ stream: 'worker-1', revision: 0 }]);
     expect(r.position).toEqual({ commit: node.lastPosition, prepare: node.lastPosition });
-    expect(node.openSessions()).toBe(1);
+    expect(node.openAppendSessions()).toBe(1);
     await store.close();
     store = undefined;
-    await until(() => node.openSessions() === 0);
-    expect(node.openSessions()).toBe(0);
+    await until(() => node.openAppendSessions() === 0);
+    expect(node.openAppendSessions()).toBe(0);
   });
 
   it('sends a write refused by a follower once more on a new client, which reaches the leader', async () => {
@@ -74,10 +74,10 @@ describe('KurrentDB adapter on the real client, against a stand-in node', () => 
       { stream: 'pila-2', revision: 0 },
     ]);
     // The first connection asked, was refused, and was closed; the second one wrote.
-    expect(node.sessions).toHaveLength(2);
+    expect(node.appendSessions).toHaveLength(2);
     expect(node.calls.filter((c) => c === 'AppendSession')).toHaveLength(2);
-    await until(() => node.openSessions() === 1);
-    expect(node.openSessions()).toBe(1);
+    await until(() => node.openAppendSessions() === 1);
+    expect(node.openAppendSessions()).toBe(1);
   });
 
   it('aims the retry at the leader the refusal names, through the connection string the store was given', async () => {

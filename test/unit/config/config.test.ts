@@ -1,3 +1,4 @@
+import { KurrentDBClient } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config/config.ts';
 
@@ -57,6 +58,18 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: 'kurrentdb://localhost:2113?tls=false' }).kurrentdbUrl).toBe(
       'kurrentdb://localhost:2113?tls=false',
     );
+  });
+
+  it('takes the schemes the KurrentDB client takes, and no other', () => {
+    const accepted = ['kurrentdb://h:2113', 'kurrent://h:2113', 'kdb+discover://h:2113', 'esdb://h:2113', 'kurrentdb+discover://h:2113'];
+    for (const url of accepted) {
+      expect(loadConfig({ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: url }).kurrentdbUrl).toBe(url);
+      expect(() => KurrentDBClient.connectionString(url).dispose()).not.toThrow();
+    }
+    for (const url of ['eventstoredb://h:2113', 'http://h:2113']) {
+      expect(() => loadConfig({ EVENT_STORE: 'kurrentdb', KURRENTDB_URL: url })).toThrow(/^KURRENTDB_URL=/);
+      expect(() => KurrentDBClient.connectionString(url)).toThrow();
+    }
   });
 });
 

@@ -10,6 +10,8 @@ import {
   FakeKurrentClient,
   FakeKurrentLog,
   appendDeniedError,
+  appendRaw,
+  binaryEvent,
   expectChained,
   fakeStore,
   internalError,
@@ -39,13 +41,15 @@ describe('KurrentDB adapter: a leader change', () => {
 
   it('sends a write refused by a follower once more on a new client, and closes the old one', async () => {
     const { store, clients, log } = setup(1);
-    const r = await store.append([{ stream: 'worker-1', expectedRevision: 'no_stream', events: [ev(), ev()] }]);
-    expect(r.revisions).toEqual([{ stream: 'worker-1', revision: 1 }]);
+    // Known from a read, the head spares the write any read of its own: the refusal is the append's.
+    log.append([{ streamName: 'worker-1', expectedState: 'no_stream', events: [{ ...binaryEvent() }] }]);
+    await new KurrentEventStore(() => new FakeKurrentClient(log)).readStream('worker-1');
+    const r = await store.append([{ stream: 'worker-1', expectedRevision: 'any', events: [ev(), ev()] }]);
+    expect(r.revisions).toEqual([{ stream: 'worker-1', revision: 2 }]);
     expect(clients).toHaveLength(2);
     expect(clients[0]!.closed).toBe(true);
-    expect(clients[0]!.appendCalls).toHaveLength(1);
     expect(clients[1]!.appendCalls).toHaveLength(1);
-    expect(log.all).toHaveLength(2);
+    expect(log.all).toHaveLength(3);
   });
 
   it('replaces the client once for all the writes a follower refused at the same time', async () => {
@@ -104,7 +108,7 @@ describe('KurrentDB adapter: a leader change', () => {
     const recovering = setup(1);
     await recovering.store.ping();
     expect(recovering.clients).toHaveLength(2);
-    // The probe expects a stream that never exists: nothing is written.
+    // The probe expects a revision no stream reaches: nothing is written.
     expect(recovering.log.all).toHaveLength(0);
   });
 
@@ -243,14 +247,14 @@ describe('KurrentDB adapter: counting and the head', () => {
 });
 
 describe('KurrentDB adapter: positions and reads after a write', () => {
-  it('takes the position of an append from its reply, reading nothing back', async () => {
+  it("takes the position of an append from its reply, reading back nothing but the new streams' metadata", async () => {
     const { store, client, log } = setup();
     const r = await store.append([
       { stream: 'a', expectedRevision: 'no_stream', events: [ev(), ev()] },
       { stream: 'b', expectedRevision: 'no_stream', events: [ev()] },
     ]);
     expect(r.position).toEqual(log.all.at(-1)!.position);
-    expect(client().streamReads).toHaveLength(0);
+    expect(client().streamReads.map((x) => x.stream)).toEqual(['$$a', '$$b']);
   });
 
   it("takes a repeat's position from the server's reply, the first attempt's, reading nothing back", async () => {
@@ -260,7 +264,7 @@ describe('KurrentDB adapter: positions and reads after a write', () => {
     const again = await store.append(writes);
     expect(again).toEqual(first);
     expect(first.position.commit).toBeGreaterThan(0n);
-    expect(client().streamReads).toEqual([]);
+    expect(client().streamReads.map((x) => x.stream)).toEqual(['$$a', '$$a']);
   });
 
   it('reads the position back from the leader when a reply has none (the server could not read the original event)', async () => {
@@ -405,7 +409,8 @@ describe('KurrentDB adapter: the hash chain', () => {
     await store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
     await store.append([{ stream: 'w', expectedRevision: 0, events: [ev()] }]);
     await store.append([{ stream: 'w', expectedRevision: 'any', events: [ev()] }]);
-    expect(client().streamReads).toEqual([]);
+    // Only the new stream's metadata, where a soft delete would show.
+    expect(client().streamReads.map((x) => x.stream)).toEqual(['$$w']);
     await expectChained(store, ['w']);
 
     // Another store reads the stream first: its append chains after what it read.
@@ -506,5 +511,15 @@ describe('KurrentDB adapter: a user without the permissions it needs', () => {
     for (const read of [() => store.headPosition(), () => store.readAll({ after: START, limit: 5 }), () => store.ping()]) {
       await expect(read()).rejects.toThrow(/may not read \$all on KurrentDB at node-1:2113/);
     }
+  });
+});
+
+describe('KurrentDB adapter: the probe of the append path', () => {
+  it('never writes, even once its stream exists (which an expectation of an existing stream would meet)', async () => {
+    const { store, log, client } = setup();
+    appendRaw(log, PROBE_STREAM, 'no_stream', [binaryEvent()]);
+    for (let i = 0; i < 3; i++) await store.ping();
+    expect(log.streams.get(PROBE_STREAM)).toHaveLength(1);
+    expect(client().appendCalls.map((c) => c[0]!.expectedState)).toEqual(Array(3).fill(BigInt(Number.MAX_SAFE_INTEGER)));
   });
 });

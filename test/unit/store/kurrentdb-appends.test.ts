@@ -2,7 +2,7 @@ import { DeadlineExceededError, UnavailableError, WrongExpectedVersionError } fr
 import { describe, expect, it } from 'vitest';
 import { classifyError } from '../../../src/http/errors.ts';
 import { chainHash } from '../../../src/store/chain.ts';
-import { CHAIN_ATTEMPTS, HEAD_WINDOW, UNKNOWN_RESENDS } from '../../../src/store/kurrentdb-append.ts';
+import { CHAIN_ATTEMPTS, HEAD_WINDOW, UNKNOWN_RESENDS, UNREACHABLE_REVISION } from '../../../src/store/kurrentdb-append.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
 import { ContendedStreamError, DuplicateEventIdError, type StreamWrite } from '../../../src/store/types.ts';
@@ -72,7 +72,7 @@ describe('KurrentDB adapter: conflicts', () => {
       .client()
       .streamReads.slice(reads)
       .map((r) => r.stream);
-    expect(read).toEqual(['quiet', ...Array<string>(CHAIN_ATTEMPTS - 1).fill('busy')]);
+    expect(read).toEqual(['quiet', '$$quiet', ...Array<string>(CHAIN_ATTEMPTS - 1).fill('busy')]);
     expect(s.log.streams.get('quiet')).toBeUndefined();
   });
 
@@ -95,7 +95,7 @@ describe('KurrentDB adapter: conflicts', () => {
     await expectChained(s.store, ['audit-worker-2', 'audit-worker-3']);
   });
 
-  it('lets a conflict on an expectation the caller set through, reading nothing', async () => {
+  it("lets a conflict on an expectation the caller set through, reading nothing but the stream's metadata", async () => {
     const s = fakeStore();
     await s.store.append([{ stream: 'w', expectedRevision: 'no_stream', events: [ev()] }]);
     expect(conflictError('w', -1n, 0n)).toBeInstanceOf(WrongExpectedVersionError);
@@ -105,7 +105,12 @@ describe('KurrentDB adapter: conflicts', () => {
       stream: 'w',
       actual: 0,
     });
-    expect(s.client().streamReads.length).toBe(reads);
+    expect(
+      s
+        .client()
+        .streamReads.slice(reads)
+        .map((r) => r.stream),
+    ).toEqual(['$$w']);
   });
 });
 
@@ -213,7 +218,7 @@ describe('KurrentDB adapter: an append whose outcome is unknown', () => {
         .client()
         .streamReads.slice(reads)
         .map((r) => r.stream),
-    ).toEqual(['month-2']);
+    ).toEqual(['$$worker-2', 'month-2']);
     expect(
       s
         .client()
@@ -255,4 +260,30 @@ describe('KurrentDB adapter: repeats of a write that expects any revision', () =
     expect(again).toEqual(first);
     expect(first.position).toBeGreaterThan(0n);
   });
+});
+
+describe('KurrentDB adapter: a soft-deleted stream', () => {
+  it.each(['any', 'no_stream'] as const)(
+    'written expecting %s, takes its events after its last one (where the server puts them), chained from an empty hash',
+    async (expectedRevision) => {
+      const s = fakeStore();
+      await s.store.append([{ stream: 'worker-3', expectedRevision: 'no_stream', events: [ev(), ev(), ev()] }]);
+      s.log.softDelete('worker-3');
+      const client = new FakeKurrentClient(s.log);
+      const fresh = new KurrentEventStore(() => client);
+      expect(await fresh.readStream('worker-3')).toEqual([]);
+
+      const r = await fresh.append([{ stream: 'worker-3', expectedRevision, events: [ev('Again'), ev('Again')] }]);
+      expect(r.revisions).toEqual([{ stream: 'worker-3', revision: 4 }]);
+      const stored = await fresh.readStream('worker-3');
+      expect(stored.map((e) => [e.revision, e.type])).toEqual([
+        [3, 'Again'],
+        [4, 'Again'],
+      ]);
+      await expectChained(fresh, ['worker-3']);
+      // First sent expecting a revision no stream reaches, so that the conflict names the last one.
+      expect(client.appendCalls.map((c) => c[0]!.expectedState)).toEqual([UNREACHABLE_REVISION, 2n]);
+      expect(s.log.streams.get('worker-3')).toHaveLength(5);
+    },
+  );
 });
