@@ -149,7 +149,10 @@ describe.skipIf(!hasChromium())(
       // 7. Step through its audit trail.
       await page.locator(`[id="${code}"]`).getByRole('link', { name: 'Ver su auditoría' }).click();
       expect(await heading(page)).toBe('Auditoría');
-      const history = await page.locator('table').filter({ hasText: 'Eventos del flujo' }).innerText();
+      const history = await page.locator('table').filter({ hasText: 'Cada paso de sus vacaciones' }).innerText();
+      // Business words: whose history, no stream names or request ids outside «Detalle técnico».
+      await expect(page.getByRole('heading', { name: 'Historia de María Fernanda Gómez Restrepo' }).count()).resolves.toBe(1);
+      expect(history).not.toContain('worker-1001');
       expect(history).toContain(`Registro de vacaciones ${code}`);
       expect(history).toContain(`Aprobación de ${code}`);
       expect(history).toContain('panel web');

@@ -214,22 +214,31 @@ ${stateTable(current.state, code)}
 </section>`
     : html`<p>El trabajador no tiene eventos de vacaciones.</p>`
 }
-<h2>Historia de las vacaciones</h2>
+<h2>Historia de ${worker.firstNames} ${worker.lastNames}</h2>
 ${
   shown.length
     ? html`<table>
-  <caption>Eventos del flujo ${workerStream(worker.id)}, en orden</caption>
+  <caption>Cada paso de sus vacaciones, del primero al último</caption>
   <thead><tr>
     <th scope="col" class="num">Paso</th><th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th>
-    <th scope="col">Por dónde</th><th scope="col">Solicitud</th>
+    <th scope="col">Por dónde</th>
   </tr></thead>
   <tbody>${shown.map(
     (s) => html`<tr${s === current ? html` aria-current="step"` : ''}>
       <td class="num"><a href="${stepLink(s)}" aria-label="Ver el estado después del paso ${s.n}">${s.n}</a></td>
       <td>${bogotaTime(s.stored.recordedAt)}</td><td>${describe(s.event, s.stored)}</td><td>${meta(s).userEmail ?? '—'}</td>
-      <td>${through(meta(s))}</td><td><code>${meta(s).requestId ?? '—'}</code></td></tr>`,
+      <td>${through(meta(s))}</td></tr>`,
   )}</tbody>
-</table>`
+</table>
+<details><summary>Detalle técnico</summary>
+<p>Flujo de eventos <code>${workerStream(worker.id)}</code>.</p>
+<ul>${shown.map(
+        (s) =>
+          html`<li>Paso ${s.n}: evento <code>${s.stored.type}</code>, revisión ${String(s.stored.revision)}, solicitud <code>${
+            meta(s).requestId ?? '—'
+          }</code></li>`,
+      )}</ul>
+</details>`
     : html`<p>Sin eventos${code ? ' de ese registro' : ''}.</p>`
 }
 <h2>Consultas y ediciones fallidas</h2>
@@ -243,7 +252,7 @@ ${
   <tbody>${otherRecords.map(
     (e) => html`<tr>
       <td>${bogotaTime(e.occurredAt)}</td><td>${ACTION_LABEL[e.action]}</td><td>${e.userEmail ?? '—'}</td><td>${e.apiKeyName ?? '—'}</td>
-      <td><pre class="details">${JSON.stringify(e.details)}</pre></td></tr>`,
+      <td><details><summary>Detalle técnico</summary><pre class="details">${JSON.stringify(e.details)}</pre></details></td></tr>`,
   )}</tbody>
 </table>`
     : html`<p>Sin consultas ni ediciones fallidas registradas.</p>`
