@@ -11,7 +11,10 @@ export class Metrics implements HttpMetrics {
   readonly appendLatency: client.Histogram<'store'>;
   readonly conflicts: client.Counter<'stream_kind'>;
 
-  constructor(projectionLag?: () => Promise<{ name: string; lag: number }[]>) {
+  constructor(
+    projectionLag?: () => Promise<{ name: string; lag: number }[]>,
+    deadLetters?: () => Promise<{ name: string; count: number }[]>,
+  ) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'vacaciones_' });
     this.requests = new client.Counter({
       name: 'vacaciones_http_requests_total',
@@ -53,6 +56,18 @@ export class Metrics implements HttpMetrics {
         registers: [this.registry],
         async collect() {
           for (const p of await projectionLag()) this.set({ projector: p.name }, p.lag);
+        },
+      });
+    }
+    if (deadLetters) {
+      new client.Gauge({
+        name: 'vacaciones_webhook_dead_letters',
+        help: 'Events a webhook subscription gave up on after retrying for the whole window',
+        labelNames: ['webhook'],
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          for (const w of await deadLetters()) this.set({ webhook: w.name }, w.count);
         },
       });
     }

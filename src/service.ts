@@ -11,6 +11,8 @@ import { todayInBogota } from './domain/index.ts';
 import { buildApp } from './http/app.ts';
 import { checkReadiness } from './db/readiness.ts';
 import type { Logger } from './logger.ts';
+import { WebhookDeliverer } from './integration/webhooks/deliverer.ts';
+import { deadLetterCounts } from './integration/webhooks/repository.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { ProjectionService, projectionStatus } from './projections/index.ts';
 import { readSideOf } from './projections/read-side.ts';
@@ -35,6 +37,8 @@ export interface ServiceOptions {
   projections?: boolean;
   /** The real clock, for event times and PILA codes (default the system's); tests pass their own. */
   now?: () => Date;
+  /** Deliver webhooks from this process (default true). */
+  webhooks?: boolean;
 }
 
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
@@ -50,7 +54,10 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   }
   const rawStore = await openEventStore(config, db);
   let projections: ProjectionService | undefined;
-  const metrics = new Metrics(async () => (projections ? (await projections.status()).map((s) => ({ name: s.name, lag: s.lag })) : []));
+  const metrics = new Metrics(
+    async () => (projections ? (await projections.status()).map((s) => ({ name: s.name, lag: s.lag })) : []),
+    () => deadLetterCounts(db),
+  );
   const store = timedStore(rawStore, metrics);
   const reference = new CachedReferenceRepository(db);
   let apiKeys: ApiKeyCache | undefined;
@@ -103,6 +110,8 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       commands,
       audits,
       readSide,
+      // Only the runner that applies the vacations read model here hears of appends at once.
+      nextAppend: (ms) => (projections!.isApplying('vacations') ? projections!.nextCommit(ms) : undefined),
       verifyApiKey: (key) => apiKeys.verify(key),
       today,
       now: opts.now,
@@ -114,6 +123,16 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     { logger },
   );
 
+  // Every instance delivers webhooks; a lock per subscription keeps each to one of them.
+  const deliverer = new WebhookDeliverer(db, rawStore, {
+    timeoutMs: config.webhookTimeoutMs,
+    retryBaseMs: config.webhookRetryBaseMs,
+    giveUpAfterMs: config.webhookGiveUpAfterS * 1000,
+    logger: logger.child({ component: 'webhooks' }),
+    wake: (ms) => (projections!.isApplying('vacations') ? projections!.nextCommit(ms) : undefined),
+  });
+  if (opts.webhooks !== false) deliverer.start();
+
   let closed = false;
   return {
     app,
@@ -124,6 +143,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       if (closed) return;
       closed = true;
       await app.close();
+      await deliverer.stop();
       await audits.drain();
       if (opts.projections !== false) await projections?.stop();
       await feed.close();

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config/config.ts';
+import { DataDirInUse } from '../db/dir-lock.ts';
 import { CliError, processIo, type CliIo } from './context.ts';
 import { registerCommands } from './commands/index.ts';
 
@@ -44,7 +45,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<void>
       process.exitCode = err.exitCode;
       return;
     }
-    const known = err instanceof CliError || err instanceof ConfigError;
+    const known = err instanceof CliError || err instanceof ConfigError || err instanceof DataDirInUse;
     const msg = err instanceof Error ? err.message : String(err);
     io.err(`vacaciones: ${known ? msg : `unexpected failure: ${msg}`}`.split('\n')[0]!);
     process.exitCode = 1;

@@ -17,6 +17,10 @@ export interface Config {
   logLevel: (typeof LEVELS)[number];
   holidaysFile: string | undefined;
   rateLimitPerMinute: number;
+  /** Webhook deliveries: the wait for an answer, the first retry's delay, and how long an event is retried before it is given up on. */
+  webhookTimeoutMs: number;
+  webhookRetryBaseMs: number;
+  webhookGiveUpAfterS: number;
   bodyLimitBytes: number;
   /** Connections the service keeps to PostgreSQL (the projectors and the change feed take 2 more). */
   databasePoolSize: number;
@@ -115,6 +119,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     holidaysFile: env.HOLIDAYS_FILE || undefined,
     rateLimitPerMinute: intVar(env, 'RATE_LIMIT_PER_MINUTE', 6000, 0, 10_000_000),
+    webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+    webhookRetryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 10, 3_600_000),
+    webhookGiveUpAfterS: intVar(env, 'WEBHOOK_GIVE_UP_AFTER_S', 86_400, 1, 86_400),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 65536, 1024, 10 * 1024 * 1024),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 30, 2, 500),
     batching,

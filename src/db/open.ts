@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
+import { lockDataDir } from './dir-lock.ts';
 import { PostgresDb } from './postgres.ts';
 import type { Db } from './types.ts';
 
@@ -11,7 +12,13 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, po
   }
   const dir = resolve(config.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });
-  // Loaded only when used: the WASM build costs some 40 MB of memory a server never needs.
-  const { PgliteDb } = await import('./pglite.ts');
-  return PgliteDb.open(dir);
+  const release = lockDataDir(resolve(config.dataDir), config.dataDir);
+  try {
+    // Loaded only when used: the WASM build costs some 40 MB of memory a server never needs.
+    const { PgliteDb } = await import('./pglite.ts');
+    return await PgliteDb.open(dir, release);
+  } catch (err) {
+    release();
+    throw err;
+  }
 }

@@ -23,12 +23,15 @@ async function copyInto(q: Pick<PGlite, 'query'>, target: string, text: string):
 export class PgliteDb implements Db {
   readonly kind = 'pglite' as const;
 
-  private constructor(private readonly pg: PGlite) {}
+  private constructor(
+    private readonly pg: PGlite,
+    private readonly onClose: () => void,
+  ) {}
 
-  /** `dataDir` undefined means in memory (tests). */
-  static async open(dataDir?: string): Promise<PgliteDb> {
+  /** `dataDir` undefined means in memory (tests); `onClose` runs once the files are closed. */
+  static async open(dataDir?: string, onClose: () => void = () => {}): Promise<PgliteDb> {
     const pg = await PGlite.create(dataDir, { parsers });
-    return new PgliteDb(pg);
+    return new PgliteDb(pg, onClose);
   }
 
   async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
@@ -66,5 +69,6 @@ export class PgliteDb implements Db {
 
   async close(): Promise<void> {
     await this.pg.close();
+    this.onClose();
   }
 }

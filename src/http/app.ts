@@ -13,9 +13,11 @@ import { registerRateLimit } from './rate-limit.ts';
 import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
 import { auditRoutes } from './routes/audit.ts';
+import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lawRoutes } from './routes/law.ts';
 import { lookupRoutes } from './routes/lookups.ts';
+import { noveltyRoutes } from './routes/novelties.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
 import { PANEL_ERRORS, isPanelPath, mountPanel, sendPanelError } from '../panel/index.ts';
@@ -189,6 +191,8 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         readRoutes(scope, deps);
         lawRoutes(scope, deps);
         bookRoutes(scope, deps);
+        noveltyRoutes(scope, deps);
+        feedRoutes(scope, deps);
         auditRoutes(scope, deps);
       },
       { prefix },

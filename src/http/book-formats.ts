@@ -128,7 +128,7 @@ export const BOOK_COLUMNS = [
   'contratoLiquidado',
 ] as const;
 
-type Cell = string | number | null;
+export type Cell = string | number | null;
 type Line = Partial<Record<(typeof BOOK_COLUMNS)[number], Cell>>;
 
 /**
@@ -180,12 +180,23 @@ export function bookLines(w: BookWorker): Cell[][] {
  * `=cmd|...`) is kept as text by formulaSafe. A failure of the reading ends the output unfinished.
  */
 export function csvBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void): Readable {
+  return csvTable(BOOK_COLUMNS, linesOfEach(workers, bookLines), onError);
+}
+
+/** The lines `linesOf` gives of each item, in order, pulled as they are taken. */
+export async function* linesOfEach<T>(items: AsyncIterable<T>, linesOf: (item: T) => Cell[][]): AsyncGenerator<Cell[][]> {
+  for await (const item of items) yield linesOf(item);
+}
+
+/**
+ * A table as CSV (RFC 4180, comma, the header line first, UTF-8 with a BOM for spreadsheets),
+ * written as its groups of lines come, every text cell through formulaSafe.
+ */
+export function csvTable(header: readonly string[], groups: AsyncIterable<Cell[][]>, onError: (err: unknown) => void): Readable {
   async function* rows() {
-    for await (const w of workers) {
-      for (const line of bookLines(w)) yield line.map((cell) => (typeof cell === 'string' ? formulaSafe(cell) : cell));
-    }
+    for await (const lines of groups) for (const line of lines) yield line.map((c) => (typeof c === 'string' ? formulaSafe(c) : c));
   }
-  const out = stringify({ header: true, columns: [...BOOK_COLUMNS], bom: true });
+  const out = stringify({ header: true, columns: [...header], bom: true });
   pipeline(Readable.from(rows()), out, (err) => {
     if (err) onError(err);
   });
@@ -240,28 +251,39 @@ export const XLSX_MAX_ROWS = 1_048_576;
  * (2)* and so on, each with the header.
  */
 export function xlsxBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void, rowsPerSheet = XLSX_MAX_ROWS): Readable {
+  return xlsxTable('Libro de vacaciones', BOOK_COLUMNS, linesOfEach(workers, bookLines), onError, rowsPerSheet);
+}
+
+/** A table as XLSX, written as its groups of lines come, in sheets named after `title` (see xlsxBook). */
+export function xlsxTable(
+  title: string,
+  header: readonly string[],
+  groups: AsyncIterable<Cell[][]>,
+  onError: (err: unknown) => void,
+  rowsPerSheet = XLSX_MAX_ROWS,
+): Readable {
   const out = new PassThrough();
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
-  let sheet = book.addWorksheet('Libro de vacaciones');
+  let sheet = book.addWorksheet(title);
   let sheets = 1;
   let rows = 0;
   const addRow = (cells: Cell[] | string[]) => {
     if (rows === rowsPerSheet) {
       sheet.commit();
-      sheet = book.addWorksheet(`Libro de vacaciones (${++sheets})`);
+      sheet = book.addWorksheet(`${title} (${++sheets})`);
       rows = 0;
-      addRow([...BOOK_COLUMNS]);
+      addRow([...header]);
     }
     sheet.addRow(cells).commit();
     rows++;
   };
   void (async () => {
     try {
-      addRow([...BOOK_COLUMNS]);
-      for await (const w of workers) {
-        // The caller went away: leaving the loop ends the reading of the register.
+      addRow([...header]);
+      for await (const lines of groups) {
+        // The caller went away: leaving the loop ends the reading of the table.
         if (out.destroyed) return;
-        for (const line of bookLines(w)) addRow(line);
+        for (const line of lines) addRow(line);
         await zipped(sheet, out);
         if (out.writableNeedDrain) await drained(out, out);
       }

@@ -16,7 +16,6 @@ export interface ReadSide {
    * waits (bounded) until the read models include it, so the write's answer itself does not.
    */
   noteWrite(position: Position): void;
-  availabilityOf(workerId: number): Promise<{ daysTaken: number; daysEnjoyed: number; daysCompensated: number; liveRecords: number }>;
   /** A worker's live records as the ledger reads them (the balance's records), from the folded states. */
   liveRecordsOf(workerId: number): Promise<LedgerRecord[]>;
   vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<unknown[]>;
@@ -54,6 +53,12 @@ export interface AppDeps {
   /** Where audited queries record themselves (gathered into shared appends). */
   audits: { append(writes: StreamWrite[]): Promise<Position> };
   readSide: ReadSide;
+  /**
+   * Resolves when this instance's read models next take in new events (an append here or
+   * elsewhere), or after `ms`: what a long poll of the change feed waits on. Undefined (or
+   * answering undefined) where the projectors run elsewhere: the feed then looks again now and then.
+   */
+  nextAppend?: (ms: number) => Promise<void> | undefined;
   verifyApiKey(key: string): Promise<ApiKeyPrincipal | null>;
   today(): string;
   now?: () => Date;

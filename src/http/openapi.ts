@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { feedOk, noveltiesOk } from './integration-schemas.ts';
 import * as R from './response-schemas.ts';
 import {
   auditExportQuery,
@@ -10,8 +11,10 @@ import {
   consultQuery,
   contractQuery,
   editBody,
+  feedQuery,
   interruptBody,
   listQuery,
+  noveltiesQuery,
   periodsQuery,
   recordQuery,
   settlementQuery,
@@ -202,6 +205,27 @@ export function openApiDocument(): Json {
         },
         ...errors(READ_ERRORS),
       },
+    ),
+    '/api/vacaciones/novedades': get(
+      'Novedades de vacaciones de un mes de nómina: una línea por registro con la parte del mes de su amortización, ' +
+        'totales por trabajador y del mes; JSON por páginas, CSV o XLSX del mes entero',
+      queryParams(noveltiesQuery),
+      {
+        '200': {
+          description: 'Las novedades, en el formato pedido',
+          content: {
+            ...json('MonthNovelties', noveltiesOk),
+            'text/csv': { schema: { type: 'string', description: 'Una línea por novedad, el total de cada trabajador y el del mes' } },
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        ...errors(READ_ERRORS),
+      },
+    ),
+    '/api/eventos': get(
+      'Flujo de cambios (alcance eventos): los eventos de negocio en orden como CloudEvents 1.0, con espera larga opcional',
+      queryParams(feedQuery),
+      { ...ok(200, 'Eventos y el cursor siguiente', 'ChangeFeed', feedOk), ...lookupErrors([400, 401, 403, 405, 429, 500, 503]) },
     ),
     '/api/auditoria/verificar': get(
       'Verificar las cadenas de hash de los flujos de un trabajador (alcance auditoria)',

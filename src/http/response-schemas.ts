@@ -106,7 +106,7 @@ const amortization = z.strictObject({
   valor: z.number().int(),
 });
 
-const vacationView = z.strictObject({
+export const vacationView = z.strictObject({
   recordId: z.number().int(),
   codigoPila: code,
   workerId: z.number().int(),
@@ -133,6 +133,10 @@ const vacationView = z.strictObject({
   deletedBy: z.number().int().nullable(),
   replaces: code.nullable(),
   replacedBy: code.nullable(),
+  underSettledContract: z.boolean().meta({
+    description:
+      'Se tomaron bajo un contrato ya liquidado: quedan como historia y no se descuentan del saldo (se pagaron en su liquidación)',
+  }),
   createdAt: isoTime.nullable(),
   interruptedOn: date.nullable().meta({ description: 'Primer día no disfrutado, si las vacaciones se interrumpieron (CST art. 188)' }),
   interruptionReason: z.enum(['incapacidad', 'licencia', 'calamidad', 'necesidad del servicio', 'otro']).nullable(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isValidDate } from '../domain/index.ts';
 import { INTERRUPTION_REASONS } from '../events/types.ts';
+import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S } from '../integration/feed.ts';
 
 /**
  * Request schemas of every route. The same objects validate requests (vacation-input.ts maps
@@ -154,4 +155,52 @@ export const bookQuery = z.object({
   fechaDesde: lawDate.optional().meta({ description: lawDateText('Períodos y vacaciones que terminan en esta fecha o después') }),
   fechaHasta: lawDate.optional().meta({ description: lawDateText('Períodos y vacaciones que empiezan en esta fecha o antes') }),
   fechaCorte: lawDate.optional().meta({ description: lawDateText('El libro como estaba al final de este día (por defecto hoy)') }),
+});
+
+/** A cut-off: a business day (its end), or an ISO time with its zone, taken as the business day it falls on in Bogota. */
+const cutOff = z
+  .string()
+  .max(40)
+  .refine((s) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(s)
+      ? isValidDate(s)
+      : /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
+  )
+  .meta({
+    description:
+      'Lo que se sabía entonces: una fecha YYYY-MM-DD (al final del día) o una hora ISO 8601 con zona, que cuenta como el día ' +
+      'hábil en que cae en Bogotá (el registro guarda cada versión por día); por defecto, lo que hay ahora',
+    example: '2026-12-31T23:59:59-05:00',
+  });
+
+export const noveltiesQuery = z.object({
+  emailResponsable: email,
+  periodo: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+    .meta({ description: 'Mes de nómina, YYYY-MM', example: '2026-12' }),
+  subgerenciaId: z.string().min(1).max(40).optional().meta({ description: 'Solo las vacaciones registradas en esta subgerencia' }),
+  numeroDocumento: document.optional().meta({ description: 'Solo este trabajador' }),
+  formato: z.enum(['json', 'csv', 'xlsx']).optional().meta({ description: 'json (por defecto, por páginas), csv o xlsx (el mes entero)' }),
+  alCorte: cutOff.optional(),
+  desde: z.string().max(200).optional().meta({ description: 'El cursor `siguiente` de la página anterior (solo JSON)' }),
+  limite: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .refine((s) => Number(s) >= 1 && Number(s) <= 5000)
+    .optional()
+    .meta({ description: 'Trabajadores por página, de 1 a 5000 (por defecto 500)' }),
+});
+
+/** The change feed's parameters, as /openapi.json describes them (the route checks them with its own messages). */
+export const feedQuery = z.object({
+  desde: z.string().optional().meta({ description: 'El cursor "siguiente" de la respuesta anterior; sin él, desde el primer evento' }),
+  limite: z
+    .string()
+    .optional()
+    .meta({ description: `Eventos como máximo, de 1 a ${FEED_MAX_LIMIT} (por defecto 100)` }),
+  espera: z
+    .string()
+    .optional()
+    .meta({ description: `Segundos, de 0 a ${FEED_MAX_WAIT_S}, que la llamada espera un evento si no hay ninguno (por defecto 0)` }),
 });

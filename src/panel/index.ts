@@ -13,6 +13,10 @@ import { PANEL_CSP, PANEL_ERRORS, send, sendPanelError } from './respond.ts';
 import { signInPageRoutes } from './sign-in-routes.ts';
 import { TOO_MANY_FROM_ADDRESS } from './throttle.ts';
 import { auditPageRoutes } from './views/audit.ts';
+import { calendarPageRoutes } from './views/calendar.ts';
+import { homePageRoutes } from './views/home.ts';
+import { editPageRoutes } from './views/worker-edit.ts';
+import { registerDownloadRoutes } from './views/worker-law.ts';
 import { occupancyPageRoutes } from './views/occupancy.ts';
 import { operationsPageRoutes } from './views/operations.ts';
 import { workerPageRoutes } from './views/worker.ts';
@@ -48,6 +52,8 @@ export interface PanelContext {
   /** A message for the next page this session sees (after a redirect). */
   flash(req: FastifyRequest, flash: Flash): void;
   csrf(reply: FastifyReply): string;
+  /** The subgerencias whose people this person sees and acts on; null: every one. */
+  unitsOf(user: User): string[] | null;
 }
 
 /** Expired sessions and stale sign-in failures are swept this often (and when the service starts). */
@@ -155,6 +161,7 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
         const ctx: PanelContext = {
           deps,
           csrf: (reply) => reply.generateCsrf(),
+          unitsOf: () => null,
           flash(req, flash) {
             req.session.flash = flash;
           },
@@ -187,9 +194,12 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
             }
             req.panelUser = user;
           });
-          inside.get('/', async (_req, reply) => reply.redirect('/panel/ocupacion', 302));
+          homePageRoutes(inside, ctx);
+          calendarPageRoutes(inside, ctx);
           occupancyPageRoutes(inside, ctx);
           workerPageRoutes(inside, ctx);
+          editPageRoutes(inside, ctx);
+          registerDownloadRoutes(inside, ctx);
           auditPageRoutes(inside, ctx);
           operationsPageRoutes(inside, ctx);
         });

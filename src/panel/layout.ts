@@ -1,9 +1,11 @@
-import { html, type Html } from './html.ts';
+import { Html, html } from './html.ts';
 import { assetPath } from './assets.ts';
 
-export type Section = 'ocupacion' | 'trabajador' | 'auditoria' | 'operacion';
+export type Section = 'inicio' | 'calendario' | 'ocupacion' | 'trabajador' | 'auditoria' | 'operacion';
 
 const SECTIONS: { id: Section; label: string; href: string }[] = [
+  { id: 'inicio', label: 'Inicio', href: '/panel' },
+  { id: 'calendario', label: 'Calendario', href: '/panel/calendario' },
   { id: 'ocupacion', label: 'Ocupación', href: '/panel/ocupacion' },
   { id: 'trabajador', label: 'Trabajador', href: '/panel/trabajador' },
   { id: 'auditoria', label: 'Auditoría', href: '/panel/auditoria' },
@@ -33,6 +35,25 @@ export function flashBox(flash: Flash | null | undefined): Html {
     : html`<div class="flash flash-ok" role="status">${flash.text}</div>`;
 }
 
+/**
+ * Every table in a box of its own that scrolls sideways when the table is wider than the screen,
+ * so that the page itself never does; the box is reachable with the keyboard (a scrolling region
+ * must be) and named after the table's caption.
+ */
+function scrollingTables(body: string): string {
+  return body
+    .replace(/<table\b[^>]*>(\s*<caption>([\s\S]*?)<\/caption>)?/g, (table: string, _c: string, caption: string | undefined) => {
+      const name = caption
+        ? caption
+            .replace(/<[^>]*>/g, '')
+            .replace(/\s+/g, ' ')
+            .trim()
+        : 'Tabla';
+      return `<div class="scroll" role="region" tabindex="0" aria-label="${name.replace(/"/g, '&quot;')}">${table}`;
+    })
+    .replace(/<\/table>/g, '</table></div>');
+}
+
 /** The whole document: header with the sections and the sign-out button, the page, nothing from elsewhere. */
 export function page(o: PageOptions): Html {
   const nav = o.user
@@ -52,6 +73,7 @@ export function page(o: PageOptions): Html {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${o.title} · Vacaciones</title>
 <link rel="stylesheet" href="${assetPath('panel.css')}">
+<link rel="stylesheet" href="${assetPath('calendar-grid.css')}">
 <script src="${assetPath('panel.js')}" defer></script>
 </head>
 <body>
@@ -63,7 +85,7 @@ export function page(o: PageOptions): Html {
 <main id="contenido" tabindex="-1">
 <h1>${o.title}</h1>
 ${flashBox(o.flash)}
-${o.body}
+${new Html(scrollingTables(o.body.value))}
 </main>
 </body>
 </html>

@@ -9,7 +9,6 @@ export { VACATIONS_TABLE } from './vacations/projector.ts';
 export * from './vacations/queries.ts';
 export * from './amortizations/queries.ts';
 export * from './contract-links/queries.ts';
-export * from './availability/queries.ts';
 export { OCCUPANCY_TABLE } from './occupancy/projector.ts';
 export * from './occupancy/queries.ts';
 export * from './audit/queries.ts';

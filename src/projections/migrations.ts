@@ -51,4 +51,14 @@ export const projectionMigrations: Migration[] = [
       UPDATE projection_checkpoints SET commit_pos = 0, prepare_pos = 0, updated_at = now() WHERE name = 'occupancy';
     `,
   },
+  {
+    version: 27,
+    name: 'availability read model dropped',
+    sql: `
+      -- Days taken per worker were summed a second time here, in SQL, beside the ledger that gives
+      -- every balance (src/domain/ledger.ts); consult now reads the workers' live records instead.
+      DROP TABLE IF EXISTS rm_availability, rm_availability_records, rm_availability__rebuild, rm_availability_records__rebuild;
+      DELETE FROM projection_checkpoints WHERE name = 'availability';
+    `,
+  },
 ];

@@ -2,7 +2,6 @@ import type { Db } from '../db/types.ts';
 import type { WorkerFileRow } from '../reference/worker-files.ts';
 import type { Position } from '../store/types.ts';
 import { auditOfCode, auditOfWorker } from './audit/queries.ts';
-import { AvailabilityCache } from './availability/cache.ts';
 import { periodsReport } from './register/periods.ts';
 import { liveRegisterOf } from './register/queries.ts';
 import { settlementPreview } from './register/settlement.ts';
@@ -18,12 +17,12 @@ import { heapShare } from '../memory.ts';
 import { intern } from '../db/intern.ts';
 
 /**
- * Read models the HTTP interface reads (records with their amortizations, availability in
- * consult, the audit trail, the register, the workers' folded states in calculate): a read waits
+ * Read models the HTTP interface reads (records with their amortizations, the audit trail, the
+ * register, the workers' folded states in consult and calculate): a read waits
  * until these include every write acknowledged before it. Contract links and occupancy have no
  * HTTP reader and follow right after.
  */
-const SERVED_READ_MODELS = ['vacations', 'amortizations', 'availability', 'audit', 'register', 'worker-states'];
+const SERVED_READ_MODELS = ['vacations', 'amortizations', 'audit', 'register', 'worker-states'];
 /** The share of the heap limit calculate's cache of workers' records may hold. */
 const STATES_SHARE = 0.12;
 /** Longest a read waits for the read models to include earlier writes. */
@@ -31,13 +30,12 @@ const READ_YOUR_WRITES_MS = 2000;
 
 /**
  * The reads the HTTP interface and the panel make of the read models, each once they include
- * every write this instance acknowledged before it (bounded: see ReadYourWrites). Availability is
- * read through a cache beside its runner; nothing is loaded ahead, the cache fills as requests
- * come, each miss one indexed row read.
+ * every write this instance acknowledged before it (bounded: see ReadYourWrites). The workers'
+ * records are read through a cache beside their runner; nothing is loaded ahead, the cache fills
+ * as requests come, each miss one indexed row read.
  */
 export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger) {
-  const availability = new AvailabilityCache(db, projections);
-  // What calculate reads of each worker's records, as compact as judging allows (a few hundred
+  // What consult and calculate read of each worker's records, as compact as judging allows (a few hundred
   // bytes a worker), within a share of the heap: at the default heap, some 35,000 workers.
   const states = new WorkerRowCache(
     projections,
@@ -63,7 +61,6 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
       // The runners read it now rather than at their next poll.
       projections.poke();
     },
-    availabilityOf: (workerId: number) => served.fresh(() => availability.get(workerId)),
     workerStateOf: (workerId: number) => served.fresh(() => states.get(workerId)),
     liveRecordsOf: (workerId: number) => served.fresh(async () => liveVacations(await states.get(workerId)).map(ledgerRecord)),
     vacationsOfWorker: (workerId: number, opts: { includeDeleted: boolean }) => served.fresh(() => vacationsOfWorker(db, workerId, opts)),

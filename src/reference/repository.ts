@@ -222,6 +222,13 @@ export class ReferenceRepository implements ReferenceReader, ReferenceLookups {
     return r.rows.map(toWorker);
   }
 
+  /** These workers, in id order: one indexed read. */
+  async workersByIds(ids: readonly number[]): Promise<Worker[]> {
+    if (ids.length === 0) return [];
+    const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id = ANY($1::bigint[]) ORDER BY id`, [ids]);
+    return r.rows.map(toWorker);
+  }
+
   async workerById(id: number): Promise<Worker | null> {
     const r = await this.db.query<Row>(`SELECT ${WORKER_COLUMNS} FROM ref_workers WHERE id = $1`, [id]);
     return r.rows[0] ? toWorker(r.rows[0]) : null;

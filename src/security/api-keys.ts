@@ -7,13 +7,14 @@ import type { Queryable } from '../db/types.ts';
  * 256 random bits, so a fast hash is as good as a slow one and keeps every request cheap.
  */
 
-export const API_KEY_SCOPES = ['vacaciones', 'contratos:verificar', 'auditoria'] as const;
+export const API_KEY_SCOPES = ['vacaciones', 'contratos:verificar', 'auditoria', 'eventos'] as const;
 export type ApiKeyScope = (typeof API_KEY_SCOPES)[number];
 
 /**
  * What a key created without scopes gets: the calling systems' two. `auditoria` (verify the hash
- * chains, export an auditor's bundle: every event of a worker, personal data included) is only
- * ever given by name.
+ * chains, export an auditor's bundle: every event of a worker, personal data included) and
+ * `eventos` (every record of every worker, as the change feed hands them out) are only ever
+ * given by name.
  */
 export const DEFAULT_API_KEY_SCOPES: readonly ApiKeyScope[] = ['vacaciones', 'contratos:verificar'];
 

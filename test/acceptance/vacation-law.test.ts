@@ -342,6 +342,16 @@ describe('GET /api/vacaciones/liquidacion', () => {
     expect(periods.advertencias).toEqual([]);
     const consult = await c.get('/api/vacaciones/consultdatavacations', { numeroDocumento: RESETTLED.document, emailResponsable: ADMIN });
     expect(periods.totales.diasPendientes).toBe(consult.body.vacacionesDisponibles);
+
+    // The historic record of the settled contract's time stays in the worker's history, marked.
+    const list = await c.get('/api/vacaciones', { numeroDocumento: RESETTLED.document, emailResponsable: ADMIN });
+    expect(list.body.vacaciones.map((v: Json) => [v.startDate, v.underSettledContract])).toEqual([
+      ['2023-03-06', true],
+      ['2025-03-03', false],
+    ]);
+    const old = list.body.vacaciones[0].codigoPila;
+    const one = await c.get(`/api/vacaciones/registro/${old}`, { emailResponsable: ADMIN });
+    expect(one.body.vacacion).toMatchObject({ codigoPila: old, underSettledContract: true });
   });
 
   it('refuses a leaving date without a contract in force, and bad input, in the vacation envelope', async () => {

@@ -1846,6 +1846,239 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/novedades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Novedades de vacaciones de un mes de nómina: una línea por registro con la parte del mes de su amortización, totales por trabajador y del mes; JSON por páginas, CSV o XLSX del mes entero */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                    /** @description Mes de nómina, YYYY-MM */
+                    periodo: string;
+                    /** @description Solo las vacaciones registradas en esta subgerencia */
+                    subgerenciaId?: string;
+                    /** @description Solo este trabajador */
+                    numeroDocumento?: string;
+                    /** @description json (por defecto, por páginas), csv o xlsx (el mes entero) */
+                    formato?: "json" | "csv" | "xlsx";
+                    /** @description Lo que se sabía entonces: una fecha YYYY-MM-DD (al final del día) o una hora ISO 8601 con zona, que cuenta como el día hábil en que cae en Bogotá (el registro guarda cada versión por día); por defecto, lo que hay ahora */
+                    alCorte?: string;
+                    /** @description El cursor `siguiente` de la página anterior (solo JSON) */
+                    desde?: string;
+                    /** @description Trabajadores por página, de 1 a 5000 (por defecto 500) */
+                    limite?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Las novedades, en el formato pedido */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["MonthNovelties"];
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/eventos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Flujo de cambios (alcance eventos): los eventos de negocio en orden como CloudEvents 1.0, con espera larga opcional */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description El cursor "siguiente" de la respuesta anterior; sin él, desde el primer evento */
+                    desde?: string;
+                    /** @description Eventos como máximo, de 1 a 1000 (por defecto 100) */
+                    limite?: string;
+                    /** @description Segundos, de 0 a 30, que la llamada espera un evento si no hay ninguno (por defecto 0) */
+                    espera?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Eventos y el cursor siguiente */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ChangeFeed"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["LookupError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auditoria/verificar": {
         parameters: {
             query?: never;
@@ -2651,6 +2884,8 @@ export interface components {
                  * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
                  */
                 replacedBy: string | null;
+                /** @description Se tomaron bajo un contrato ya liquidado: quedan como historia y no se descuentan del saldo (se pagaron en su liquidación) */
+                underSettledContract: boolean;
                 /** Format: date-time */
                 createdAt: string | null;
                 /**
@@ -2730,6 +2965,8 @@ export interface components {
                  * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
                  */
                 replacedBy: string | null;
+                /** @description Se tomaron bajo un contrato ya liquidado: quedan como historia y no se descuentan del saldo (se pagaron en su liquidación) */
+                underSettledContract: boolean;
                 /** Format: date-time */
                 createdAt: string | null;
                 /**
@@ -3195,6 +3432,228 @@ export interface components {
                 }[];
                 totalTrabajadores: number;
             };
+        };
+        MonthNovelties: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                /** @example 2026-12 */
+                periodo: string;
+                /**
+                 * Format: date
+                 * @description El día hábil cuyo registro se leyó; null: lo que hay ahora
+                 * @example 2026-12-01
+                 */
+                alCorte: string | null;
+                alcance: {
+                    subgerenciaId: string | null;
+                    numeroDocumento: string | null;
+                };
+                trabajadores: {
+                    asociadoId: number;
+                    tipoDocumento: string;
+                    numeroDocumento: string;
+                    nombres: string;
+                    apellidos: string;
+                    novedades: {
+                        /**
+                         * @description Código de control PILA
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        codigoPila: string;
+                        contratoId: number | null;
+                        subgerenciaId: string | null;
+                        /** @enum {string} */
+                        modalidad: "disfrutadas" | "compensadas en dinero";
+                        /** @enum {string} */
+                        estado: "registrada" | "aprobada" | "interrumpida";
+                        aprobada: boolean;
+                        /**
+                         * Format: date
+                         * @example 2026-12-01
+                         */
+                        vacFechaInicio: string;
+                        /**
+                         * Format: date
+                         * @example 2026-12-01
+                         */
+                        vacFechaFinal: string;
+                        vacValorTotal: number;
+                        /**
+                         * Format: date
+                         * @description Primer día del registro dentro del mes
+                         * @example 2026-12-01
+                         */
+                        fechaDesde: string;
+                        /**
+                         * Format: date
+                         * @description Último día del registro dentro del mes
+                         * @example 2026-12-01
+                         */
+                        fechaHasta: string;
+                        diasHabiles: number;
+                        diasCalendario: number;
+                        /** @description Pesos: la parte del mes de la amortización del registro */
+                        valor: number;
+                        /** @description Novedad PILA de vacaciones disfrutadas en el mes; null si se compensaron en dinero */
+                        novedadPila: {
+                            /** @enum {string} */
+                            tipo: "VAC-LR";
+                            /**
+                             * Format: date
+                             * @example 2026-12-01
+                             */
+                            inicio: string;
+                            /**
+                             * Format: date
+                             * @example 2026-12-01
+                             */
+                            fin: string;
+                        } | null;
+                        /**
+                         * Format: date
+                         * @description Primer día no disfrutado (CST art. 188): solo cuentan los días disfrutados
+                         * @example 2026-12-01
+                         */
+                        fechaInterrupcion: string | null;
+                        motivoInterrupcion: string | null;
+                        /**
+                         * @description El registro que este reemplazó al editarse
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        reemplazaA: string | null;
+                        /**
+                         * @description Las vacaciones interrumpidas cuyos días pendientes toma este registro
+                         * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                         */
+                        continuaDe: string | null;
+                    }[];
+                    totales: {
+                        novedades: number;
+                        diasHabiles: number;
+                        diasCalendario: number;
+                        /** @description Pesos: la parte del mes de la amortización del registro */
+                        valor: number;
+                    };
+                }[];
+                /** @description Del mes entero con el filtro, no solo de la página */
+                totales: {
+                    novedades: number;
+                    diasHabiles: number;
+                    diasCalendario: number;
+                    /** @description Pesos: la parte del mes de la amortización del registro */
+                    valor: number;
+                    trabajadores: number;
+                };
+                /** @description Cursor de la página siguiente (parámetro desde); null al final */
+                siguiente: string | null;
+            };
+        };
+        ChangeFeed: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            /** @description CloudEvents 1.0 (JSON estructurado), en el orden del registro de eventos */
+            eventos: {
+                /** @enum {string} */
+                specversion: "1.0";
+                /** @description Id del evento, el mismo en cada llamada y entrega */
+                id: string;
+                source: string;
+                /** @enum {string} */
+                type: "co.vacaciones.vacacion.creada" | "co.vacaciones.vacacion.editada" | "co.vacaciones.vacacion.aprobada" | "co.vacaciones.vacacion.eliminada" | "co.vacaciones.vacacion.reemplazada" | "co.vacaciones.vacacion.interrumpida" | "co.vacaciones.vacacion.importada";
+                /** @description Documento del trabajador */
+                subject: string;
+                /** Format: date-time */
+                time: string;
+                /** @enum {string} */
+                datacontenttype: "application/json";
+                /**
+                 * @description Código de control PILA
+                 * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                 */
+                codigopila: string;
+                /** @description El registro como lo muestra la API justo después del evento */
+                data: {
+                    recordId: number;
+                    /**
+                     * @description Código de control PILA
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    codigoPila: string;
+                    workerId: number;
+                    documentNumber: string;
+                    contractId: number | null;
+                    companyContractId: number | null;
+                    subgerenciaId: string | null;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    startDate: string;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    endDate: string;
+                    businessDays: number;
+                    calendarDays: number;
+                    salary: number;
+                    totalValue: number;
+                    advance: boolean;
+                    worksSaturday: boolean;
+                    compensated: boolean;
+                    socialSecurityInPayroll: boolean | null;
+                    approved: boolean;
+                    /** Format: date-time */
+                    approvedAt: string | null;
+                    approvedBy: number | null;
+                    /** @enum {string} */
+                    status: "live" | "deleted";
+                    /** @enum {string|null} */
+                    deletedReason: "delete" | "edit" | null;
+                    /** Format: date-time */
+                    deletedAt: string | null;
+                    deletedBy: number | null;
+                    /**
+                     * @description Código de control PILA
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    replaces: string | null;
+                    /**
+                     * @description Código de control PILA
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    replacedBy: string | null;
+                    /** Format: date-time */
+                    createdAt: string | null;
+                    /**
+                     * Format: date
+                     * @description Primer día no disfrutado, si las vacaciones se interrumpieron (CST art. 188)
+                     * @example 2026-01-05
+                     */
+                    interruptedOn: string | null;
+                    /** @enum {string|null} */
+                    interruptionReason: "incapacidad" | "licencia" | "calamidad" | "necesidad del servicio" | "otro" | null;
+                    /**
+                     * @description Las vacaciones interrumpidas cuyos días no disfrutados toma este registro
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    continues: string | null;
+                    amortizations: {
+                        periodo: string;
+                        diasHabiles: number;
+                        diasCalendario: number;
+                        valor: number;
+                    }[];
+                };
+            }[];
+            /** @description Cursor opaco para la próxima llamada (parámetro desde), ligado a esta base de datos */
+            siguiente: string;
         };
         AuditVerification: {
             /** @enum {boolean} */

@@ -106,3 +106,74 @@ export async function invitePath(env: NodeJS.ProcessEnv, email: string): Promise
   const link = r.stdout.trim().split('\n').at(-1)!;
   return new URL(link).pathname;
 }
+
+/** Widths the panel is looked at: a desk and a phone. */
+export const WIDTHS = [1280, 390] as const;
+
+/**
+ * The page at each width: a full-page screenshot kept as an artefact (`name-1280.png`,
+ * `name-390.png`), and at the phone's width no sideways scrolling of the page itself.
+ */
+export async function screenshotsAt(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  try {
+    for (const width of WIDTHS) {
+      await page.setViewportSize({ width, height: 900 });
+      await screenshot(page, `${name}-${width}`);
+      const wide = await page.evaluate(
+        () => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth,
+      );
+      // What sticks out, named in the failure: the innermost elements whose right edge passes the screen's.
+      const out = await page.evaluate((w) => {
+        type El = { children: { length: number }; getBoundingClientRect(): { right: number }; outerHTML: string };
+        const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): El[] } }).document;
+        return [...doc.querySelectorAll('body *')]
+          .filter((el) => el.getBoundingClientRect().right > w + 1 && el.children.length === 0)
+          .slice(0, 5)
+          .map((el) => el.outerHTML.slice(0, 160));
+      }, width);
+      expect(wide, `${name} at ${width} px is ${wide} px wide: ${out.join('\n')}`).toBeLessThanOrEqual(width);
+    }
+  } finally {
+    if (before) await page.setViewportSize(before);
+  }
+}
+
+/** Sets the password of an invitation in the browser, as the person would with their link. */
+export async function setPassword(page: Page, base: string, invite: string, password: string): Promise<void> {
+  await page.goto(`${base}${invite}`);
+  await page.getByLabel('Contraseña nueva').fill(password);
+  await page.getByLabel('Repita la contraseña').fill(password);
+  await page.getByRole('button', { name: 'Guardar contraseña' }).click();
+  await page.waitForURL(/\/panel\/ingresar/);
+}
+
+/** Signs in from the sign-in page and waits for the home page. */
+export async function signInAs(page: Page, base: string, email: string, password: string): Promise<void> {
+  await page.context().clearCookies();
+  await page.goto(`${base}/panel/ingresar`);
+  await page.getByLabel('Correo electrónico').fill(email);
+  await page.getByLabel('Contraseña').fill(password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.waitForURL(/\/panel$/);
+}
+
+/**
+ * Every control a finger must hit is at least 44 px high: buttons, fields, lists, the section
+ * links, and the labels of check boxes (the box itself is hit through its label). Links within
+ * sentences and tables are exempt, as WCAG 2.5.8 lets them be.
+ */
+export async function expectTouchTargets(page: Page): Promise<void> {
+  const small = await page.evaluate(() => {
+    type El = { getBoundingClientRect(): { height: number; width: number }; outerHTML: string };
+    const doc = (globalThis as unknown as { document: { querySelectorAll(s: string): El[] } }).document;
+    const selector = 'button, a.button, input:not([type="hidden"]):not([type="checkbox"]), select, nav a, label.check';
+    return [...doc.querySelectorAll(selector)]
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height < 44;
+      })
+      .map((el) => `${Math.round(el.getBoundingClientRect().height)} px: ${el.outerHTML.slice(0, 120)}`);
+  });
+  expect(small, page.url()).toEqual([]);
+}

@@ -2,7 +2,7 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const lastDay = (y: number, m: number) => new Date(Date.UTC(y, m, 0)).getUTCDate();
 
 /** Fortnightly sheets of a contract for the months [from, to] (YYYY-MM), 15 days each. */
-function fortnights(workerId: number, contractId: number, from: string, to: string, pay: number) {
+export function fortnights(workerId: number, contractId: number, from: string, to: string, pay: number) {
   const rows = [];
   let [y, m] = from.split('-').map(Number) as [number, number];
   while (`${y}-${pad(m)}` <= to) {

@@ -12,7 +12,7 @@ async function operatorErrors<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-function table(rows: string[][]): string[] {
+export function table(rows: string[][]): string[] {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) =>
     r
@@ -32,7 +32,7 @@ export function registerApiKey(program: Command, io: CliIo): void {
     .addOption(
       new Option(
         '--scope <scope>',
-        'vacaciones, contratos:verificar or auditoria; repeatable; auditoria (whole histories exported) only when named',
+        'vacaciones, contratos:verificar, auditoria or eventos; repeatable; auditoria (whole histories exported) and eventos (the change feed) only when named',
       )
         .argParser((v: string, acc: string[]) => [...acc, v])
         .default([] as string[], 'vacaciones and contratos:verificar'),

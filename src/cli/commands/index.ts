@@ -8,6 +8,7 @@ import { registerPanel } from './panel.ts';
 import { registerProjections } from './projections.ts';
 import { registerReplay } from './replay.ts';
 import { registerServe } from './serve.ts';
+import { registerWebhook } from './webhook.ts';
 
 export function registerCommands(program: Command, io: CliIo): void {
   registerServe(program, io);
@@ -18,4 +19,5 @@ export function registerCommands(program: Command, io: CliIo): void {
   registerReplay(program, io);
   registerAudit(program, io);
   registerPanel(program, io);
+  registerWebhook(program, io);
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { settledContractOf } from '../../domain/index.ts';
+import type { VacationView } from '../../projections/index.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
@@ -13,13 +15,23 @@ const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
  */
 export function readRoutes(app: FastifyInstance, deps: AppDeps) {
   const admin = (fields: Fields, req: FastifyRequest) => responsibleOfQuery(deps.reference, fields, req);
+  /**
+   * Each record with whether it was taken under a settled contract: history, which the balance
+   * does not take (the ledger's rule, src/domain/ledger.ts), shown so that nobody counts it twice.
+   */
+  const marked = async (views: VacationView[]) => {
+    const files = new Map<string, Awaited<ReturnType<typeof deps.reference.workerFileByDocument>>>();
+    for (const v of views)
+      if (!files.has(v.documentNumber)) files.set(v.documentNumber, await deps.reference.workerFileByDocument(v.documentNumber));
+    return views.map((v) => ({ ...v, underSettledContract: settledContractOf(files.get(v.documentNumber)?.contracts ?? [], v) !== null }));
+  };
 
   app.get('/vacaciones', { config: cfg }, async (req, reply) => {
     const read = await workerRead(deps.reference, req, reply);
     if (!read) return reply;
     const { fields, worker } = read;
     const includeDeleted = fields.get('incluirEliminadas') === '1';
-    const vacaciones = await deps.readSide.vacationsOfWorker(worker.id, { includeDeleted });
+    const vacaciones = await marked((await deps.readSide.vacationsOfWorker(worker.id, { includeDeleted })) as VacationView[]);
     return { success: true, statusCode: 200, asociadoId: worker.id, vacaciones };
   });
 
@@ -31,7 +43,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
     const code = (req.params as { codigoPila: string }).codigoPila;
     const record = code.includes('\u0000') ? null : await deps.readSide.vacationByCode(code);
     if (!record) return lookupError(reply, 404, MESSAGES.recordNotFound);
-    return { success: true, statusCode: 200, vacacion: record };
+    return { success: true, statusCode: 200, vacacion: (await marked([record as VacationView]))[0] };
   });
 
   app.get('/vacaciones/auditoria', { config: cfg }, async (req, reply) => {

@@ -9,7 +9,7 @@ import type { DomainEvent } from '../../events/types.ts';
 import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
-import { bogotaTime, html, shortDate, url, type Html } from '../html.ts';
+import { bogotaTime, html, pilaCode, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { stateBadge } from './display-state.ts';
 
@@ -47,8 +47,9 @@ export async function workerSteps(ctx: PanelContext, workerId: number): Promise<
   });
 }
 
-/** A record's code and days as the audit trail's sentences name them (dates as stored). */
-const recordDays = (d: { codigoPila: string; startDate: string; endDate: string }) => `${d.codigoPila} del ${d.startDate} al ${d.endDate}`;
+/** A record's code and days as the audit trail's sentences name them. */
+const recordDays = (d: { codigoPila: string; startDate: string; endDate: string }) =>
+  `${d.codigoPila} del ${shortDate(d.startDate)} al ${shortDate(d.endDate)}`;
 
 /** What happened, in a sentence. */
 export function describe(e: DomainEvent | undefined, stored: StoredEvent): string {
@@ -71,8 +72,8 @@ export function describe(e: DomainEvent | undefined, stored: StoredEvent): strin
         : `Eliminación de ${e.data.codigoPila}`;
     case 'VacationInterrupted':
       return (
-        `Interrupción de ${e.data.codigoPila} el ${e.data.interruptedOn} (${e.data.reason}): ` +
-        `${e.data.businessDays} días hábiles disfrutados hasta el ${e.data.endDate}, ${e.data.daysReturned} devueltos al saldo`
+        `Interrupción de ${e.data.codigoPila} el ${shortDate(e.data.interruptedOn)} (${e.data.reason}): ` +
+        `${e.data.businessDays} días hábiles disfrutados hasta el ${shortDate(e.data.endDate)}, ${e.data.daysReturned} devueltos al saldo`
       );
     case 'VacationEditStarted':
       return `Inicio de edición de ${e.data.codigoPila} hacia ${e.data.newCodigoPila}`;
@@ -112,7 +113,7 @@ function stateTable(state: WorkerState, code: string | null): Html {
   </tr></thead>
   <tbody>${list.map(
     (v) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}>
-      <td><code>${v.codigoPila}</code></td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
+      <td>${pilaCode(v.codigoPila)}</td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
       <td class="num">${v.businessDays}</td><td>${stateBadge(v)}</td></tr>`,
   )}</tbody>
 </table>`;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { html, monthName, shortDate, url, type Html } from '../html.ts';
+import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
@@ -18,11 +18,6 @@ const WEEKDAYS = [
 ] as const;
 
 const pad = (n: number) => String(n).padStart(2, '0');
-function shiftMonth(month: string, by: number): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const d = new Date(Date.UTC(y, m - 1 + by, 1));
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}`;
-}
 function daysOf(month: string): string[] {
   const [y, m] = month.split('-').map(Number) as [number, number];
   const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
@@ -124,7 +119,7 @@ export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     <select id="subgerencia" name="subgerencia">
       ${units.map((u) => html`<option value="${u.id}"${u.id === unit.id ? html` selected` : ''}>${u.name} (${u.id})</option>`)}
     </select></div>
-  <div class="field"><label for="mes">Mes</label><input id="mes" name="mes" type="month" value="${month}" required></div>
+  ${monthSelect({ id: 'mes', label: 'Mes', month, today })}
   <div><button type="submit">Ver</button></div>
 </form>
 ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.join(' ')}</div>` : ''}

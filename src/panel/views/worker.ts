@@ -10,10 +10,11 @@ import type { InterruptionReason } from '../../events/types.ts';
 import type { VacationView } from '../../projections/index.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
-import { bogotaTime, days, html, pesos, shortDate, url, type Html } from '../html.ts';
+import { bogotaTime, dateField, pilaCode, days, fromDayMonthYear, html, pesos, shortDate, shortMonth, url, type Html } from '../html.ts';
 import type { PanelContext } from '../index.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
 import { stateBadge, displayStateOf, type StateFacts } from './display-state.ts';
+import { periodsSection, registerLinks, settlementSection } from './worker-law.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
 const FORM_FIELDS = [
@@ -23,6 +24,7 @@ const FORM_FIELDS = [
   'vacLaboraSabado',
   'vacCompensado',
   'vacSeguridadEnNomina',
+  'codigoPilaInterrumpido',
 ] as const;
 const LABELS: Record<string, string> = {
   vacFechaInicio: 'Fecha de inicio',
@@ -31,8 +33,23 @@ const LABELS: Record<string, string> = {
   vacLaboraSabado: 'Labora los sábados',
   vacCompensado: 'Compensadas en dinero',
   vacSeguridadEnNomina: 'Seguridad social en nómina',
+  codigoPilaInterrumpido: 'Continúa las vacaciones interrumpidas',
 };
 const labelled = (message: string) => message.replace(/\b(vac[A-Za-z]+)\b/g, (name) => LABELS[name] ?? name);
+
+/**
+ * The booking form's fields as posted (kept to show again) and as the interface's create input:
+ * the same validation as the JSON interface's, the start date read as day, month and year.
+ */
+export function readVacationForm(body: Record<string, unknown>, doc: string, user: User) {
+  const values: Record<string, string> = {};
+  for (const name of FORM_FIELDS) if (typeof body[name] === 'string' && body[name] !== '') values[name] = body[name] as string;
+  const start = values.vacFechaInicio === undefined ? {} : { vacFechaInicio: fromDayMonthYear(values.vacFechaInicio) };
+  const r = parseCreateInput(new Fields({ ...values, ...start, documentoAsociado: doc, emailUserResponsable: user.email }));
+  if (r.ok) return { values, parsed: r };
+  const errors = Array.isArray(r.errors) ? r.errors : Object.values(r.errors);
+  return { values, parsed: { ok: false as const, errors: errors.map(labelled) } };
+}
 
 /** Workers a search lists at most. */
 const SEARCH_LIMIT = 20;
@@ -88,18 +105,19 @@ export interface FormState {
   errors?: string[];
 }
 
-function vacationForm(doc: string, csrf: string, state: FormState): Html {
+/** The records whose days not enjoyed a new record may book (CST art. 188), for the form's list. */
+const continuable = (list: VacationView[]) => list.filter((v) => v.status === 'live' && v.interruptedOn && !v.compensated);
+
+/** The booking form; the edit form is the same one, posted to the record's address, without the continuation. */
+export function vacationForm(action: string, csrf: string, state: FormState, interrupted: VacationView[] = [], save?: string): Html {
   const v = state.values;
   const checked = (name: string) => (v[name] === '1' ? html` checked` : '');
   const ss = v.vacSeguridadEnNomina ?? '';
-  const action = url`/panel/trabajador/${doc}/vacaciones`;
+  const cont = v.codigoPilaInterrumpido ?? '';
   return html`<form method="post" action="${action}" class="stack" aria-labelledby="form-title" novalidate>
   <input type="hidden" name="_csrf" value="${csrf}">
   <div class="row">
-    <div class="field"><label for="vacFechaInicio">Fecha de inicio</label>
-      <input id="vacFechaInicio" name="vacFechaInicio" type="text" inputmode="numeric" autocomplete="off" placeholder="AAAA-MM-DD" required
-        aria-describedby="fecha-hint" value="${v.vacFechaInicio ?? ''}">
-      <span class="hint" id="fecha-hint">Año, mes y día: 2026-12-01</span></div>
+    ${dateField({ id: 'vacFechaInicio', label: 'Fecha de inicio', value: v.vacFechaInicio ?? '' })}
     <div class="field"><label for="vacDiasVacaciones">Días hábiles</label>
       <input id="vacDiasVacaciones" name="vacDiasVacaciones" type="number" min="1" max="360" required
         value="${v.vacDiasVacaciones ?? ''}"></div>
@@ -110,14 +128,33 @@ function vacationForm(doc: string, csrf: string, state: FormState): Html {
         <option value="0"${ss === '0' ? html` selected` : ''}>No</option>
       </select></div>
   </div>
+  ${
+    interrupted.length
+      ? html`<div class="field"><label for="codigoPilaInterrumpido">Continúa las vacaciones interrumpidas</label>
+    <select id="codigoPilaInterrumpido" name="codigoPilaInterrumpido" aria-describedby="cont-hint">
+      <option value=""${cont === '' ? html` selected` : ''}>No, son vacaciones nuevas</option>
+      ${interrupted.map(
+        (r) =>
+          html`<option value="${r.codigoPila}"${cont === r.codigoPila ? html` selected` : ''}>Las ${fromTo(r)}, interrumpidas el ${shortDate(
+            r.interruptedOn!,
+          )}</option>`,
+      )}
+    </select>
+    <span class="hint" id="cont-hint">Para tomar los días que una interrupción devolvió al saldo.</span></div>`
+      : ''
+  }
   <div class="row">
     <label class="check"><input type="checkbox" name="vacPagado" value="1"${checked('vacPagado')}> Anticipadas</label>
     <label class="check"><input type="checkbox" name="vacLaboraSabado" value="1"${checked('vacLaboraSabado')}> Labora los sábados</label>
     <label class="check"><input type="checkbox" name="vacCompensado" value="1"${checked('vacCompensado')}> Compensadas en dinero</label>
   </div>
   <div class="actions">
-    <button type="submit" name="accion" value="calcular" class="secondary">Calcular</button>
-    <button type="submit" name="accion" value="registrar">Registrar</button>
+    ${
+      save
+        ? html`<button type="submit" name="accion" value="registrar">${save}</button>`
+        : html`<button type="submit" name="accion" value="calcular" class="secondary">Calcular</button>
+    <button type="submit" name="accion" value="registrar">Registrar</button>`
+    }
   </div>
 </form>`;
 }
@@ -149,7 +186,7 @@ function amortizationTable(rows: { periodo: string; diasHabiles: number; diasCal
   </tr></thead>
   <tbody>${rows.map(
     (a) => html`<tr>
-    <td>${a.periodo}</td><td class="num">${a.diasHabiles}</td><td class="num">${a.diasCalendario}</td><td class="num">${pesos(a.valor)}</td>
+    <td>${/^\d{4}-\d{2}$/.test(a.periodo) ? shortMonth(a.periodo) : a.periodo}</td><td class="num">${a.diasHabiles}</td><td class="num">${a.diasCalendario}</td><td class="num">${pesos(a.valor)}</td>
   </tr>`,
   )}</tbody>
 </table>`;
@@ -167,7 +204,7 @@ const INTERRUPTION_LABELS: Record<InterruptionReason, string> = {
 };
 
 /** A record's days as the panel's sentences name them: «del 17 nov 2026 al 24 nov 2026». */
-const fromTo = (v: { startDate: string; endDate: string }) => `del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}`;
+export const fromTo = (v: { startDate: string; endDate: string }) => `del ${shortDate(v.startDate)} al ${shortDate(v.endDate)}`;
 
 /** An approved, enjoyed vacation in course on `today`: the one kind that may be interrupted. */
 const interruptible = (v: VacationView, today: string) =>
@@ -176,14 +213,26 @@ const interruptible = (v: VacationView, today: string) =>
 function timeline(list: VacationView[], user: User, doc: string, csrf: string, today: string): Html {
   if (list.length === 0) return html`<p>El trabajador no tiene vacaciones registradas.</p>`;
   const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
-  return html`<ol class="timeline" aria-label="Vacaciones del trabajador, de la más reciente a la más antigua">
-${ordered.map((v) => {
+  const live = ordered.filter((v) => v.status === 'live');
+  const gone = ordered.filter((v) => v.status !== 'live');
+  const items = (records: VacationView[], label: string) =>
+    html`<ol class="timeline" aria-label="${label}">${records.map((v) => timelineItem(v, user, doc, csrf, today))}</ol>`;
+  return html`${live.length ? items(live, 'Vacaciones vigentes, de la más reciente a la más antigua') : html`<p>El trabajador no tiene vacaciones vigentes.</p>`}
+${
+  gone.length
+    ? html`<details class="gone-records"><summary>Reemplazadas o eliminadas (${gone.length})</summary>
+${items(gone, 'Vacaciones reemplazadas o eliminadas')}</details>`
+    : ''
+}`;
+}
+
+function timelineItem(v: VacationView, user: User, doc: string, csrf: string, today: string): Html {
   const state = displayStateOf(facts(v));
   const live = v.status === 'live';
   return html`<li id="${v.codigoPila}" class="${live ? '' : 'gone'}">
   <h3>${shortDate(v.startDate)} – ${shortDate(v.endDate)} ${stateBadge(facts(v))}</h3>
   <dl class="facts">
-    <dt>Código PILA</dt><dd><code>${v.codigoPila}</code></dd>
+    <dt>Código PILA</dt><dd>${pilaCode(v.codigoPila)}</dd>
     <dt>Días</dt><dd>${v.businessDays} hábiles, ${v.calendarDays} calendario${v.compensated ? ', compensadas en dinero' : ''}${
       v.advance ? ', anticipadas' : ''
     }</dd>
@@ -198,10 +247,10 @@ ${ordered.map((v) => {
         : ''
     }
     ${v.continues ? html`<dt>Continúa</dt><dd><a href="${url`#${v.continues}`}"><code>${v.continues}</code></a></dd>` : ''}
-    ${v.replaces ? html`<dt>Reemplaza a</dt><dd><code>${v.replaces}</code></dd>` : ''}
+    ${v.replaces ? html`<dt>Reemplaza a</dt><dd>${pilaCode(v.replaces)}</dd>` : ''}
     ${v.replacedBy ? html`<dt>Reemplazada por</dt><dd><a href="${url`#${v.replacedBy}`}"><code>${v.replacedBy}</code></a></dd>` : ''}
   </dl>
-  ${amortizationTable(v.amortizations, `Amortizaciones de ${v.codigoPila}`)}
+  ${amortizationTable(v.amortizations, `Amortizaciones de las vacaciones ${fromTo(v)}`)}
   <div class="actions">
     ${
       live && !v.approved
@@ -223,11 +272,15 @@ ${ordered.map((v) => {
             aria-label="Eliminar las vacaciones ${fromTo(v)}">Eliminar…</a>`
         : ''
     }
+    ${
+      live && !v.approved && !v.interruptedOn
+        ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/editar`}"
+            aria-label="Editar o cambiar de fecha las vacaciones ${fromTo(v)}">Editar…</a>`
+        : ''
+    }
     <a href="${url`/panel/auditoria?documento=${doc}&codigo=${v.codigoPila}`}">Ver su auditoría</a>
   </div>
 </li>`;
-})}
-</ol>`;
 }
 
 async function contractsTable(ctx: PanelContext, file: WorkerFileRow | null): Promise<Html> {
@@ -310,10 +363,13 @@ ${more ? html`<p role="status">${MORE_HITS}</p>` : ''}`;
     const { worker } = file;
     const user = req.panelUser!;
     const today = deps.today();
-    const [balance, list, contracts] = await Promise.all([
+    const query = req.query as Record<string, unknown>;
+    const [balance, list, contracts, periods, settlement] = await Promise.all([
       vacationBalance(file, today, () => deps.readSide.liveRecordsOf(worker.id)),
       deps.readSide.vacationsOfWorker(worker.id, { includeDeleted: true }) as Promise<VacationView[]>,
       contractsTable(ctx, file),
+      periodsSection(ctx, file, query),
+      settlementSection(ctx, file, query),
     ]);
     const csrf = ctx.csrf(reply);
     const figures = balance.ok
@@ -330,6 +386,9 @@ ${more ? html`<p role="status">${MORE_HITS}</p>` : ''}`;
 <h2>Saldo de vacaciones</h2>
 ${figures}
 ${contracts}
+${registerLinks(worker.documentNumber)}
+${periods}
+${settlement}
 <h2 id="form-title">Calcular y registrar vacaciones</h2>
 ${
   form.errors?.length
@@ -339,7 +398,11 @@ ${
     : ''
 }
 ${form.preview ? previewBlock(form.preview) : ''}
-${vacationForm(worker.documentNumber, csrf, form)}
+${
+  !balance.ok && balance.problem.kind === 'no_contracts'
+    ? html`<p>No se pueden registrar vacaciones: ningún contrato del trabajador está vigente hoy.</p>`
+    : vacationForm(url`/panel/trabajador/${worker.documentNumber}/vacaciones`, csrf, form, continuable(list))
+}
 <h2>Vacaciones</h2>
 ${timeline(list, user, worker.documentNumber, csrf, today)}`;
   }
@@ -347,14 +410,9 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
   app.post('/trabajador/:documento/vacaciones', async (req, reply) => {
     const doc = (req.params as { documento: string }).documento;
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const values: Record<string, string> = {};
-    for (const name of FORM_FIELDS) if (typeof body[name] === 'string') values[name] = body[name] as string;
     const user = req.panelUser!;
-    const parsed = parseCreateInput(new Fields({ ...values, documentoAsociado: doc, emailUserResponsable: user.email }));
-    if (!parsed.ok) {
-      const errors = Array.isArray(parsed.errors) ? parsed.errors : Object.values(parsed.errors);
-      return renderWorker(req, reply, { values, errors: errors.map(labelled) }, 400);
-    }
+    const { values, parsed } = readVacationForm(body, doc, user);
+    if (!parsed.ok) return renderWorker(req, reply, { values, errors: parsed.errors }, 400);
     const { documentNumber, request } = parsed.value;
     if (body.accion !== 'registrar') {
       const r = await deps.commands.calculate(documentNumber, request);
@@ -390,6 +448,11 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     return code.length <= 200 && !code.includes('\u0000') ? ((await deps.readSide.vacationByCode(code)) as VacationView | null) : null;
   }
   const backTo = (v: VacationView | null) => (v ? url`/panel/trabajador/${v.documentNumber}#${v.codigoPila}` : '/panel/trabajador');
+  /** Where a form asked to go back to: a page of the panel's own (the home page approves too), else the record's worker. */
+  const backFrom = (req: FastifyRequest, v: VacationView | null) => {
+    const asked = ((req.body ?? {}) as Record<string, unknown>).volver;
+    return typeof asked === 'string' && /^\/panel(\/[a-z]+)*\/?(\?[A-Za-z0-9=&%._-]*)?$/.test(asked) ? asked : backTo(v);
+  };
 
   app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
     const code = (req.params as { codigo: string }).codigo;
@@ -408,7 +471,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
       );
       ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
     }
-    return reply.redirect(backTo(record), 303);
+    return reply.redirect(backFrom(req, record), 303);
   });
 
   // CST art. 188: the first day not enjoyed and the reason; the command judges the rest.
@@ -432,9 +495,12 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
   que puede tomarlos después en un registro nuevo.</p>
 <form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/interrumpir`}" novalidate>
   <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
-  <div class="field"><label for="fechaInterrupcion">Primer día no disfrutado</label>
-    <input id="fechaInterrupcion" name="fechaInterrupcion" type="date" required value="${deps.today()}" aria-describedby="fecha-hint">
-    <span class="hint" id="fecha-hint">Un día hábil ${fromTo(record)}, ambos incluidos: el primero si no disfrutó ninguno.</span></div>
+  ${dateField({
+    id: 'fechaInterrupcion',
+    label: 'Primer día no disfrutado',
+    value: deps.today(),
+    hint: `Un día hábil ${fromTo(record)}, ambos incluidos: el primero si no disfrutó ninguno. Día, mes y año (07/12/2026).`,
+  })}
   <div class="field"><label for="motivo">Motivo</label>
     <select id="motivo" name="motivo" required>${Object.entries(INTERRUPTION_LABELS).map(
       ([value, label]) => html`<option value="${value}">${label}</option>`,
@@ -453,7 +519,12 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     const record = await recordOf(code);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const parsed = parseInterruptInput(
-      new Fields({ fechaInterrupcion: body.fechaInterrupcion, motivo: body.motivo, codigoPila: code, emailUserResponsable: user.email }),
+      new Fields({
+        fechaInterrupcion: typeof body.fechaInterrupcion === 'string' ? fromDayMonthYear(body.fechaInterrupcion) : body.fechaInterrupcion,
+        motivo: body.motivo,
+        codigoPila: code,
+        emailUserResponsable: user.email,
+      }),
     );
     if (!parsed.ok) {
       ctx.flash(req, { kind: 'error', text: Object.values(parsed.errors).join(' ') });

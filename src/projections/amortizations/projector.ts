@@ -50,6 +50,8 @@ export const amortizationsProjector: Projector = {
 ${columnDefinitions(AMORTIZATION_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila, periodo)
       );
+      -- A payroll month's novelties are read by month (src/projections/novelties/).
+      CREATE INDEX IF NOT EXISTS ${t}_month ON ${t} (periodo, codigo_pila);
     `;
   },
   async apply(q, events, suffix) {

@@ -47,6 +47,8 @@ ${columnDefinitions(OCCUPANCY_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila)
       );
       CREATE INDEX IF NOT EXISTS ${t}_unit ON ${t} (subgerencia_id, start_date, end_date);
+      -- Who is away on some days, in any subgerencia (the panel's home page and calendar).
+      CREATE INDEX IF NOT EXISTS ${t}_days ON ${t} USING gist (daterange(start_date, end_date, '[]'));
     `;
   },
   async apply(q, events, suffix) {

@@ -25,7 +25,7 @@ export interface RegisterEntry {
   recordedOn: string;
 }
 
-const toEntry = (r: Record<string, unknown>): RegisterEntry => ({
+export const toEntry = (r: Record<string, unknown>): RegisterEntry => ({
   codigoPila: r.codigo_pila as string,
   recordId: toNumber(r.record_id),
   workerId: toNumber(r.worker_id),

@@ -18,6 +18,9 @@ function hash(s: string): number {
   return (h >>> 0) & 0x7fffffff;
 }
 
+/** A key of `namespace` for a name (another owner's, such as a webhook subscription's id). */
+export const hashKey = (namespace: number, name: string): LockKey => ({ namespace, id: hash(name) });
+
 /** Held by the one runner applying the projection; a rebuild takes it to swap tables. */
 export const runnerKey = (name: string): LockKey => ({ namespace: PROJECTION_RUNNER_NAMESPACE, id: hash(name) });
 /** Held for a whole rebuild, so two rebuilds of one projection never share the build tables. */

@@ -1,5 +1,4 @@
 import { auditProjector } from '../audit/projector.ts';
-import { availabilityProjector } from '../availability/projector.ts';
 import { amortizationsProjector } from '../amortizations/projector.ts';
 import { contractLinksProjector } from '../contract-links/projector.ts';
 import { occupancyProjector } from '../occupancy/projector.ts';
@@ -14,7 +13,6 @@ export const allProjectors: readonly Projector[] = [
   vacationsProjector,
   amortizationsProjector,
   contractLinksProjector,
-  availabilityProjector,
   occupancyProjector,
   auditProjector,
   registerProjector,

@@ -172,7 +172,11 @@ export class ProjectionService {
     }
   }
 
-  private nextCommit(ms: number): Promise<void> {
+  /**
+   * Resolves at the next batch this service's runners commit, or after `ms`: listening starts at
+   * the call, so a commit between the call and the wait is not missed.
+   */
+  nextCommit(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);

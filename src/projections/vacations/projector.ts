@@ -63,7 +63,7 @@ interface Shortening {
 }
 
 /** What a batch does to one code: a whole row when the batch created it, else changes to an existing row. */
-type Change = { row: Row } | { approval?: Approval; deletion?: Deletion; shortening?: Shortening };
+export type Change = { row: Row } | { approval?: Approval; deletion?: Deletion; shortening?: Shortening };
 
 function recordRow(r: VacationRecord, approved: boolean): Row {
   return {
@@ -100,7 +100,8 @@ function recordRow(r: VacationRecord, approved: boolean): Row {
   };
 }
 
-function fold(events: readonly DecodedEvent[]): Map<string, Change> {
+/** What a batch of events does to each code: also how the change feed shows a record as of one of its events. */
+export function fold(events: readonly DecodedEvent[]): Map<string, Change> {
   const changes = new Map<string, Change>();
   for (const { event } of events) {
     switch (event.type) {
@@ -172,6 +173,8 @@ ${columnDefinitions(VACATION_COLUMNS)},
       END $$;
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id);
       CREATE INDEX IF NOT EXISTS ${t}_record ON ${t} (record_id);
+      -- Records waiting for approval, soonest first (the panel's home page).
+      CREATE INDEX IF NOT EXISTS ${t}_pending ON ${t} (start_date) WHERE status = 'live' AND NOT approved;
     `;
   },
   async apply(q: Queryable, events, suffix) {

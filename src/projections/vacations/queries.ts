@@ -44,7 +44,8 @@ const SELECT = `SELECT ${selectList(VACATION_COLUMNS)} FROM ${VACATIONS_TABLE}`;
 
 type Row = Record<string, unknown>;
 
-function toView(r: Row, amortizations: Amortization[]): VacationView {
+/** A row of the vacations read model as the API shows it. */
+export function toView(r: Row, amortizations: Amortization[]): VacationView {
   return {
     recordId: toNumber(r.record_id),
     codigoPila: r.codigo_pila as string,
@@ -123,4 +124,52 @@ export async function vacationsOfWorker(q: Queryable, workerId: number, opts: { 
     [workerId],
   );
   return withAmortizations(q, r.rows);
+}
+
+export interface AwaitingApproval {
+  codigoPila: string;
+  workerId: number;
+  documentNumber: string;
+  name: string;
+  subgerenciaId: string | null;
+  startDate: string;
+  endDate: string;
+  businessDays: number;
+  compensated: boolean;
+}
+
+/**
+ * Live records of these subgerencias (every one when `units` is null) not yet approved: how many,
+ * and the first `limit` by start date, read from the partial index of the pending ones.
+ */
+export async function awaitingApproval(
+  q: Queryable,
+  units: readonly string[] | null,
+  limit: number,
+): Promise<{ total: number; records: AwaitingApproval[] }> {
+  const where = `v.status = 'live' AND NOT v.approved AND ($1::text[] IS NULL OR v.subgerencia_id = ANY($1::text[]))`;
+  const [count, list] = await Promise.all([
+    q.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${VACATIONS_TABLE} v WHERE ${where}`, [units]),
+    q.query<Row>(
+      `SELECT v.codigo_pila, v.worker_id, v.document_number, v.subgerencia_id, v.start_date, v.end_date, v.business_days,
+              v.compensated, w.first_names, w.last_names
+         FROM ${VACATIONS_TABLE} v LEFT JOIN ref_workers w ON w.id = v.worker_id
+        WHERE ${where} ORDER BY v.start_date, v.record_id LIMIT $2`,
+      [units, limit],
+    ),
+  ]);
+  return {
+    total: toNumber(count.rows[0]?.n ?? 0),
+    records: list.rows.map((r) => ({
+      codigoPila: r.codigo_pila as string,
+      workerId: toNumber(r.worker_id),
+      documentNumber: r.document_number as string,
+      name: r.first_names ? `${r.first_names as string} ${r.last_names as string}` : (r.document_number as string),
+      subgerenciaId: (r.subgerencia_id as string | null) ?? null,
+      startDate: r.start_date as string,
+      endDate: r.end_date as string,
+      businessDays: toNumber(r.business_days),
+      compensated: r.compensated as boolean,
+    })),
+  };
 }

@@ -31,7 +31,7 @@ describe('CLI: mistakes caught before opening the database', () => {
     expect(r).toMatchObject({
       code: 1,
       stderr:
-        'vacaciones: unknown projection nope: valid names are worker-states, vacations, amortizations, contract-links, availability, occupancy, audit, register\n',
+        'vacaciones: unknown projection nope: valid names are worker-states, vacations, amortizations, contract-links, occupancy, audit, register\n',
     });
   });
 
@@ -80,7 +80,6 @@ describe.skipIf(!hasServer())(`CLI: projections and replay${hasServer() ? '' : `
       'vacations',
       'amortizations',
       'contract-links',
-      'availability',
       'occupancy',
       'audit',
       'register',

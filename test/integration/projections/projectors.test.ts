@@ -4,7 +4,6 @@ import {
   amortizationsOfCode,
   auditOfCode,
   auditOfWorker,
-  availabilityOf,
   contractLinksOfWorker,
   occupancyCounts,
   silentLogger,
@@ -78,7 +77,6 @@ describe('read models', () => {
       createdAt: '2024-03-01T15:00:00.000Z',
       amortizations: [{ periodo: '2024-03', diasHabiles: 10, diasCalendario: 12, valor: 1_000_000 }],
     });
-    expect(await availabilityOf(t.db, 101)).toEqual({ daysTaken: 3, daysEnjoyed: 3, daysCompensated: 0, liveRecords: 1 });
     expect(await contractLinksOfWorker(t.db, 101)).toEqual([
       { codigoPila: a.codigoPila, workerId: 101, contractId: 1010, companyContractId: 3 },
     ]);
@@ -115,7 +113,6 @@ describe('read models', () => {
     expect(await contractLinksOfWorker(t.db, 102)).toEqual([]);
     expect(await days('SG2', '2024-05-01', '2024-05-31')).toEqual([]);
     expect(await amortizationsOfCode(t.db, b.codigoPila)).toHaveLength(1);
-    expect(await availabilityOf(t.db, 102)).toEqual({ daysTaken: 0, daysEnjoyed: 0, daysCompensated: 0, liveRecords: 0 });
     const audit = await auditOfCode(t.db, b.codigoPila);
     expect(audit.map((e) => [e.action, e.userEmail])).toEqual([
       ['CREACION', 'analista@example.com'],
@@ -134,7 +131,6 @@ describe('read models', () => {
     expect(await vacationByCode(t.db, c.codigoPila)).toMatchObject({ status: 'deleted', deletedReason: 'edit', replacedBy: d.codigoPila });
     expect(await vacationByCode(t.db, d.codigoPila)).toMatchObject({ status: 'live', replaces: c.codigoPila });
     expect((await vacationsOfWorker(t.db, 103)).map((v) => v.codigoPila)).toEqual([d.codigoPila]);
-    expect(await availabilityOf(t.db, 103)).toEqual({ daysTaken: 4, daysEnjoyed: 4, daysCompensated: 0, liveRecords: 1 });
     expect((await contractLinksOfWorker(t.db, 103)).map((l) => l.codigoPila)).toEqual([d.codigoPila]);
     expect(await days('SG1', '2024-07-01', '2024-07-31')).toEqual(['2024-07-02:1', '2024-07-03:1', '2024-07-04:1', '2024-07-05:1']);
     expect((await auditOfCode(t.db, c.codigoPila)).map((e) => e.action)).toEqual(['CREACION', 'EDICION_BAJA']);
@@ -155,7 +151,6 @@ describe('read models', () => {
 
     expect(await vacationByCode(t.db, e.codigoPila)).toMatchObject({ approved: true, compensated: true, approvedAt: null });
     expect(await vacationByCode(t.db, f.codigoPila)).toMatchObject({ approved: false });
-    expect(await availabilityOf(t.db, 104)).toEqual({ daysTaken: 8, daysEnjoyed: 2, daysCompensated: 6, liveRecords: 2 });
     expect(await days('SG1', '2024-08-01', '2024-08-31')).toEqual(['2024-08-20:1', '2024-08-21:1']);
     expect((await auditOfCode(t.db, e.codigoPila)).map((x) => x.action)).toEqual(['IMPORTACION']);
   });
@@ -176,7 +171,6 @@ describe('read models', () => {
   });
 
   it('answers zeros and nothing for an unknown worker or code', async () => {
-    expect(await availabilityOf(t.db, 999)).toEqual({ daysTaken: 0, daysEnjoyed: 0, daysCompensated: 0, liveRecords: 0 });
     expect(await vacationByCode(t.db, 'nope')).toBeUndefined();
     expect(await vacationsOfWorker(t.db, 999)).toEqual([]);
     expect(await auditOfWorker(t.db, 999)).toEqual([]);

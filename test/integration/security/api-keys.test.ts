@@ -71,7 +71,7 @@ describe('API keys', () => {
   it('rejects duplicate names, unknown scopes, bad names and unknown keys', async () => {
     await expect(createApiKey(t.db, { name: 'nomina-prod' })).rejects.toThrow('an API key named "nomina-prod" already exists');
     await expect(createApiKey(t.db, { name: 'otro', scopes: ['vacaciones', 'admin'] })).rejects.toThrow(
-      'unknown scope "admin": allowed scopes are vacaciones, contratos:verificar, auditoria',
+      'unknown scope "admin": allowed scopes are vacaciones, contratos:verificar, auditoria, eventos',
     );
     await expect(createApiKey(t.db, { name: 'con espacio' })).rejects.toBeInstanceOf(ApiKeyError);
     await expect(revokeApiKey(t.db, 'nadie')).rejects.toThrow('no API key named "nadie"');

@@ -41,7 +41,9 @@ describe('vacaciones apikey', () => {
     expect(dup.stderr).toEqual(['vacaciones: an API key named "nomina" already exists']);
     const scope = await cli.run('apikey', 'create', '--name', 'otra', '--scope', 'todo');
     expect(scope.code).toBe(1);
-    expect(scope.stderr).toEqual(['vacaciones: unknown scope "todo": allowed scopes are vacaciones, contratos:verificar, auditoria']);
+    expect(scope.stderr).toEqual([
+      'vacaciones: unknown scope "todo": allowed scopes are vacaciones, contratos:verificar, auditoria, eventos',
+    ]);
   });
 
   it('create --usuario binds the key to an administrator of the reference data, and to no one else', async () => {

@@ -1,0 +1,140 @@
+import type { FastifyInstance } from 'fastify';
+import { todayInBogota } from '../../domain/index.ts';
+import {
+  FIRST_WORKER,
+  NOVELTY_PAGE_SIZE,
+  monthNovelties,
+  monthTotals,
+  noveltiesPage,
+  type WorkerNovelties,
+} from '../../projections/novelties/month.ts';
+import type { NoveltyFilter, NoveltyTotals } from '../../projections/novelties/queries.ts';
+import { ReferenceRepository } from '../../reference/repository.ts';
+import { methodNotAllowed } from '../auth.ts';
+import { csvTable, xlsxTable, type Cell } from '../book-formats.ts';
+import type { AppDeps } from '../context.ts';
+import { MESSAGES, vacationError } from '../envelopes.ts';
+import { Fields } from '../fields.ts';
+import { NOVELTY_COLUMNS, monthTotalsBody, noveltyLines, noveltyWorkerBody, totalLine } from '../novelty-formats.ts';
+import { responsibleAdministrator } from '../responsible.ts';
+import { noveltiesQuery } from '../schemas.ts';
+import { validate } from '../vacation-input.ts';
+
+const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
+
+const CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
+/** The cursor of the page after `worker` in `month`: opaque to callers, and bound to the month it pages. */
+const cursorOf = (month: string, worker: number) => Buffer.from(`nov1:${month}:${worker}`).toString('base64url');
+
+function workerOfCursor(cursor: string, month: string): number | undefined {
+  const m = /^nov1:(\d{4}-\d{2}):(-?\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  return m && m[1] === month ? Number(m[2]) : undefined;
+}
+
+/** The business day a cut-off names: a date as it is, a time as the date it falls on in Bogota. */
+const cutOffDay = (s: string) => (s.length === 10 ? s : todayInBogota(new Date(s)));
+
+/** Each worker's lines, then the month's total line, added up from the workers as they went. */
+async function* tableOf(month: string, workers: AsyncIterable<WorkerNovelties>): AsyncGenerator<Cell[][]> {
+  const t: NoveltyTotals = { workers: 0, lines: 0, businessDays: 0, calendarDays: 0, value: 0 };
+  for await (const w of workers) {
+    t.workers++;
+    t.lines += w.totals.lines;
+    t.businessDays += w.totals.businessDays;
+    t.calendarDays += w.totals.calendarDays;
+    t.value += w.totals.value;
+    yield noveltyLines(month, w);
+  }
+  yield [totalLine(month, t)];
+}
+
+/**
+ * GET /vacaciones/novedades: what a payroll month must pay and report of vacations, one line per
+ * record and month from the stored amortizations, with totals per worker and overall. JSON by
+ * pages of workers (cursor `siguiente`); CSV and XLSX the whole month, streamed a page at a time.
+ */
+export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
+  app.get('/vacaciones/novedades', { config: cfg }, async (req, reply) => {
+    const parsed = validate(noveltiesQuery, new Fields(req.query));
+    if (!parsed.ok) return vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
+    const input = parsed.value;
+    req.responsibleEmail = input.emailResponsable;
+    const month = input.periodo;
+    const after = input.desde === undefined ? FIRST_WORKER : workerOfCursor(input.desde, month);
+    if (after === undefined) {
+      return vacationError(reply, 400, MESSAGES.missingData, {
+        desde: `El cursor no es uno que este servicio haya dado para el período ${month}: use el valor "siguiente" de la página anterior`,
+      });
+    }
+    const filter: NoveltyFilter = { month, asOf: null };
+    if (input.alCorte !== undefined) {
+      const day = cutOffDay(input.alCorte);
+      if (day < deps.today()) filter.asOf = day;
+    }
+    if (input.subgerenciaId !== undefined) {
+      if (!(await new ReferenceRepository(deps.db).subgerenciaExists(input.subgerenciaId))) {
+        return vacationError(reply, 404, 'Subgerencia no encontrada', { subgerenciaId: `No existe la subgerencia ${input.subgerenciaId}` });
+      }
+      filter.subgerenciaId = input.subgerenciaId;
+    }
+    if (input.numeroDocumento !== undefined) {
+      const worker = await deps.reference.workerByDocument(input.numeroDocumento);
+      if (!worker) {
+        return vacationError(reply, 404, MESSAGES.workerNotFound, {
+          numeroDocumento: `No existe un trabajador con documento ${input.numeroDocumento}`,
+        });
+      }
+      filter.workerId = worker.id;
+    }
+    if (!(await responsibleAdministrator(deps.reference, req, input.emailResponsable))) {
+      return vacationError(reply, 404, MESSAGES.userNotFound, { emailResponsable: 'No existe un usuario administrador con ese correo' });
+    }
+
+    const format = input.formato ?? 'json';
+    const head = {
+      periodo: month,
+      alCorte: filter.asOf,
+      alcance: { subgerenciaId: filter.subgerenciaId ?? null, numeroDocumento: input.numeroDocumento ?? null },
+    };
+    reply.header('cache-control', 'no-store');
+    if (format === 'json') {
+      const limit = input.limite === undefined ? NOVELTY_PAGE_SIZE : Number(input.limite);
+      // The novelties include every write this instance acknowledged before the request.
+      const [page, totals] = await deps.readSide.fresh(() =>
+        Promise.all([noveltiesPage(deps.db, deps.store, filter, after, limit), monthTotals(deps.db, deps.store, filter)]),
+      );
+      return {
+        success: true,
+        statusCode: 200,
+        message: 'Novedades de vacaciones del período',
+        data: {
+          ...head,
+          trabajadores: page.workers.map(noveltyWorkerBody),
+          totales: monthTotalsBody(totals),
+          siguiente: page.last === null ? null : cursorOf(month, page.last),
+        },
+      };
+    }
+    const workers = await deps.readSide.fresh(async () => monthNovelties(deps.db, deps.store, filter));
+    const failed = (err: unknown) => req.log.error({ err, reqId: req.id }, 'the month novelties stopped while being written');
+    reply
+      .code(200)
+      .header('content-type', CONTENT_TYPES[format])
+      .header('content-disposition', `attachment; filename="novedades-vacaciones-${month}.${format}"`);
+    const table = tableOf(month, workers);
+    return reply.send(
+      format === 'csv' ? csvTable(NOVELTY_COLUMNS, table, failed) : xlsxTable('Novedades de vacaciones', NOVELTY_COLUMNS, table, failed),
+    );
+  });
+
+  app.route({
+    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    url: '/vacaciones/novedades',
+    config: cfg,
+    handler: methodNotAllowed('GET'),
+  });
+}

@@ -1,0 +1,197 @@
+import { createHash } from 'node:crypto';
+import type { Amortization } from '../domain/index.ts';
+import { decode, type DecodedEvent } from '../events/codec.ts';
+import { workerIdOfStream } from '../events/streams.ts';
+import { fold } from '../projections/vacations/projector.ts';
+import { toView, type VacationView } from '../projections/vacations/queries.ts';
+import { START, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
+
+/**
+ * The business events of the log as CloudEvents 1.0 (structured JSON), for payroll systems that
+ * keep in step: what was created, edited, approved, deleted, interrupted or imported, in log
+ * order, each with the record as the API shows it right after the event. Consults, contract
+ * checks, PILA codes, places booked and the audit of failed edits are not business events here.
+ */
+
+export const CLOUD_EVENT_SOURCE = '/api/vacaciones';
+
+/** Most events one call of the feed gives, and longest it waits for one (seconds). */
+export const FEED_MAX_LIMIT = 1000;
+export const FEED_MAX_WAIT_S = 30;
+
+/** The CloudEvents `type` of each business event. */
+export type FeedType =
+  | 'co.vacaciones.vacacion.creada'
+  | 'co.vacaciones.vacacion.editada'
+  | 'co.vacaciones.vacacion.aprobada'
+  | 'co.vacaciones.vacacion.eliminada'
+  | 'co.vacaciones.vacacion.reemplazada'
+  | 'co.vacaciones.vacacion.interrumpida'
+  | 'co.vacaciones.vacacion.importada';
+
+export const FEED_TYPES: readonly FeedType[] = [
+  'co.vacaciones.vacacion.creada',
+  'co.vacaciones.vacacion.editada',
+  'co.vacaciones.vacacion.aprobada',
+  'co.vacaciones.vacacion.eliminada',
+  'co.vacaciones.vacacion.reemplazada',
+  'co.vacaciones.vacacion.interrumpida',
+  'co.vacaciones.vacacion.importada',
+];
+
+const RECORD_EVENTS = new Set(['VacationCreated', 'VacationImported', 'VacationApproved', 'VacationDeleted', 'VacationInterrupted']);
+
+/**
+ * The type of a stored event, or undefined when it is no business event. An edit is one append
+ * that deletes the old record (reemplazada) and creates the new one (editada).
+ */
+export function feedTypeOf(e: Pick<StoredEvent, 'type' | 'data'>): FeedType | undefined {
+  switch (e.type) {
+    case 'VacationCreated':
+      return e.data.replaces ? 'co.vacaciones.vacacion.editada' : 'co.vacaciones.vacacion.creada';
+    case 'VacationImported':
+      return 'co.vacaciones.vacacion.importada';
+    case 'VacationApproved':
+      return 'co.vacaciones.vacacion.aprobada';
+    case 'VacationDeleted':
+      return e.data.reason === 'edit' ? 'co.vacaciones.vacacion.reemplazada' : 'co.vacaciones.vacacion.eliminada';
+    case 'VacationInterrupted':
+      return 'co.vacaciones.vacacion.interrumpida';
+    default:
+      return undefined;
+  }
+}
+
+export interface CloudEvent {
+  specversion: '1.0';
+  id: string;
+  source: string;
+  type: FeedType;
+  /** The worker's document number. */
+  subject: string;
+  time: string;
+  datacontenttype: 'application/json';
+  /** The record's PILA code (a CloudEvents extension attribute). */
+  codigopila: string;
+  data: VacationView;
+}
+
+export interface FeedPage {
+  events: CloudEvent[];
+  /** The log position of each event, in the same order. */
+  positions: Position[];
+  /** Where the next read starts: after the last event given, or after all that was looked at. */
+  next: Position;
+}
+
+/** Events looked at per read of the log; a call looks at most at FEED_SCAN_READS of them. */
+const READ_SIZE = 1000;
+const FEED_SCAN_READS = 20;
+
+/**
+ * The record `code` as the API shows it right after the event at `revision` of its worker's
+ * stream: the vacations read model's fold over the code's events up to there, with the plan of the
+ * latest event that set one.
+ */
+function recordAt(stream: readonly DecodedEvent[], code: string, revision: number): VacationView | undefined {
+  const mine = stream.filter((e) => e.stored.revision <= revision && (e.event.data as { codigoPila?: string }).codigoPila === code);
+  const change = fold(mine).get(code);
+  if (!change || !('row' in change)) return undefined;
+  let plan: Amortization[] = [];
+  for (const { event } of mine) {
+    if (event.type === 'VacationCreated' || event.type === 'VacationImported' || event.type === 'VacationInterrupted')
+      plan = event.data.amortizations;
+  }
+  return toView(
+    change.row,
+    [...plan].sort((a, b) => (a.periodo < b.periodo ? -1 : a.periodo > b.periodo ? 1 : 0)),
+  );
+}
+
+function timeOf(e: StoredEvent): string {
+  const at = Date.parse(String(e.metadata.occurredAt ?? ''));
+  return Number.isNaN(at) ? new Date(e.recordedAt).toISOString() : new Date(at).toISOString();
+}
+
+/** The business events among `events`, as CloudEvents, reading each worker's stream once. */
+async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]): Promise<Omit<FeedPage, 'next'>> {
+  const streams = [...new Set(events.map((e) => e.stream))];
+  const read = await store.readStreams(streams.map((stream) => ({ stream, fromRevision: 0 })));
+  const decoded = new Map(
+    [...read].map(([stream, list]) => [
+      stream,
+      list.map(decode).filter((d): d is DecodedEvent => d !== undefined && RECORD_EVENTS.has(d.event.type)),
+    ]),
+  );
+  const out: CloudEvent[] = [];
+  const positions: Position[] = [];
+  for (const e of events) {
+    const code = String(e.data.codigoPila);
+    const data = recordAt(decoded.get(e.stream) ?? [], code, e.revision);
+    if (!data) continue;
+    out.push({
+      specversion: '1.0',
+      id: e.id,
+      source: CLOUD_EVENT_SOURCE,
+      type: feedTypeOf(e)!,
+      subject: data.documentNumber,
+      time: timeOf(e),
+      datacontenttype: 'application/json',
+      codigopila: code,
+      data,
+    });
+    positions.push(e.position);
+  }
+  return { events: out, positions };
+}
+
+/**
+ * Up to `limit` business events after `after`, in log order. The log is looked at a thousand
+ * events at a time, up to a bound: a stretch of the log with none (consults, mostly) moves the
+ * cursor on without an answer waiting for all of it.
+ */
+export async function readFeed(store: EventStore, after: Position, limit: number): Promise<FeedPage> {
+  const chosen: StoredEvent[] = [];
+  let next = after;
+  for (let reads = 0; reads < FEED_SCAN_READS && chosen.length < limit; reads++) {
+    const batch = await store.readAll({ after: next, limit: READ_SIZE });
+    for (const e of batch) {
+      if (feedTypeOf(e) !== undefined && workerIdOfStream(e.stream) !== undefined) chosen.push(e);
+      next = e.position;
+      if (chosen.length === limit) break;
+    }
+    if (batch.length < READ_SIZE) break;
+  }
+  return { ...(await cloudEventsOf(store, chosen)), next };
+}
+
+/**
+ * What binds a cursor to its database: a digest of the id of the log's first event, which no
+ * other database shares (ids are random UUIDs); '0' while the log is empty.
+ */
+export async function logTag(store: EventStore): Promise<string> {
+  const known = tags.get(store);
+  if (known) return known;
+  const [first] = await store.readAll({ after: START, limit: 1 });
+  if (!first) return '0';
+  const tag = createHash('sha256').update(first.id).digest('hex').slice(0, 16);
+  tags.set(store, tag);
+  return tag;
+}
+
+/** A log's first event never changes once read: its tag is read once per store. */
+const tags = new WeakMap<EventStore, string>();
+
+export type CursorProblem = 'malformed' | 'otherDatabase';
+
+export const cursorOf = (tag: string, p: Position): string => Buffer.from(`ev1.${tag}.${p.commit}.${p.prepare}`).toString('base64url');
+
+/** The position a cursor names, or why it names none in this database. */
+export function positionOfCursor(cursor: string, tag: string): Position | CursorProblem {
+  const m = /^ev1\.([0-9a-f]{16}|0)\.(\d{1,20})\.(\d{1,20})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!m || cursorOf(m[1]!, { commit: BigInt(m[2]!), prepare: BigInt(m[3]!) }) !== cursor) return 'malformed';
+  const p = { commit: BigInt(m[2]!), prepare: BigInt(m[3]!) };
+  // A cursor given while the log was empty can only name its start.
+  if (m[1] === '0') return p.commit === 0n && p.prepare === 0n ? p : 'otherDatabase';
+  return m[1] === tag ? p : 'otherDatabase';
+}
