@@ -6,6 +6,7 @@ import { vacationBalance } from '../../projections/availability/balance.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
+import { isUnavailable } from '../errors.ts';
 import { Fields } from '../fields.ts';
 import { responsibleAdministrator, responsibleMissing } from '../responsible.ts';
 import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE } from '../rule-messages.ts';
@@ -65,6 +66,8 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
         await audit({ status, ...body }, companyContractId);
       } catch (err) {
         req.log.error({ err }, 'consult audit could not be written');
+        // The event store busy or out of reach (a contended stream, a deadline, no leader): a 503, to retry.
+        if (isUnavailable(err)) return lookupError(reply, 503, MESSAGES.unavailable);
         return lookupError(reply, 500, 'No fue posible registrar la auditoría de la consulta.');
       }
       return reply.code(status).send(body);
@@ -157,6 +160,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
       );
     } catch (err) {
       req.log.error({ err }, 'contract check audit could not be written');
+      if (isUnavailable(err)) return lookupError(reply, 503, MESSAGES.unavailable, { omitStatusCode: true });
       return lookupError(reply, 500, MESSAGES.internal, { omitStatusCode: true });
     }
     return reply.code(200).send(body);

@@ -1,24 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../../src/config/config.ts';
-import type { AppDeps } from '../../../src/http/context.ts';
-import { buildApp } from '../../../src/http/app.ts';
-import { createLogger } from '../../../src/logger.ts';
-import { importReferenceData } from '../../../src/reference/import.ts';
-import { ReferenceRepository } from '../../../src/reference/repository.ts';
-import { createApiKey, verifyApiKey } from '../../../src/security/api-keys.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
-import { freshDb, type TestDb } from '../../support/db.ts';
+import type { TestDb } from '../../support/db.ts';
 import { FakeKurrentClient, FakeKurrentLog } from '../../support/fake-kurrent.ts';
 import { ADMIN, W } from '../../support/http.ts';
-import { TODAY, loadFixture } from '../../support/server.ts';
-
-/** What the audit routes never use: any call of it fails the test. */
-const unused = new Proxy({} as never, {
-  get: (_t, name) => {
-    throw new Error(`the audit routes used ${String(name)}`);
-  },
-});
+import { appOnKurrent } from '../../support/kurrent-app.ts';
 
 describe('GET /api/auditoria/exportar on an instance that keeps its events in KurrentDB', () => {
   let t: TestDb;
@@ -26,33 +12,11 @@ describe('GET /api/auditoria/exportar on an instance that keeps its events in Ku
   let key: string;
 
   beforeAll(async () => {
-    t = await freshDb();
-    await importReferenceData(t.db, loadFixture());
-    key = (await createApiKey(t.db, { name: 'auditor', scopes: ['auditoria'] })).key;
-    const config = loadConfig({
-      DATABASE_URL: t.url ?? '',
-      EVENT_STORE: 'kurrentdb',
-      KURRENTDB_URL: 'kurrentdb://127.0.0.1:2113?tls=false',
-      VACACIONES_TODAY: TODAY,
-      LOG_LEVEL: 'silent',
-      PORT: '0',
-    });
     // The adapter over the in-memory KurrentDB the adapter's own tests use.
-    const store = new KurrentEventStore(() => new FakeKurrentClient(new FakeKurrentLog()));
-    const deps: AppDeps = {
-      config,
-      db: t.db,
-      store,
-      reference: new ReferenceRepository(t.db),
-      commands: unused,
-      audits: unused,
-      readSide: unused,
-      verifyApiKey: (k) => verifyApiKey(t.db, k),
-      today: () => TODAY,
-      checkReady: async () => {},
-      projectionStatus: async () => [],
-    };
-    app = await buildApp(deps, { logger: createLogger(config) });
+    ({ t, app, key } = await appOnKurrent({
+      key: { name: 'auditor', scopes: ['auditoria'] },
+      parts: async () => ({ store: new KurrentEventStore(() => new FakeKurrentClient(new FakeKurrentLog())) }),
+    }));
   });
   afterAll(async () => {
     await app?.close();
