@@ -125,6 +125,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
 
   // Every instance delivers webhooks; a lock per subscription keeps each to one of them.
   const deliverer = new WebhookDeliverer(db, rawStore, {
+    contractsOf: async (doc) => (await reference.workerFileByDocument(doc))?.contracts ?? [],
     timeoutMs: config.webhookTimeoutMs,
     retryBaseMs: config.webhookRetryBaseMs,
     giveUpAfterMs: config.webhookGiveUpAfterS * 1000,

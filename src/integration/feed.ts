@@ -4,6 +4,7 @@ import { decode, type DecodedEvent } from '../events/codec.ts';
 import { workerIdOfStream } from '../events/streams.ts';
 import { fold } from '../projections/vacations/projector.ts';
 import { toView, type VacationView } from '../projections/vacations/queries.ts';
+import { shownVacations, type ContractsOf, type ShownVacation } from '../projections/vacations/shown.ts';
 import { START, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
 
 /**
@@ -73,7 +74,7 @@ export interface CloudEvent {
   datacontenttype: 'application/json';
   /** The record's PILA code (a CloudEvents extension attribute). */
   codigopila: string;
-  data: VacationView;
+  data: ShownVacation;
 }
 
 export interface FeedPage {
@@ -114,7 +115,7 @@ function timeOf(e: StoredEvent): string {
 }
 
 /** The business events among `events`, as CloudEvents, reading each worker's stream once. */
-async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]): Promise<Omit<FeedPage, 'next'>> {
+async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[], contractsOf: ContractsOf): Promise<Omit<FeedPage, 'next'>> {
   const streams = [...new Set(events.map((e) => e.stream))];
   const read = await store.readStreams(streams.map((stream) => ({ stream, fromRevision: 0 })));
   const decoded = new Map(
@@ -123,12 +124,20 @@ async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]):
       list.map(decode).filter((d): d is DecodedEvent => d !== undefined && RECORD_EVENTS.has(d.event.type)),
     ]),
   );
-  const out: CloudEvent[] = [];
-  const positions: Position[] = [];
+  const found: { e: StoredEvent; code: string; view: VacationView }[] = [];
   for (const e of events) {
     const code = String(e.data.codigoPila);
-    const data = recordAt(decoded.get(e.stream) ?? [], code, e.revision);
-    if (!data) continue;
+    const view = recordAt(decoded.get(e.stream) ?? [], code, e.revision);
+    if (view) found.push({ e, code, view });
+  }
+  const shown = await shownVacations(
+    found.map((f) => f.view),
+    contractsOf,
+  );
+  const out: CloudEvent[] = [];
+  const positions: Position[] = [];
+  for (const [i, { e, code }] of found.entries()) {
+    const data = shown[i]!;
     out.push({
       specversion: '1.0',
       id: e.id,
@@ -150,7 +159,7 @@ async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[]):
  * events at a time, up to a bound: a stretch of the log with none (consults, mostly) moves the
  * cursor on without an answer waiting for all of it.
  */
-export async function readFeed(store: EventStore, after: Position, limit: number): Promise<FeedPage> {
+export async function readFeed(store: EventStore, after: Position, limit: number, contractsOf: ContractsOf): Promise<FeedPage> {
   const chosen: StoredEvent[] = [];
   let next = after;
   for (let reads = 0; reads < FEED_SCAN_READS && chosen.length < limit; reads++) {
@@ -162,7 +171,7 @@ export async function readFeed(store: EventStore, after: Position, limit: number
     }
     if (batch.length < READ_SIZE) break;
   }
-  return { ...(await cloudEventsOf(store, chosen)), next };
+  return { ...(await cloudEventsOf(store, chosen, contractsOf)), next };
 }
 
 /**

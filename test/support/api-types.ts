@@ -3629,6 +3629,8 @@ export interface components {
                      * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
                      */
                     replacedBy: string | null;
+                    /** @description Se tomaron bajo un contrato ya liquidado: quedan como historia y no se descuentan del saldo (se pagaron en su liquidación) */
+                    underSettledContract: boolean;
                     /** Format: date-time */
                     createdAt: string | null;
                     /**

@@ -54,7 +54,12 @@ export function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       const left = deadline - Date.now();
       const appended =
         deps.nextAppend?.(Math.min(left, HEARD_WITHIN_MS)) ?? new Promise((r) => setTimeout(r, Math.min(left, LOOK_AGAIN_MS)));
-      const page = await readFeed(deps.store, after, limit);
+      const page = await readFeed(
+        deps.store,
+        after,
+        limit,
+        async (doc) => (await deps.reference.workerFileByDocument(doc))?.contracts ?? [],
+      );
       // The tag of a log that was empty when the call began is its first event's now.
       const next = cursorOf(tag === '0' ? await logTag(deps.store) : tag, page.next);
       if (page.events.length > 0 || Date.now() >= deadline || req.raw.destroyed) {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { settledContractOf } from '../../domain/index.ts';
 import type { VacationView } from '../../projections/index.ts';
+import { shownVacations } from '../../projections/vacations/shown.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../context.ts';
 import { MESSAGES, lookupError } from '../envelopes.ts';
@@ -15,16 +15,8 @@ const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
  */
 export function readRoutes(app: FastifyInstance, deps: AppDeps) {
   const admin = (fields: Fields, req: FastifyRequest) => responsibleOfQuery(deps.reference, fields, req);
-  /**
-   * Each record with whether it was taken under a settled contract: history, which the balance
-   * does not take (the ledger's rule, src/domain/ledger.ts), shown so that nobody counts it twice.
-   */
-  const marked = async (views: VacationView[]) => {
-    const files = new Map<string, Awaited<ReturnType<typeof deps.reference.workerFileByDocument>>>();
-    for (const v of views)
-      if (!files.has(v.documentNumber)) files.set(v.documentNumber, await deps.reference.workerFileByDocument(v.documentNumber));
-    return views.map((v) => ({ ...v, underSettledContract: settledContractOf(files.get(v.documentNumber)?.contracts ?? [], v) !== null }));
-  };
+  const marked = (views: VacationView[]) =>
+    shownVacations(views, async (doc) => (await deps.reference.workerFileByDocument(doc))?.contracts ?? []);
 
   app.get('/vacaciones', { config: cfg }, async (req, reply) => {
     const read = await workerRead(deps.reference, req, reply);

@@ -4,9 +4,12 @@ import type { Db } from '../../db/types.ts';
 import { LockSession, hashKey } from '../../projections/runtime/locks.ts';
 import { comparePositions, type EventStore } from '../../store/types.ts';
 import { readFeed, type CloudEvent } from '../feed.ts';
+import type { ContractsOf } from '../../projections/vacations/shown.ts';
 import { giveUp, listWebhooks, markDelivered, markFailed, type Webhook } from './repository.ts';
 
 export interface DelivererOptions {
+  /** A worker's contracts, to show each record as the interface does (ShownVacation). */
+  contractsOf: ContractsOf;
   /** Longest wait for a receiver's answer. */
   timeoutMs: number;
   /** The first retry's delay; each failure doubles it, up to an hour, with jitter. */
@@ -133,7 +136,7 @@ export class WebhookDeliverer {
     let failures = w.failures;
     let since = failures > 0 && w.firstFailureAt ? w.firstFailureAt.getTime() : undefined;
     while (!this.stopped) {
-      const page = await readFeed(this.store, from, EVENTS_PER_READ);
+      const page = await readFeed(this.store, from, EVENTS_PER_READ, this.opts.contractsOf);
       let i = 0;
       while (i < page.events.length && !this.stopped) {
         const event = page.events[i]!;
