@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { deadLetterCounts, listWebhooks } from '../../integration/webhooks/repository.ts';
 import { LAG_COUNT_CAP } from '../../projections/runtime/status.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { positionToString } from '../../store/types.ts';
@@ -37,14 +38,17 @@ const positionText = (p: { commit: bigint; prepare: bigint }) =>
 export function operationsPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/operacion', async (req, reply) => {
-    const [projections, lastImport, health] = await Promise.all([
+    const [projections, lastImport, health, webhooks, dead] = await Promise.all([
       deps.projectionStatus(),
       new ReferenceRepository(deps.db).lastImport(),
       deps.checkReady().then(
         () => null,
         (err: Error) => err.message.split('\n')[0]!,
       ),
+      listWebhooks(deps.db),
+      deadLetterCounts(deps.db),
     ]);
+    const abandoned = new Map(dead.map((d) => [d.name, d.count]));
     const { changedAt } = lastImport;
     const head = projections[0]?.head;
     const body = html`
@@ -74,6 +78,26 @@ ${
 <details><summary>Detalle técnico</summary>
 <ul>${projections.map((p) => html`<li>${PROJECTOR_LABELS[p.name] ?? p.name}: <code>${p.name}</code>, punto de control <code>${positionToString(p.checkpoint)}</code></li>`)}</ul>
 </details>
+<h2>Webhooks</h2>
+${
+  webhooks.length === 0
+    ? html`<p>No hay webhooks configurados (<code>vacaciones webhook add</code>).</p>`
+    : html`<table>
+  <caption>Entregas a los sistemas de nómina suscritos</caption>
+  <thead><tr>
+    <th scope="col">Webhook</th><th scope="col">Dirección</th><th scope="col" class="num">Eventos entregados</th>
+    <th scope="col" class="num">Intentos fallidos seguidos</th><th scope="col" class="num">Eventos abandonados (sin entregar tras 24 h)</th>
+  </tr></thead>
+  <tbody>
+  ${webhooks.map((w) => {
+    const n = abandoned.get(w.name) ?? 0;
+    return html`<tr><th scope="row">${w.name}</th><td>${new URL(w.url).host}</td><td class="num">${COUNT.format(w.delivered)}</td>
+      <td class="num">${COUNT.format(w.failures)}</td><td class="num">${n > 0 ? html`<strong>${COUNT.format(n)}</strong>` : '0'}</td></tr>`;
+  })}
+  </tbody>
+</table>
+<p class="muted">Los eventos abandonados se listan con <code>vacaciones webhook list</code> y se envían de nuevo con <code>vacaciones webhook replay</code>.</p>`
+}
 <h2>Última importación</h2>
 ${
   lastImport.version > 0

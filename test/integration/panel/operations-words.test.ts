@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECTOR_LABELS } from '../../../src/panel/views/operations.ts';
+import { addWebhook, giveUp } from '../../../src/integration/webhooks/repository.ts';
+import { START } from '../../../src/store/types.ts';
 import { ADMIN } from '../../support/http.ts';
 import { PanelClient, startPanelService, type PanelService } from '../../support/panel.ts';
 
@@ -30,5 +32,18 @@ describe('Operación in words', () => {
     expect(text).not.toMatch(/\d+\/\d+/);
     expect(text).toMatch(/Registros de vacaciones en marcha (evento en la posición|posición) [\d.]+.* \d+ eventos?/);
     expect(r.body).toMatch(/<details><summary>Detalle técnico<\/summary>[\s\S]*<code>worker-states<\/code>/);
+  });
+
+  it('lists each webhook with its dead letters (events given up on), never its secret', async () => {
+    expect(shown((await admin.get('/panel/operacion')).body)).toContain('No hay webhooks configurados');
+    const w = await addWebhook(p.service.db, { name: 'nomina-central', url: 'https://nomina.example.co/hooks', position: START });
+    const at = { commit: 5n, prepare: 5n };
+    expect(await giveUp(p.service.db, w.id, START, at, { id: '00000000-0000-4000-8000-000000000001', type: 'x' }, 9, 'HTTP 500')).toBe(
+      true,
+    );
+    const r = await admin.get('/panel/operacion');
+    const text = shown(r.body);
+    expect(text).toMatch(/nomina-central nomina\.example\.co 0 0 1 /);
+    expect(r.body).not.toContain(w.secret);
   });
 });
