@@ -1,19 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, W } from '../support/http.ts';
-import {
-  NEEDS_CHROMIUM,
-  expectAccessible,
-  hasChromium,
-  invitePath,
-  openBrowser,
-  screenshotsAt,
-  setPassword,
-  signInAs,
-  type Browser,
-} from '../support/browser.ts';
-import { PANEL_PASSWORD } from '../support/panel.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { W } from '../support/http.ts';
+import { NEEDS_CHROMIUM, panelInBrowser, expectAccessible, hasChromium, screenshotsAt, type Browser } from '../support/browser.ts';
+import { type TestServer } from '../support/server.ts';
 
 const MARIA = 'María Fernanda Gómez Restrepo';
 const JUAN = 'Juan Carlos Rodríguez Pérez';
@@ -43,13 +32,9 @@ describe.skipIf(!hasChromium())(
   () => {
     let srv: TestServer;
     let b: Browser;
-    let invite: string;
 
     beforeAll(async () => {
-      srv = await startTestServer({ beforeStart: async (env) => void (invite = await invitePath(env, ADMIN)) });
-      b = await openBrowser();
-      await setPassword(b.page, srv.url, invite, PANEL_PASSWORD);
-      await signInAs(b.page, srv.url, ADMIN, PANEL_PASSWORD);
+      ({ srv, b } = await panelInBrowser());
       // María pending from 1 December, Juan approved from 2 December: Operaciones (at most 2 away) is full 2–9 December.
       await book(b.page, srv.url, W.maria, '2026-12-01', 6);
       await book(b.page, srv.url, W.juan, '2026-12-02', 6);

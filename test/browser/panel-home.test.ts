@@ -3,19 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, W } from '../support/http.ts';
 import {
   NEEDS_CHROMIUM,
+  panelInBrowser,
   expectAccessible,
   expectNoStackTrace,
   hasChromium,
-  invitePath,
-  openBrowser,
   screenshotsAt,
-  setPassword,
   signInAs,
   type Browser,
 } from '../support/browser.ts';
 import { PANEL_PASSWORD } from '../support/panel.ts';
 import { ROSA, panelExtraFile } from '../support/panel-corners.ts';
-import { runCli, startTestServer, type TestServer } from '../support/server.ts';
+import { runCli, type TestServer } from '../support/server.ts';
 
 /** Juan's record from the reference data: imported, never approved. */
 const JUANS_PENDING = 'VAC_1760000000000_11223344_0badf00d';
@@ -29,18 +27,15 @@ describe.skipIf(!hasChromium())(
   () => {
     let srv: TestServer;
     let b: Browser;
-    let invite: string;
 
     beforeAll(async () => {
-      srv = await startTestServer({
+      ({ srv, b } = await panelInBrowser({
+        signIn: false,
         beforeStart: async (env) => {
           const r = await runCli(env, ['import', panelExtraFile()]);
           if (r.code !== 0) throw new Error(r.stderr);
-          invite = await invitePath(env, ADMIN);
         },
-      });
-      b = await openBrowser();
-      await setPassword(b.page, srv.url, invite, PANEL_PASSWORD);
+      }));
     }, 240_000);
     afterAll(async () => {
       await b?.close();

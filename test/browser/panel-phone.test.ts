@@ -2,19 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, W } from '../support/http.ts';
 import {
   NEEDS_CHROMIUM,
+  panelInBrowser,
   expectAccessible,
   expectNoStackTrace,
   expectTouchTargets,
   hasChromium,
-  invitePath,
-  openBrowser,
   screenshotsAt,
-  setPassword,
   signInAs,
   type Browser,
 } from '../support/browser.ts';
 import { PANEL_PASSWORD } from '../support/panel.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { type TestServer } from '../support/server.ts';
 
 /** María's vacation from the reference data: a live, approved record every run has. */
 const IMPORTED = 'VAC_1750000000000_a1b2c3d4_deadbeef';
@@ -38,12 +36,9 @@ const PAGES: [name: string, path: string][] = [
 describe.skipIf(!hasChromium())(`the panel on a phone${hasChromium() ? '' : ` (skipped: ${NEEDS_CHROMIUM})`}`, { timeout: 300_000 }, () => {
   let srv: TestServer;
   let b: Browser;
-  let invite: string;
 
   beforeAll(async () => {
-    srv = await startTestServer({ beforeStart: async (env) => void (invite = await invitePath(env, ADMIN)) });
-    b = await openBrowser();
-    await setPassword(b.page, srv.url, invite, PANEL_PASSWORD);
+    ({ srv, b } = await panelInBrowser({ signIn: false }));
   }, 240_000);
   afterAll(async () => {
     await b?.close();

@@ -1,21 +1,17 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, W } from '../support/http.ts';
+import { W } from '../support/http.ts';
 import {
   NEEDS_CHROMIUM,
+  panelInBrowser,
   expectAccessible,
   expectNoStackTrace,
   hasChromium,
-  invitePath,
-  openBrowser,
   screenshotsAt,
-  setPassword,
-  signInAs,
   type Browser,
 } from '../support/browser.ts';
-import { PANEL_PASSWORD } from '../support/panel.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { type TestServer } from '../support/server.ts';
 
 const worker = (page: Page, base: string, doc: string, query = '') => page.goto(`${base}/panel/trabajador/${doc}${query}`);
 const codeIn = async (page: Page) => /Código (?:nuevo )?(VAC_[0-9a-f_]+)\./.exec(await page.getByRole('status').innerText())![1]!;
@@ -26,13 +22,9 @@ describe.skipIf(!hasChromium())(
   () => {
     let srv: TestServer;
     let b: Browser;
-    let invite: string;
 
     beforeAll(async () => {
-      srv = await startTestServer({ beforeStart: async (env) => void (invite = await invitePath(env, ADMIN)) });
-      b = await openBrowser();
-      await setPassword(b.page, srv.url, invite, PANEL_PASSWORD);
-      await signInAs(b.page, srv.url, ADMIN, PANEL_PASSWORD);
+      ({ srv, b } = await panelInBrowser());
     }, 240_000);
     afterAll(async () => {
       await b?.close();

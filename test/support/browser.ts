@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { ROOT, runCli } from './server.ts';
+import { ROOT, runCli, startTestServer, type TestServer } from './server.ts';
+import { ADMIN } from './http.ts';
+import { PANEL_PASSWORD } from './panel.ts';
 
 /** Debian's chromium package: `.ci/run` installs it when it is missing. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -176,4 +178,25 @@ export async function expectTouchTargets(page: Page): Promise<void> {
       .map((el) => `${Math.round(el.getBoundingClientRect().height)} px: ${el.outerHTML.slice(0, 120)}`);
   });
   expect(small, page.url()).toEqual([]);
+}
+
+/**
+ * The panel over a test server, seen from a real browser: the server started (with `beforeStart`
+ * run first, then ADMIN invited), the browser open, ADMIN's password set and, unless told not to,
+ * ADMIN signed in. What the browser tests of the panel share before their own steps.
+ */
+export async function panelInBrowser(
+  opts: { beforeStart?: (env: NodeJS.ProcessEnv) => Promise<void>; signIn?: boolean } = {},
+): Promise<{ srv: TestServer; b: Browser }> {
+  let invite = '';
+  const srv = await startTestServer({
+    beforeStart: async (env) => {
+      await opts.beforeStart?.(env);
+      invite = await invitePath(env, ADMIN);
+    },
+  });
+  const b = await openBrowser();
+  await setPassword(b.page, srv.url, invite, PANEL_PASSWORD);
+  if (opts.signIn !== false) await signInAs(b.page, srv.url, ADMIN, PANEL_PASSWORD);
+  return { srv, b };
 }
