@@ -1,6 +1,6 @@
 import pino from 'pino';
 import pretty from 'pino-pretty';
-import { bogotaTimestamp } from './http/fields.ts';
+import { bogotaTimestamp } from './app/fields.ts';
 import type { Config } from './config/config.ts';
 
 /**

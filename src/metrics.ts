@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import type { HttpMetrics } from './http/context.ts';
+import type { HttpMetrics } from './app/context.ts';
 import type { AppendResult, EventStore, StreamWrite } from './store/types.ts';
 
 /** Prometheus figures of one service instance, on a registry of its own (tests build several). */

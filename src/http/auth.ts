@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { hasScope, parseAuthorizationHeader } from '../security/api-keys.ts';
-import type { AppDeps } from './context.ts';
-import { MESSAGES, errorFor, forbidden } from './envelopes.ts';
+import type { AppDeps } from '../app/context.ts';
+import { MESSAGES } from '../app/messages.ts';
+import { errorFor, forbidden } from './envelopes.ts';
 
 /**
  * First check of every endpoint: `X-Api-Key: Bearer <key>` (or `Authorization: Bearer <key>`)

@@ -1,46 +1,11 @@
 import type { FastifyReply } from 'fastify';
+import { MESSAGES } from '../app/messages.ts';
 
 /**
  * The three response envelopes of the interface. Existing callers parse these exactly, so
  * every error body in the service is built here.
  */
 export type VacationErrors = Record<string, string> | string[];
-
-export const MESSAGES = {
-  internal: 'Error interno del servidor.',
-  unauthorized: 'API key inválida o ausente',
-  forbidden: 'Acceso denegado',
-  contractForbidden: 'Acceso denegado: no tiene los permisos necesarios para verificar contratos.',
-  usePost: 'Método no permitido. Use POST',
-  useGet: 'Método no permitido. Use GET',
-  missingData: 'Datos requeridos faltantes',
-  emailRequired: 'Email del usuario responsable es requerido',
-  userNotFound: 'Usuario responsable no encontrado',
-  workerNotFound: 'Trabajador no encontrado.',
-  adminNotFound: 'Usuario administrador no encontrado para el correo proporcionado.',
-  recordNotFound: 'Registro de vacaciones no encontrado',
-  inconsistent: 'Validación fallida: datos inconsistentes',
-  cannotProcess: 'No se pueden procesar las vacaciones',
-  cannotEdit: 'No se puede editar. Validación de datos falló',
-  cannotInterrupt: 'No se pueden interrumpir las vacaciones',
-  editApproved: 'No se puede editar. Las vacaciones ya están aprobadas',
-  deleteApproved: 'No se puede eliminar. Las vacaciones ya están aprobadas',
-  alreadyApproved: 'Las vacaciones ya están aprobadas',
-  deleteFailed: 'Error al ejecutar la eliminación',
-  documentRequired: 'El número de documento es obligatorio.',
-  emailResponsableRequired: 'El correo del responsable es obligatorio.',
-  busy: 'El servicio está ocupado con solicitudes sobre los mismos datos; intente de nuevo.',
-  unavailable: 'Servicio no disponible temporalmente. Intente de nuevo en unos segundos.',
-  tooLarge: 'La solicitud supera el tamaño máximo permitido',
-  unsupportedType: 'Tipo de contenido no soportado. Use formulario (urlencoded o multipart) o JSON',
-  badBody: 'El cuerpo de la solicitud no se pudo leer',
-  tooManyRequests: 'Demasiadas solicitudes. Intente de nuevo más tarde.',
-  routeNotFound: 'Ruta no encontrada',
-  uriTooLong: 'La ruta solicitada es demasiado larga',
-  badUrl: 'La ruta solicitada no es válida',
-  headersTooLarge: 'Los encabezados o la URL de la solicitud son demasiado grandes',
-  badRequest: 'Solicitud HTTP no válida',
-} as const;
 
 /** `{success: false, statusCode, message, errors}` of calculate, add, edit, delete, approve. */
 export function vacationError(reply: FastifyReply, status: number, message: string, errors?: VacationErrors) {

@@ -1,4 +1,4 @@
-import { MESSAGES } from './envelopes.ts';
+import { MESSAGES } from '../app/messages.ts';
 
 const DB_DOWN_CODES = new Set([
   'ECONNREFUSED',

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from './context.ts';
-import { MESSAGES, vacationError } from './envelopes.ts';
+import type { AppDeps } from '../app/context.ts';
+import { MESSAGES } from '../app/messages.ts';
+import { vacationError } from './envelopes.ts';
 import { IdempotencyRecords } from './idempotency-records.ts';
 
 const WAIT_FOR_FIRST_MS = 5000;

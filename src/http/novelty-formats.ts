@@ -1,6 +1,6 @@
 import type { NoveltyLine, WorkerNovelties } from '../projections/novelties/month.ts';
 import type { NoveltyTotals } from '../projections/novelties/queries.ts';
-import { recordState, type Cell } from './book-formats.ts';
+import { recordState, type Cell } from '../app/book-formats.ts';
 
 /**
  * The month's novelties as payroll reads them: JSON bodies, and the table of the CSV and XLSX

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from './context.ts';
+import type { AppDeps } from '../app/context.ts';
 
 /**
  * Per API key request budget (RATE_LIMIT_PER_MINUTE; 0 turns it off). It runs after the key

@@ -1,8 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ReferenceLookups, User, Worker } from '../reference/repository.ts';
 import { boundEmail } from '../security/api-keys.ts';
-import { MESSAGES, lookupError } from './envelopes.ts';
-import { Fields, emailNameHint } from './fields.ts';
+import { MESSAGES } from '../app/messages.ts';
+import { lookupError } from './envelopes.ts';
+import { Fields, emailNameHint } from '../app/fields.ts';
 
 /**
  * A key bound to one person (`apikey create --usuario`) named someone else as responsible. Thrown,

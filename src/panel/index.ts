@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf, { type FastifyCsrfProtectionOptions } from '@fastify/csrf-protection';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../http/context.ts';
+import type { AppDeps } from '../app/context.ts';
 import type { User } from '../reference/repository.ts';
 import { forgetStaleFailures, sessionSecret, sha256 } from './accounts.ts';
 import { registerAssets } from './assets.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { maskEmail } from '../http/fields.ts';
+import { maskEmail } from '../app/fields.ts';
 import { LOCK_MINUTES, acceptInvite, invitedEmail, passwordProblem, signIn } from './accounts.ts';
 import { html, url } from './html.ts';
 import type { PanelDeps } from './index.ts';

@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BOOK_COLUMNS } from '../../src/http/book-formats.ts';
+import { BOOK_COLUMNS } from '../../src/app/book-formats.ts';
 import * as R from '../../src/http/response-schemas.ts';
 import {
   ADMIN,

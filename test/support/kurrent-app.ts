@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/config.ts';
 import { buildApp } from '../../src/http/app.ts';
-import type { AppDeps } from '../../src/http/context.ts';
+import type { AppDeps } from '../../src/app/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { importReferenceData } from '../../src/reference/import.ts';
 import { ReferenceRepository } from '../../src/reference/repository.ts';

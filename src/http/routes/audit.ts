@@ -6,10 +6,11 @@ import { canExport, exportBundle } from '../../audit/export.ts';
 import { verifyWorker } from '../../audit/worker.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
-import type { AppDeps } from '../context.ts';
-import { BREAK_KIND_ES, breakInSpanish } from '../chain-break-messages.ts';
-import { MESSAGES, lookupError } from '../envelopes.ts';
-import { Fields } from '../fields.ts';
+import type { AppDeps } from '../../app/context.ts';
+import { BREAK_KIND_ES, breakInSpanish } from '../../app/chain-break-messages.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { lookupError } from '../envelopes.ts';
+import { Fields } from '../../app/fields.ts';
 import { responsibleMissing, responsibleOfQuery, workerRead } from '../responsible.ts';
 
 const cfg = { envelope: 'lookup', scope: 'auditoria' } as const;

@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { registerBook, type BookScope, type BookWorker } from '../../projections/register/book.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
-import { csvBook, jsonBook, xlsxBook } from '../book-formats.ts';
-import type { AppDeps } from '../context.ts';
-import { MESSAGES, vacationError } from '../envelopes.ts';
-import { Fields } from '../fields.ts';
+import { csvBook, jsonBook, xlsxBook } from '../../app/book-formats.ts';
+import type { AppDeps } from '../../app/context.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { vacationError } from '../envelopes.ts';
+import { Fields } from '../../app/fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { bookQuery } from '../schemas.ts';
-import { validate } from '../vacation-input.ts';
+import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 

@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S, cursorOf, logTag, positionOfCursor, readFeed } from '../../integration/feed.ts';
 import { START } from '../../store/types.ts';
 import { methodNotAllowed } from '../auth.ts';
-import type { AppDeps } from '../context.ts';
+import type { AppDeps } from '../../app/context.ts';
 import { lookupError } from '../envelopes.ts';
-import { Fields } from '../fields.ts';
+import { Fields } from '../../app/fields.ts';
 
 const cfg = { envelope: 'lookup', scope: 'eventos' } as const;
 

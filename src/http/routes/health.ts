@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../context.ts';
+import type { AppDeps } from '../../app/context.ts';
 
 export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
   const pub = { config: { public: true } };

@@ -5,14 +5,15 @@ import { periodsProblem } from '../../projections/register/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';
-import type { AppDeps } from '../context.ts';
-import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
-import { Fields } from '../fields.ts';
-import { lawProblemMessage, warningBody } from '../law-messages.ts';
+import type { AppDeps } from '../../app/context.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { vacationError, vacationSuccess } from '../envelopes.ts';
+import { Fields } from '../../app/fields.ts';
+import { lawProblemMessage, warningBody } from '../../app/law-messages.ts';
 import { periodBody } from '../period-body.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { periodsQuery, settlementQuery } from '../schemas.ts';
-import { validate } from '../vacation-input.ts';
+import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 

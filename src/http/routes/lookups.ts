@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../commands/audit.ts';
-import { actorOf } from '../actor.ts';
+import { actorOf } from '../../app/actor.ts';
 import { contractStatus, toDecimal2 } from '../../domain/index.ts';
 import { vacationBalance } from '../../projections/availability/balance.ts';
 import { methodNotAllowed } from '../auth.ts';
-import type { AppDeps } from '../context.ts';
-import { MESSAGES, lookupError } from '../envelopes.ts';
+import type { AppDeps } from '../../app/context.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { lookupError } from '../envelopes.ts';
 import { isUnavailable } from '../errors.ts';
-import { Fields } from '../fields.ts';
+import { Fields } from '../../app/fields.ts';
 import { responsibleAdministrator, responsibleMissing } from '../responsible.ts';
-import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE } from '../rule-messages.ts';
+import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE } from '../../app/rule-messages.ts';
 
 const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;

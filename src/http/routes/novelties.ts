@@ -11,14 +11,15 @@ import {
 import type { NoveltyFilter, NoveltyTotals } from '../../projections/novelties/queries.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
-import { csvTable, xlsxTable, type Cell } from '../book-formats.ts';
-import type { AppDeps } from '../context.ts';
-import { MESSAGES, vacationError } from '../envelopes.ts';
-import { Fields } from '../fields.ts';
+import { csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
+import type { AppDeps } from '../../app/context.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { vacationError } from '../envelopes.ts';
+import { Fields } from '../../app/fields.ts';
 import { NOVELTY_COLUMNS, monthTotalsBody, noveltyLines, noveltyWorkerBody, totalLine } from '../novelty-formats.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { noveltiesQuery } from '../schemas.ts';
-import { validate } from '../vacation-input.ts';
+import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 

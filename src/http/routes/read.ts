@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VacationView } from '../../projections/index.ts';
 import { shownVacations } from '../../projections/vacations/shown.ts';
 import { methodNotAllowed } from '../auth.ts';
-import type { AppDeps } from '../context.ts';
-import { MESSAGES, lookupError } from '../envelopes.ts';
-import { Fields } from '../fields.ts';
+import type { AppDeps } from '../../app/context.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { lookupError } from '../envelopes.ts';
+import { Fields } from '../../app/fields.ts';
 import { responsibleMissing, responsibleOfQuery, workerRead } from '../responsible.ts';
 
 const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;

@@ -2,18 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordEditFailure } from '../../commands/audit.ts';
 import type { EditOutcome } from '../../commands/handler.ts';
 import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
-import { actorOf } from '../actor.ts';
+import { actorOf } from '../../app/actor.ts';
 import type { VacationRecord } from '../../events/types.ts';
 import { toDecimal2, Days360 } from '../../domain/index.ts';
 import type { User } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
-import type { AppDeps } from '../context.ts';
-import { MESSAGES, vacationError, vacationSuccess } from '../envelopes.ts';
-import { Fields, bogotaTimestamp, flagText, maskEmail } from '../fields.ts';
+import type { AppDeps } from '../../app/context.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { vacationError, vacationSuccess } from '../envelopes.ts';
+import { Fields, bogotaTimestamp, flagText, maskEmail } from '../../app/fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
-import { notOwnerMessage, ruleMessages } from '../rule-messages.ts';
+import { notOwnerMessage, ruleMessages } from '../../app/rule-messages.ts';
 import { withIdempotency } from '../idempotency.ts';
-import { parseCodeInput, parseCreateInput, parseEditInput, parseInterruptInput, type VacationInput } from '../vacation-input.ts';
+import { parseCodeInput, parseCreateInput, parseEditInput, parseInterruptInput, type VacationInput } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 

@@ -3,8 +3,8 @@ import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worke
 import { decode } from '../../events/codec.ts';
 import { workerStream } from '../../events/streams.ts';
 import { verifyWorker } from '../../audit/worker.ts';
-import { breakInSpanish } from '../../http/chain-break-messages.ts';
-import { formulaSafe } from '../../http/csv-cell.ts';
+import { breakInSpanish } from '../../app/chain-break-messages.ts';
+import { formulaSafe } from '../../app/csv-cell.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { lawProblemMessage, warningBody } from '../../http/law-messages.ts';
-import { csvBook, xlsxBook } from '../../http/book-formats.ts';
+import { lawProblemMessage, warningBody } from '../../app/law-messages.ts';
+import { csvBook, xlsxBook } from '../../app/book-formats.ts';
 import { registerBook } from '../../projections/register/book.ts';
 import { periodsProblem, type PeriodReport, type PeriodsReport } from '../../projections/register/periods.ts';
 import type { SettlementWarning } from '../../projections/register/settlement.ts';

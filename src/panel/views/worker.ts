@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
 import { Days360, companyContractOf, toDecimal2 } from '../../domain/index.ts';
-import { MESSAGES } from '../../http/envelopes.ts';
-import { Fields } from '../../http/fields.ts';
-import { BALANCE_PROBLEM_MESSAGES, notOwnerMessage, ruleMessages } from '../../http/rule-messages.ts';
-import { parseCreateInput, parseInterruptInput } from '../../http/vacation-input.ts';
+import { MESSAGES } from '../../app/messages.ts';
+import { Fields } from '../../app/fields.ts';
+import { BALANCE_PROBLEM_MESSAGES, notOwnerMessage, ruleMessages } from '../../app/rule-messages.ts';
+import { parseCreateInput, parseInterruptInput } from '../../app/vacation-input.ts';
 import { vacationBalance, type BalanceProblem } from '../../projections/availability/balance.ts';
 import type { InterruptionReason } from '../../events/types.ts';
 import type { VacationView } from '../../projections/index.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ruleMessages } from '../../../src/http/rule-messages.ts';
+import { ruleMessages } from '../../../src/app/rule-messages.ts';
 import type { VacationCommands } from '../../../src/commands/handler.ts';
 import type { VacationRequest } from '../../../src/commands/types.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';

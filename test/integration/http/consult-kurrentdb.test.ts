@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../../../src/http/context.ts';
+import type { AppDeps } from '../../../src/app/context.ts';
 import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
 import type { TestDb } from '../../support/db.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../../src/commands/evaluate.ts';
-import { ruleMessages } from '../../../src/http/rule-messages.ts';
+import { ruleMessages } from '../../../src/app/rule-messages.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
 import { calendar, contract, fortnights, params, request, stateOf, unitOf, workerFile } from './builders.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formulaSafe } from '../../../src/http/csv-cell.ts';
+import { formulaSafe } from '../../../src/app/csv-cell.ts';
 
 describe('formulaSafe', () => {
   it('keeps as text every cell a spreadsheet would run as a formula', () => {

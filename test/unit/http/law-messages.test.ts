@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { warningBody } from '../../../src/http/law-messages.ts';
+import { warningBody } from '../../../src/app/law-messages.ts';
 
 describe('the words of the vacation-law warnings', () => {
   it('given technical or trusted staff over their limit, then the accumulation names the four periods they may hold', () => {

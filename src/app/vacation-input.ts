@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { VacationRequest } from '../commands/types.ts';
-import { MESSAGES } from './envelopes.ts';
+import { MESSAGES } from './messages.ts';
 import { emailNameHint, type Fields } from './fields.ts';
 import type { InterruptionReason } from '../events/types.ts';
-import { calculateBody, codeBody, editBody, interruptBody } from './schemas.ts';
+import { calculateBody, codeBody, editBody, interruptBody } from '../http/schemas.ts';
 
 export interface Rejection {
   status: number;
