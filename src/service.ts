@@ -8,7 +8,7 @@ import { openDb } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { holidayCalendar } from './config/holidays.ts';
 import { todayInBogota } from './domain/index.ts';
-import { buildApp } from './http/app.ts';
+import { buildServer } from './server.ts';
 import { checkReadiness } from './db/readiness.ts';
 import type { Logger } from './logger.ts';
 import { WebhookDeliverer } from './integration/webhooks/deliverer.ts';
@@ -101,7 +101,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
   });
 
-  const app = await buildApp(
+  const app = await buildServer(
     {
       config,
       db,

@@ -1,25 +1,28 @@
-import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../commands/types.ts';
 import type { User } from '../reference/repository.ts';
 
-function header(req: FastifyRequest, name: string): string | null {
-  const v = req.headers[name];
-  return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : null;
+/** What the API or the panel knows of who is calling, before it becomes every event's metadata. */
+export interface Caller {
+  user: User;
+  source: 'http' | 'panel';
+  requestId: string;
+  /** The caller's own correlation id; the request id when it gave none. */
+  correlationId?: string | null;
+  /** Writes only: audited queries record no key. */
+  idempotencyKey?: string | null;
+  apiKey?: { id: string; name: string } | null;
 }
 
-/**
- * Who acts and through what, for the events a request writes. Only writes carry the request's
- * Idempotency-Key; audited queries record none.
- */
-export function actorOf(req: FastifyRequest, user: User, opts: { write: boolean }): Actor {
+/** Who acts and through what, for the events a use case writes. */
+export function actorFor(c: Caller): Actor {
   return {
-    userId: user.id,
-    userEmail: user.email,
-    apiKeyId: req.apiKey?.id ?? null,
-    apiKeyName: req.apiKey?.name ?? null,
-    requestId: req.id,
-    correlationId: header(req, 'x-correlation-id') ?? req.id,
-    idempotencyKey: opts.write ? header(req, 'idempotency-key') : null,
-    source: 'http',
+    userId: c.user.id,
+    userEmail: c.user.email,
+    apiKeyId: c.apiKey?.id ?? null,
+    apiKeyName: c.apiKey?.name ?? null,
+    requestId: c.requestId,
+    correlationId: c.correlationId ?? c.requestId,
+    idempotencyKey: c.idempotencyKey ?? null,
+    source: c.source,
   };
 }

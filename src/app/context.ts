@@ -2,11 +2,13 @@ import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/types.ts';
 import type { LedgerRecord } from '../domain/index.ts';
+import type { AuditEntry } from '../projections/audit/queries.ts';
+import type { VacationView } from '../projections/vacations/queries.ts';
 import type { PeriodsReport } from '../projections/register/periods.ts';
 import type { SettlementOutcome } from '../projections/register/settlement.ts';
-import type { ReferenceLookups, User } from '../reference/repository.ts';
+import type { ReferenceLookups } from '../reference/repository.ts';
 import type { WorkerFileRow } from '../reference/worker-files.ts';
-import type { ApiKeyPrincipal, ApiKeyScope } from '../security/api-keys.ts';
+import type { ApiKeyPrincipal } from '../security/api-keys.ts';
 import type { EventStore, Position, StreamWrite } from '../store/types.ts';
 
 /** What the read endpoints and the audited queries need from the projections. */
@@ -18,10 +20,10 @@ export interface ReadSide {
   noteWrite(position: Position): void;
   /** A worker's live records as the ledger reads them (the balance's records), from the folded states. */
   liveRecordsOf(workerId: number): Promise<LedgerRecord[]>;
-  vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<unknown[]>;
-  vacationByCode(code: string): Promise<unknown | null>;
-  auditOfWorker(workerId: number, opts: { limit: number }): Promise<unknown[]>;
-  auditOfCode(code: string): Promise<unknown[]>;
+  vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<VacationView[]>;
+  vacationByCode(code: string): Promise<VacationView | null>;
+  auditOfWorker(workerId: number, opts: { limit: number }): Promise<AuditEntry[]>;
+  auditOfCode(code: string): Promise<AuditEntry[]>;
   /** A worker's accrual periods on `asOf`, from the register's live records and the payroll. */
   periodsOf(file: WorkerFileRow, asOf: string): Promise<PeriodsReport>;
   /** What a worker leaving on that date would be owed for vacations, or why it cannot be figured. */
@@ -69,18 +71,4 @@ export interface AppDeps {
   checkReady(): Promise<void>;
   /** Each read model's checkpoint and lag behind the event log. */
   projectionStatus(): Promise<ProjectionProgress[]>;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    apiKey: ApiKeyPrincipal | null;
-    /** Responsible user named by the request, once looked up; used in the request log line. */
-    responsibleEmail: string | null;
-    responsibleUser: User | null;
-  }
-  interface FastifyContextConfig {
-    envelope?: 'vacation' | 'lookup' | 'contract';
-    scope?: ApiKeyScope;
-    public?: boolean;
-  }
 }

@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import './request-types.ts';
 import { apiKeyGuard } from './auth.ts';
 import type { AppDeps } from '../app/context.ts';
 import { registerDocs } from './docs.ts';
@@ -21,7 +22,6 @@ import { lookupRoutes } from './routes/lookups.ts';
 import { noveltyRoutes } from './routes/novelties.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
-import { PANEL_ERRORS, isPanelPath, mountPanel, sendPanelError } from '../panel/index.ts';
 
 interface MultipartEntry {
   type: string;
@@ -60,8 +60,20 @@ const hopsWithin = (hops: number) => (_address: string, hop: number) => hop < ho
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,100}$/;
 
+/**
+ * Server-rendered pages mounted beside the API (the panel). The API does not know them: the
+ * composition at the root hands them in, and the router's own errors on their addresses are
+ * answered as pages.
+ */
+export interface Pages {
+  mount(app: FastifyInstance, deps: AppDeps): Promise<void>;
+  owns(url: string): boolean;
+  sendError(reply: FastifyReply, status: 400 | 414): unknown;
+}
+
 export interface AppOptions {
   logger: FastifyServerOptions['loggerInstance'];
+  pages?: Pages;
 }
 
 /** The HTTP interface: every route, in both `/api/...` and bare form, with one envelope per family. */
@@ -83,7 +95,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
     frameworkErrors: (err, req, rawReply) => {
       const status = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const reply = rawReply as FastifyReply;
-      if (isPanelPath(req.url)) return sendPanelError(reply, status, status === 414 ? PANEL_ERRORS.uriTooLong : PANEL_ERRORS.badUrl);
+      if (opts.pages?.owns(req.url)) return opts.pages.sendError(reply, status);
       return reply
         .code(status)
         .send({ success: false, statusCode: status, message: status === 414 ? MESSAGES.uriTooLong : MESSAGES.badUrl });
@@ -183,7 +195,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   app.setNotFoundHandler((req, reply) => reply.code(404).send({ success: false, statusCode: 404, message: MESSAGES.routeNotFound }));
 
   healthRoutes(app, deps);
-  await mountPanel(app, deps);
+  await opts.pages?.mount(app, deps);
   for (const prefix of ['', '/api']) {
     await app.register(
       async (scope) => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/config.ts';
-import { buildApp } from '../../src/http/app.ts';
+import { buildServer } from '../../src/server.ts';
 import type { AppDeps } from '../../src/app/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { importReferenceData } from '../../src/reference/import.ts';
@@ -48,5 +48,5 @@ export async function appOnKurrent(opts: {
     projectionStatus: async () => [],
     ...(await opts.parts(reference)),
   };
-  return { t, app: await buildApp(deps, { logger: createLogger(config) }), key };
+  return { t, app: await buildServer(deps, { logger: createLogger(config) }), key };
 }

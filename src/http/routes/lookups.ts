@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../commands/audit.ts';
-import { actorOf } from '../../app/actor.ts';
+import { actorOf } from '../request-actor.ts';
 import { contractStatus, toDecimal2 } from '../../domain/index.ts';
 import { vacationBalance } from '../../projections/availability/balance.ts';
 import { methodNotAllowed } from '../auth.ts';

@@ -24,7 +24,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!read) return reply;
     const { fields, worker } = read;
     const includeDeleted = fields.get('incluirEliminadas') === '1';
-    const vacaciones = await marked((await deps.readSide.vacationsOfWorker(worker.id, { includeDeleted })) as VacationView[]);
+    const vacaciones = await marked(await deps.readSide.vacationsOfWorker(worker.id, { includeDeleted }));
     return { success: true, statusCode: 200, asociadoId: worker.id, vacaciones };
   });
 
@@ -36,7 +36,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
     const code = (req.params as { codigoPila: string }).codigoPila;
     const record = code.includes('\u0000') ? null : await deps.readSide.vacationByCode(code);
     if (!record) return lookupError(reply, 404, MESSAGES.recordNotFound);
-    return { success: true, statusCode: 200, vacacion: (await marked([record as VacationView]))[0] };
+    return { success: true, statusCode: 200, vacacion: (await marked([record]))[0] };
   });
 
   app.get('/vacaciones/auditoria', { config: cfg }, async (req, reply) => {

@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VacationView } from '../../projections/index.ts';
 import { html, url } from '../html.ts';
 import type { PanelContext } from '../index.ts';
-import { fromTo, panelActor, readVacationForm, refusalText, vacationForm, type FormState } from './worker.ts';
+import { refusalWords } from '../../app/refusals.ts';
+import { VacationUseCases } from '../../app/vacations.ts';
+import { fromTo, panelCall, readVacationForm, vacationForm, type FormState } from './worker.ts';
 
 /** Only a live record not yet approved nor interrupted may be edited (the command refuses the rest too). */
 const editable = (v: VacationView | null): v is VacationView => v !== null && v.status === 'live' && !v.approved && !v.interruptedOn;
@@ -23,9 +25,10 @@ const valuesOf = (v: VacationView): Record<string, string> => ({
  */
 export function editPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
+  const useCases = new VacationUseCases(deps);
   const recordOf = async (req: FastifyRequest) => {
     const code = (req.params as { codigo: string }).codigo;
-    return code.length <= 200 && !code.includes('\u0000') ? ((await deps.readSide.vacationByCode(code)) as VacationView | null) : null;
+    return code.length <= 200 && !code.includes('\u0000') ? await deps.readSide.vacationByCode(code) : null;
   };
 
   function render(req: FastifyRequest, reply: FastifyReply, record: VacationView, form: FormState, status = 200) {
@@ -75,26 +78,13 @@ ${vacationForm(url`/panel/vacaciones/${record.codigoPila}/editar`, ctx.csrf(repl
     const user = req.panelUser!;
     const { values, parsed } = readVacationForm((req.body ?? {}) as Record<string, unknown>, record.documentNumber, user);
     if (!parsed.ok) return render(req, reply, record, { values, errors: parsed.errors }, 400);
-    const r = await deps.commands.edit(record.codigoPila, record.documentNumber, parsed.value.request, panelActor(req, user));
+    // An edit that threw is rethrown once recorded: the panel's error page answers it.
+    const r = await useCases.edit(panelCall(req, user), record.codigoPila, record.documentNumber, parsed.value.request);
     if (!r.ok) {
-      deps.metrics?.commandOutcome('edit', r.kind);
-      if (r.kind === 'error') throw r.error;
-      req.log.warn({ action: 'ERROR_EDICION', codigoPilaAnterior: record.codigoPila, reason: r.kind, source: 'panel' }, 'edit refused');
-      return render(req, reply, record, { values, errors: refusalText(r, 'create') }, r.kind === 'busy' ? 503 : 422);
+      const w = refusalWords(r, 'edit', { code: record.codigoPila, documentNumber: record.documentNumber });
+      return render(req, reply, record, { values, errors: w.text }, w.status);
     }
-    deps.metrics?.commandOutcome('edit', 'ok');
-    deps.readSide.noteWrite(r.value.position);
-    const now = r.value.value.record;
-    req.log.info(
-      {
-        action: 'EDICION_EXITOSA',
-        codigoPilaAnterior: record.codigoPila,
-        codigoPilaNuevo: now.codigoPila,
-        responsable: user.email,
-        source: 'panel',
-      },
-      'vacation edited from the panel',
-    );
+    const now = r.value.record;
     ctx.flash(req, {
       kind: 'ok',
       text: `Vacaciones editadas: ahora ${fromTo(now)}, pendientes de aprobación. Código nuevo ${now.codigoPila}.`,

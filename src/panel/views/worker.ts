@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Actor, CommandFailure, VacationFigures } from '../../commands/types.ts';
+import type { VacationFigures } from '../../commands/types.ts';
 import { Days360, companyContractOf, toDecimal2 } from '../../domain/index.ts';
-import { MESSAGES } from '../../app/messages.ts';
+import { actorFor } from '../../app/actor.ts';
+import { PERMISSION_DELETE, refusalWords } from '../../app/refusals.ts';
+import { VacationUseCases, type Call } from '../../app/vacations.ts';
 import { Fields } from '../../app/fields.ts';
-import { BALANCE_PROBLEM_MESSAGES, notOwnerMessage, ruleMessages } from '../../app/rule-messages.ts';
+import { BALANCE_PROBLEM_MESSAGES } from '../../app/rule-messages.ts';
 import { parseCreateInput, parseInterruptInput } from '../../app/vacation-input.ts';
 import { vacationBalance, type BalanceProblem } from '../../projections/availability/balance.ts';
 import type { InterruptionReason } from '../../events/types.ts';
@@ -54,43 +56,17 @@ export function readVacationForm(body: Record<string, unknown>, doc: string, use
 /** Workers a search lists at most. */
 const SEARCH_LIMIT = 20;
 
-export const PERMISSION_DELETE = 'vacaciones:eliminar';
 export const canDelete = (user: User) => user.permissions.includes(PERMISSION_DELETE);
 
 /** A read model's record as the state functions take it. */
 const facts = (v: VacationView): StateFacts => ({ ...v, deleted: v.status === 'deleted' });
 
-/** Who acts from the panel: the signed-in person, through no API key. */
-export function panelActor(req: FastifyRequest, user: User): Actor {
-  return {
-    userId: user.id,
-    userEmail: user.email,
-    apiKeyId: null,
-    apiKeyName: null,
-    requestId: req.id,
-    correlationId: req.id,
-    idempotencyKey: null,
-    source: 'panel',
-  };
-}
-
-/** A command's refusal in the words the person reads. */
-export function refusalText(f: CommandFailure, op: 'create' | 'delete' | 'approve' | 'interrupt'): string[] {
-  switch (f.kind) {
-    case 'worker_not_found':
-      return [MESSAGES.workerNotFound];
-    case 'record_not_found':
-      return ['No existe un registro de vacaciones vigente con ese código.'];
-    case 'not_owner':
-      return [notOwnerMessage(f.code, f.documentNumber)];
-    case 'rules':
-      return ruleMessages(f.violations);
-    case 'approved':
-      return [op === 'delete' ? MESSAGES.deleteApproved : MESSAGES.alreadyApproved];
-    case 'busy':
-      return [MESSAGES.busy];
-  }
-}
+/** Who acts from the panel: the signed-in person, through no API key, logged on the request. */
+export const panelCall = (req: FastifyRequest, user: User): Call => ({
+  actor: actorFor({ user, source: 'panel', requestId: req.id }),
+  user,
+  log: req.log,
+});
 
 const PROBLEM_TEXT = (p: BalanceProblem) =>
   p.kind === 'no_contracts'
@@ -306,6 +282,7 @@ async function contractsTable(ctx: PanelContext, file: WorkerFileRow | null): Pr
 /** Trabajador: search, a worker's contracts, balance and vacations, and the form to book more. */
 export function workerPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
+  const useCases = new VacationUseCases(deps);
 
   app.get('/trabajador', async (req, reply) => {
     const q = String((req.query as Record<string, unknown>).q ?? '')
@@ -366,7 +343,7 @@ ${more ? html`<p role="status">${MORE_HITS}</p>` : ''}`;
     const query = req.query as Record<string, unknown>;
     const [balance, list, contracts, periods, settlement] = await Promise.all([
       vacationBalance(file, today, () => deps.readSide.liveRecordsOf(worker.id)),
-      deps.readSide.vacationsOfWorker(worker.id, { includeDeleted: true }) as Promise<VacationView[]>,
+      deps.readSide.vacationsOfWorker(worker.id, { includeDeleted: true }),
       contractsTable(ctx, file),
       periodsSection(ctx, file, query),
       settlementSection(ctx, file, query),
@@ -415,27 +392,19 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     if (!parsed.ok) return renderWorker(req, reply, { values, errors: parsed.errors }, 400);
     const { documentNumber, request } = parsed.value;
     if (body.accion !== 'registrar') {
-      const r = await deps.commands.calculate(documentNumber, request);
-      if (!r.ok) return renderWorker(req, reply, { values, errors: refusalText(r, 'create') }, r.kind === 'worker_not_found' ? 404 : 422);
+      const r = await useCases.calculate(documentNumber, request);
+      if (!r.ok) {
+        const w = refusalWords(r, 'calculate', { documentNumber });
+        return renderWorker(req, reply, { values, errors: w.text }, w.status);
+      }
       return renderWorker(req, reply, { values, preview: r.value });
     }
-    const r = await deps.commands.create(documentNumber, request, panelActor(req, user));
+    const r = await useCases.create(panelCall(req, user), documentNumber, request);
     if (!r.ok) {
-      deps.metrics?.commandOutcome('create', r.kind);
-      return renderWorker(
-        req,
-        reply,
-        { values, errors: refusalText(r, 'create') },
-        r.kind === 'worker_not_found' ? 404 : r.kind === 'busy' ? 503 : 422,
-      );
+      const w = refusalWords(r, 'create', { documentNumber });
+      return renderWorker(req, reply, { values, errors: w.text }, w.status);
     }
-    deps.metrics?.commandOutcome('create', 'ok');
-    deps.readSide.noteWrite(r.value.position);
-    const record = r.value.value.record;
-    req.log.info(
-      { action: 'CREACION', codigoPila: record.codigoPila, responsable: user.email, source: 'panel' },
-      'vacation created from the panel',
-    );
+    const { record } = r.value;
     ctx.flash(req, {
       kind: 'ok',
       text: `Vacaciones registradas ${fromTo(record)}, pendientes de aprobación. Código ${record.codigoPila}.`,
@@ -445,7 +414,7 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
 
   /** The record a code names, and its worker's document, for the approve and delete forms. */
   async function recordOf(code: string): Promise<VacationView | null> {
-    return code.length <= 200 && !code.includes('\u0000') ? ((await deps.readSide.vacationByCode(code)) as VacationView | null) : null;
+    return code.length <= 200 && !code.includes('\u0000') ? await deps.readSide.vacationByCode(code) : null;
   }
   const backTo = (v: VacationView | null) => (v ? url`/panel/trabajador/${v.documentNumber}#${v.codigoPila}` : '/panel/trabajador');
   /** Where a form asked to go back to: a page of the panel's own (the home page approves too), else the record's worker. */
@@ -458,19 +427,9 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     const code = (req.params as { codigo: string }).codigo;
     const user = req.panelUser!;
     const record = await recordOf(code);
-    const r = await deps.commands.approve(code, panelActor(req, user));
-    if (!r.ok) {
-      deps.metrics?.commandOutcome('approve', r.kind);
-      ctx.flash(req, { kind: 'error', text: refusalText(r, 'approve').join(' ') });
-    } else {
-      deps.metrics?.commandOutcome('approve', 'ok');
-      deps.readSide.noteWrite(r.value.position);
-      req.log.info(
-        { action: 'APROBACION', codigoPila: code, responsable: user.email, source: 'panel' },
-        'vacation approved from the panel',
-      );
-      ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
-    }
+    const r = await useCases.approve(panelCall(req, user), code);
+    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'approve', { code }).text.join(' ') });
+    else ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
     return reply.redirect(backFrom(req, record), 303);
   });
 
@@ -531,21 +490,12 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
       return reply.redirect(backTo(record), 303);
     }
     const { date, reason } = parsed.value;
-    const r = await deps.commands.interrupt(code, { date, reason }, panelActor(req, user));
-    if (!r.ok) {
-      deps.metrics?.commandOutcome('interrupt', r.kind);
-      ctx.flash(req, { kind: 'error', text: refusalText(r, 'interrupt').join(' ') });
-    } else {
-      deps.metrics?.commandOutcome('interrupt', 'ok');
-      deps.readSide.noteWrite(r.value.position);
-      const done = r.value.value.record;
-      req.log.info(
-        { action: 'INTERRUPCION', codigoPila: code, fechaInterrupcion: date, motivo: reason, responsable: user.email, source: 'panel' },
-        'vacation interrupted from the panel',
-      );
+    const r = await useCases.interrupt(panelCall(req, user), code, { date, reason });
+    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'interrupt', { code }).text.join(' ') });
+    else {
       ctx.flash(req, {
         kind: 'ok',
-        text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${done.daysReturned} días hábiles volvieron al saldo.`,
+        text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${r.value.record.daysReturned} días hábiles volvieron al saldo.`,
       });
     }
     return reply.redirect(backTo(record), 303);
@@ -591,45 +541,9 @@ ${timeline(list, user, worker.documentNumber, csrf, today)}`;
     const code = (req.params as { codigo: string }).codigo;
     const user = req.panelUser!;
     const record = await recordOf(code);
-    if (!canDelete(user)) {
-      req.log.warn(
-        {
-          action: 'ERROR_ELIMINACION',
-          codigoPila: code,
-          responsable: user.email,
-          status: 403,
-          reason: `${MESSAGES.forbidden}: sin el permiso ${PERMISSION_DELETE}`,
-          source: 'panel',
-        },
-        'deletion refused',
-      );
-      ctx.flash(req, { kind: 'error', text: 'Su usuario no tiene el permiso para eliminar vacaciones.' });
-      return reply.redirect(backTo(record), 303);
-    }
-    const r = await deps.commands.delete(code, panelActor(req, user));
-    if (!r.ok) {
-      deps.metrics?.commandOutcome('delete', r.kind);
-      req.log.warn(
-        { action: 'ERROR_ELIMINACION', codigoPila: code, responsable: user.email, reason: r.kind, source: 'panel' },
-        'deletion refused',
-      );
-      ctx.flash(req, { kind: 'error', text: refusalText(r, 'delete').join(' ') });
-    } else {
-      deps.metrics?.commandOutcome('delete', 'ok');
-      deps.readSide.noteWrite(r.value.position);
-      req.log.info(
-        {
-          action: 'ELIMINACION_EXITOSA',
-          idEliminado: r.value.value.record.recordId,
-          codigoPila: code,
-          responsable: user.email,
-          fecha: r.value.value.at,
-          source: 'panel',
-        },
-        'vacation deleted',
-      );
-      ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} eliminadas.` });
-    }
+    const r = await useCases.delete(panelCall(req, user), code);
+    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'delete', { code }).text.join(' ') });
+    else ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} eliminadas.` });
     return reply.redirect(backTo(record), 303);
   });
 }
