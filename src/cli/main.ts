@@ -15,7 +15,7 @@ Examples (\`npm run cli -- <command>\` in a clone, \`vacaciones <command>\` once
   npm run cli -- panel invite admin@empresa.co
   npm run cli -- <command> --help           # the options of one command
 
-Environment (the README's Configuration has them all):
+Environment (all of them in docs/operations.md, Configuration):
   DATABASE_URL       PostgreSQL for everything; unset: the embedded database under DATA_DIR
   DATA_DIR           where the embedded database keeps its files (default ./data)
   EVENT_STORE        postgres (default) or kurrentdb, with KURRENTDB_URL
