@@ -1,6 +1,6 @@
 import pino from 'pino';
 import pretty from 'pino-pretty';
-import { bogotaTimestamp } from './app/fields.ts';
+import { bogotaTimestamp } from './domain/dates.ts';
 import type { Config } from './config/config.ts';
 
 /**

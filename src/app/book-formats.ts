@@ -5,7 +5,7 @@ import type { BookWorker } from '../projections/register/book.ts';
 import type { RegisterEntry } from '../projections/register/queries.ts';
 import { formulaSafe } from './csv-cell.ts';
 import { flagText } from './fields.ts';
-import { periodBody } from '../http/period-body.ts';
+import { periodBody } from './period-body.ts';
 
 /**
  * The vacation register written out as it is read: JSON (the vacation envelope, its array of

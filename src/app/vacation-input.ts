@@ -3,7 +3,7 @@ import type { VacationRequest } from '../commands/types.ts';
 import { MESSAGES } from './messages.ts';
 import { emailNameHint, type Fields } from './fields.ts';
 import type { InterruptionReason } from '../events/types.ts';
-import { calculateBody, codeBody, editBody, interruptBody } from '../http/schemas.ts';
+import { calculateBody, codeBody, editBody, interruptBody } from './schemas.ts';
 
 export interface Rejection {
   status: number;

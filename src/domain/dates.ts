@@ -139,3 +139,19 @@ export function eachDay(from: string, to: string): string[] {
   for (let n = first; n <= last; n++) days.push(fromDayNumber(n));
   return days;
 }
+
+/** `YYYY-MM-DD HH:MM:SS` in Bogota, the local time payroll clerks read. */
+export function bogotaTimestamp(d: Date): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Bogota',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(d);
+  const p = (t: string) => parts.find((x) => x.type === t)?.value ?? '00';
+  return `${p('year')}-${p('month')}-${p('day')} ${p('hour')}:${p('minute')}:${p('second')}`;
+}

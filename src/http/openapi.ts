@@ -18,7 +18,7 @@ import {
   periodsQuery,
   recordQuery,
   settlementQuery,
-} from './schemas.ts';
+} from '../app/schemas.ts';
 
 type Json = Record<string, unknown>;
 

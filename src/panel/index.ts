@@ -1,13 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf, { type FastifyCsrfProtectionOptions } from '@fastify/csrf-protection';
 import fastifySession from '@fastify/session';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app/context.ts';
-import type { User } from '../reference/repository.ts';
+import type { FastifyInstance } from 'fastify';
 import { forgetStaleFailures, sessionSecret, sha256 } from './accounts.ts';
 import { registerAssets } from './assets.ts';
 import { html } from './html.ts';
-import { page, type Flash, type PageOptions, type Section } from './layout.ts';
+import { page } from './layout.ts';
 import { PgSessionStore, SESSION_IDLE_MS, SESSION_MAX_MS } from './session-store.ts';
 import { PANEL_CSP, PANEL_ERRORS, send, sendPanelError } from './respond.ts';
 import { signInPageRoutes } from './sign-in-routes.ts';
@@ -25,36 +23,8 @@ export { PANEL_CSP, PANEL_ERRORS, isPanelPath, sendPanelError } from './respond.
 
 export const SESSION_COOKIE = 'vacaciones_panel';
 
-declare module 'fastify' {
-  interface Session {
-    email?: string;
-    /** When the person signed in (ms): the session ends SESSION_MAX_MS later, however busy. */
-    signedInAt?: number;
-    flash?: Flash;
-  }
-  interface FastifyRequest {
-    /** The signed-in administrator, on the pages behind sign-in. */
-    panelUser: User | null;
-  }
-}
-
-/** What the pages need: the HTTP interface's dependencies plus the projections' state. */
-export type PanelDeps = AppDeps;
-
-export interface PanelContext {
-  deps: PanelDeps;
-  /** Renders a page for the signed-in person, with the CSRF token its forms carry. */
-  render(
-    req: FastifyRequest,
-    reply: FastifyReply,
-    o: Omit<PageOptions, 'user' | 'csrf'> & { section: Section; status?: number },
-  ): FastifyReply;
-  /** A message for the next page this session sees (after a redirect). */
-  flash(req: FastifyRequest, flash: Flash): void;
-  csrf(reply: FastifyReply): string;
-  /** The subgerencias whose people this person sees and acts on; null: every one. */
-  unitsOf(user: User): string[] | null;
-}
+export type { PanelDeps } from './context.ts';
+import type { PanelContext, PanelDeps } from './context.ts';
 
 /** Expired sessions and stale sign-in failures are swept this often (and when the service starts). */
 export const SWEEP_EVERY_MS = 10 * 60_000;

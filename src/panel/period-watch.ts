@@ -2,7 +2,7 @@ import { addDays } from '../domain/index.ts';
 import { periodsReport, type PeriodWarning } from '../projections/register/periods.ts';
 import { liveRegisterOfWorkers, type RegisterEntry } from '../projections/register/queries.ts';
 import { workerFilesPage, type WorkerFileRow } from '../reference/worker-files.ts';
-import type { PanelDeps } from './index.ts';
+import type { PanelDeps } from './context.ts';
 
 /**
  * Workers whose accrual periods need the employer's attention (CST art. 190: more periods pending

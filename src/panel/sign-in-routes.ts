@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maskEmail } from '../app/fields.ts';
 import { LOCK_MINUTES, acceptInvite, invitedEmail, passwordProblem, signIn } from './accounts.ts';
 import { html, url } from './html.ts';
-import type { PanelDeps } from './index.ts';
+import type { PanelDeps } from './context.ts';
 import { page, type Flash } from './layout.ts';
 import { send } from './respond.ts';
 import { clientOf, perAddress } from './throttle.ts';

@@ -12,7 +12,7 @@ import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worke
 import { decode } from '../../events/codec.ts';
 import { auditStream, workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';
-import { bogotaTimestamp } from '../../app/fields.ts';
+import { bogotaTimestamp } from '../../domain/dates.ts';
 import { openEventStore } from '../../store/open.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';

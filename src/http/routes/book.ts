@@ -8,7 +8,7 @@ import { MESSAGES } from '../../app/messages.ts';
 import { vacationError } from '../envelopes.ts';
 import { Fields } from '../../app/fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
-import { bookQuery } from '../schemas.ts';
+import { bookQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;

@@ -10,9 +10,9 @@ import { MESSAGES } from '../../app/messages.ts';
 import { vacationError, vacationSuccess } from '../envelopes.ts';
 import { Fields } from '../../app/fields.ts';
 import { lawProblemMessage, warningBody } from '../../app/law-messages.ts';
-import { periodBody } from '../period-body.ts';
+import { periodBody } from '../../app/period-body.ts';
 import { responsibleAdministrator } from '../responsible.ts';
-import { periodsQuery, settlementQuery } from '../schemas.ts';
+import { periodsQuery, settlementQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;

@@ -18,7 +18,7 @@ import { vacationError } from '../envelopes.ts';
 import { Fields } from '../../app/fields.ts';
 import { NOVELTY_COLUMNS, monthTotalsBody, noveltyLines, noveltyWorkerBody, totalLine } from '../novelty-formats.ts';
 import { responsibleAdministrator } from '../responsible.ts';
-import { noveltiesQuery } from '../schemas.ts';
+import { noveltiesQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;

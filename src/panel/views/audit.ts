@@ -10,7 +10,7 @@ import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
 import { positionToString, type StoredEvent } from '../../store/types.ts';
 import { bogotaTime, html, pilaCode, shortDate, url, type Html } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 import { stateBadge } from './display-state.ts';
 
 /** Records of queries and failed edits shown beside the worker's stream, newest first. */

@@ -4,7 +4,7 @@ import { holidayCalendar } from '../../config/holidays.ts';
 import { calendarPage, occupancyCounts, type AbsenceWithUnit, type CalendarPerson } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type Subgerencia } from '../../reference/search.ts';
 import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 import { displayStateOf, stateLabel } from './display-state.ts';
 import { effectiveLimit } from './occupancy.ts';
 

@@ -4,7 +4,7 @@ import { awayBetween, type AbsenceWithUnit } from '../../projections/occupancy/q
 import { awaitingApproval, type AwaitingApproval } from '../../projections/vacations/queries.ts';
 import { subgerencias } from '../../reference/search.ts';
 import { html, longDate, shortDate, url, type Html } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 import { PERIOD_WATCH_BATCH, PRESCRIPTION_WATCH_DAYS, watchPeriods, type WatchedWorker } from '../period-watch.ts';
 import { stateBadge } from './display-state.ts';
 

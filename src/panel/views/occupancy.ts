@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
 import { stateBadge } from './display-state.ts';

@@ -4,7 +4,7 @@ import { LAG_COUNT_CAP } from '../../projections/runtime/status.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { positionToString } from '../../store/types.ts';
 import { bogotaTime, html } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 
 /** Every read model in the words of the people who read this page (the technical name is folded away). */
 export const PROJECTOR_LABELS: Record<string, string> = {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VacationView } from '../../projections/index.ts';
 import { html, url } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 import { refusalWords } from '../../app/refusals.ts';
 import { VacationUseCases } from '../../app/vacations.ts';
 import { fromTo, panelCall, readVacationForm, vacationForm, type FormState } from './worker.ts';

@@ -6,7 +6,7 @@ import { periodsProblem, type PeriodReport, type PeriodsReport } from '../../pro
 import type { SettlementWarning } from '../../projections/register/settlement.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { days, fromDayMonthYear, dateField, html, longDate, pesos, shortDate, url, type Html } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 
 /**
  * The worker page's vacation-law parts: the accrual periods and the balance on a chosen date, the

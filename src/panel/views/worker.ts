@@ -13,7 +13,7 @@ import type { VacationView } from '../../projections/index.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { bogotaTime, dateField, pilaCode, days, fromDayMonthYear, html, pesos, shortDate, shortMonth, url, type Html } from '../html.ts';
-import type { PanelContext } from '../index.ts';
+import type { PanelContext } from '../context.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
 import { stateBadge, displayStateOf, type StateFacts } from './display-state.ts';
 import { periodsSection, registerLinks, settlementSection } from './worker-law.ts';
