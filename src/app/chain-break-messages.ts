@@ -1,4 +1,4 @@
-import type { ChainBreak } from '../audit/chain-check.ts';
+import type { ChainBreak } from '../integrity/chain-check.ts';
 
 /** A break's kind in the words of the interface (`tipo` of GET /api/auditoria/verificar). */
 export const BREAK_KIND_ES = { altered: 'alterado', missing: 'faltante', truncated: 'truncado' } as const;

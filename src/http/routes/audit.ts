@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { asOfTime } from '../../audit/as-of.ts';
-import type { BundleSelection } from '../../audit/bundle.ts';
-import { canExport, exportBundle } from '../../audit/export.ts';
-import { verifyWorker } from '../../audit/worker.ts';
+import { asOfTime } from '../../integrity/as-of.ts';
+import type { BundleSelection } from '../../integrity/bundle.ts';
+import { canExport, exportBundle } from '../../integrity/export.ts';
+import { verifyWorker } from '../../integrity/worker.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';

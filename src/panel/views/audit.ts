@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { workerStream } from '../../events/streams.ts';
-import { verifyWorker } from '../../audit/worker.ts';
+import { verifyWorker } from '../../integrity/worker.ts';
 import { breakInSpanish } from '../../app/chain-break-messages.ts';
 import { formulaSafe } from '../../app/csv-cell.ts';
 import type { DomainEvent } from '../../events/types.ts';

@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { gunzipSync } from 'node:zlib';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyBundle } from '../../../src/audit/bundle-verify.ts';
+import { verifyBundle } from '../../../src/integrity/bundle-verify.ts';
 import * as R from '../../../src/http/response-schemas.ts';
 import {
   ADMIN,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../../../src/db/migrations.ts';
-import { verifyChains } from '../../../src/audit/verify.ts';
+import { verifyChains } from '../../../src/integrity/verify.ts';
 import { chainHash } from '../../../src/store/chain.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { streamAsOf } from '../../../src/audit/as-of.ts';
-import { replayOrder } from '../../../src/audit/replay-order.ts';
+import { streamAsOf } from '../../../src/integrity/as-of.ts';
+import { replayOrder } from '../../../src/integrity/replay-order.ts';
 import type { StoredEvent } from '../../../src/store/types.ts';
 
 const ev = (stream: string, revision: number, commit: number, prepare: number, recordedAt = '2024-03-01T12:00:00.000Z'): StoredEvent => ({

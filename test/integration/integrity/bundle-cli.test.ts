@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merkleRoot } from '../../../src/audit/merkle.ts';
+import { merkleRoot } from '../../../src/integrity/merkle.ts';
 import { pilaStream } from '../../../src/events/streams.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import {

@@ -4,7 +4,7 @@ import { createReadStream, existsSync, mkdtempSync, readFileSync, rmSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyBundle } from '../../../src/audit/bundle-verify.ts';
+import { verifyBundle } from '../../../src/integrity/bundle-verify.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { NEEDS_SERVER, freshDb, hasServer, type TestDb } from '../../support/db.ts';
 import { ROOT } from '../../support/server.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeBreak, type ChainBreak } from '../../../src/audit/chain-check.ts';
-import { verifyChains, type VerifyScope } from '../../../src/audit/verify.ts';
+import { describeBreak, type ChainBreak } from '../../../src/integrity/chain-check.ts';
+import { verifyChains, type VerifyScope } from '../../../src/integrity/verify.ts';
 import { chainHash } from '../../../src/store/chain.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';

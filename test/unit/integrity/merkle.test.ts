@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MerkleRoot, merkleRoot, type StreamHead } from '../../../src/audit/merkle.ts';
+import { MerkleRoot, merkleRoot, type StreamHead } from '../../../src/integrity/merkle.ts';
 import { canonicalJson } from '../../../src/store/chain.ts';
 
 const sha = (...parts: Buffer[]) => createHash('sha256').update(Buffer.concat(parts)).digest();

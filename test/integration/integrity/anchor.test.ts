@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANCHOR_STREAM, checkAnchor, latestAnchor, parseAnchorLine, anchorLine, recordAnchor, rootAt } from '../../../src/audit/anchor.ts';
-import { merkleRoot } from '../../../src/audit/merkle.ts';
-import { verifyChains } from '../../../src/audit/verify.ts';
+import { ANCHOR_STREAM, checkAnchor, latestAnchor, parseAnchorLine, anchorLine, recordAnchor, rootAt } from '../../../src/integrity/anchor.ts';
+import { merkleRoot } from '../../../src/integrity/merkle.ts';
+import { verifyChains } from '../../../src/integrity/verify.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { NewEvent } from '../../../src/store/types.ts';
