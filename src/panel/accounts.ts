@@ -1,4 +1,5 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { decoyHash, hashPassword, normalEmail, verifyPassword, weakerThanNow } from './passwords.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { ReferenceRepository } from '../reference/repository.ts';
 
@@ -15,8 +16,6 @@ export class PanelAccountError extends Error {
 }
 
 export const INVITE_VALID_HOURS = 24;
-export const MIN_PASSWORD_LENGTH = 12;
-export const MAX_PASSWORD_LENGTH = 256;
 /**
  * Failures of one e-mail from one client address answered at once; from then on each waits twice
  * as long as the one before, never longer than a lock.
@@ -28,94 +27,7 @@ export const LOCK_MINUTES = 15;
 /** Failures are forgotten once this long has passed without another (and no lock is on). */
 export const FORGET_FAILURES_HOURS = 24;
 
-/**
- * scrypt at OWASP's first choice (N=2^17, r=8, p=1: 128 MiB and about a second of one core per
- * hash here). Hashes made with less are replaced at the next sign-in (`signIn`).
- */
-const SCRYPT: ScryptOptions = { N: 2 ** 17, r: 8, p: 1, maxmem: 160 * 1024 * 1024 };
-/**
- * Hashes computed at once: each takes 128 MiB outside the heap, so a burst of sign-ins (or of
- * guesses, which are hashed too) waits its turn instead of taking the memory of many.
- */
-const HASHES_AT_ONCE = 2;
-const KEY_LENGTH = 32;
-
 export const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-const normalEmail = (email: string) => email.trim().toLowerCase();
-
-let hashing = 0;
-const waiting: (() => void)[] = [];
-
-async function scryptAsync(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
-  if (hashing >= HASHES_AT_ONCE) await new Promise<void>((resolve) => waiting.push(resolve));
-  else hashing++;
-  try {
-    return await new Promise((resolve, reject) =>
-      scrypt(password.normalize('NFC'), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
-    );
-  } finally {
-    // The slot passes to the next in line, or is given back.
-    const next = waiting.shift();
-    if (next) next();
-    else hashing--;
-  }
-}
-
-/** Whether a stored hash was made with less work than hashPassword does now. */
-export function weakerThanNow(stored: string): boolean {
-  const [, n, r, p] = stored.split('$');
-  return Number(n) < SCRYPT.N! || Number(r) < SCRYPT.r! || Number(p) < SCRYPT.p!;
-}
-
-/** `scrypt$N$r$p$salt$hash`, salt and hash in base64url: the parameters travel with the hash. */
-export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16);
-  const key = await scryptAsync(password, salt, SCRYPT);
-  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
-}
-
-export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, n, r, p, salt, hash] = stored.split('$');
-  if (kind !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const key = await scryptAsync(password, Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-    maxmem: SCRYPT.maxmem,
-  });
-  return key.length === expected.length && timingSafeEqual(key, expected);
-}
-
-/** A hash no password matches, compared against when the e-mail has no account, so both take as long. */
-let decoy: Promise<string> | undefined;
-const decoyHash = () => (decoy ??= hashPassword(randomBytes(32).toString('hex')));
-
-/** Fewest different characters a password may have: twelve `a` or `ababab…` are guessed first. */
-export const MIN_DISTINCT_CHARACTERS = 4;
-
-/**
- * The commonest passwords (some 49,000, from breaches, lower case), from zxcvbn-ts's common list:
- * loaded when a password is first set, not at start, since few processes ever set one.
- */
-let common: Promise<ReadonlySet<string>> | undefined;
-const commonPasswords = () =>
-  (common ??= import('@zxcvbn-ts/language-common').then((m) => new Set(m.dictionary['passwords-common'] as string[])));
-
-/** The password rules, in Spanish, or null when `email`'s person may use it. */
-export async function passwordProblem(password: string, confirmation: string, email: string): Promise<string | null> {
-  if (password.length < MIN_PASSWORD_LENGTH) return `La contraseña debe tener al menos ${MIN_PASSWORD_LENGTH} caracteres.`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `La contraseña puede tener como máximo ${MAX_PASSWORD_LENGTH} caracteres.`;
-  if (password.trim() === '') return 'La contraseña no puede ser solo espacios.';
-  const lower = password.trim().toLowerCase();
-  if (lower.includes(normalEmail(email))) return 'La contraseña no puede contener su correo.';
-  if (new Set(lower).size < MIN_DISTINCT_CHARACTERS) {
-    return `La contraseña debe tener al menos ${MIN_DISTINCT_CHARACTERS} caracteres distintos.`;
-  }
-  if ((await commonPasswords()).has(lower)) return 'Esa contraseña está entre las más usadas y se adivina pronto: elija otra.';
-  if (password !== confirmation) return 'La confirmación no coincide con la contraseña.';
-  return null;
-}
 
 async function administrator(db: Queryable, email: string) {
   const user = await new ReferenceRepository(db).userByEmail(email);

@@ -18,6 +18,7 @@ import { registerDownloadRoutes } from './views/worker-law.ts';
 import { occupancyPageRoutes } from './views/occupancy.ts';
 import { operationsPageRoutes } from './views/operations.ts';
 import { workerPageRoutes } from './views/worker.ts';
+import { recordActionRoutes } from './views/record-actions.ts';
 
 export { PANEL_CSP, PANEL_ERRORS, isPanelPath, sendPanelError } from './respond.ts';
 
@@ -168,6 +169,7 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
           calendarPageRoutes(inside, ctx);
           occupancyPageRoutes(inside, ctx);
           workerPageRoutes(inside, ctx);
+          recordActionRoutes(inside, ctx);
           editPageRoutes(inside, ctx);
           registerDownloadRoutes(inside, ctx);
           auditPageRoutes(inside, ctx);

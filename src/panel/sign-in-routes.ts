@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { maskEmail } from '../app/fields.ts';
-import { LOCK_MINUTES, acceptInvite, invitedEmail, passwordProblem, signIn } from './accounts.ts';
+import { LOCK_MINUTES, acceptInvite, invitedEmail, signIn } from './accounts.ts';
+import { passwordProblem } from './passwords.ts';
 import { html, url } from './html.ts';
 import type { PanelDeps } from './context.ts';
 import { page, type Flash } from './layout.ts';

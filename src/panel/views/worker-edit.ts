@@ -4,7 +4,8 @@ import { html, url } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { refusalWords } from '../../app/refusals.ts';
 import { VacationUseCases } from '../../app/vacations.ts';
-import { fromTo, panelCall, readVacationForm, vacationForm, type FormState } from './worker.ts';
+import { panelCall } from '../call.ts';
+import { fromTo, readVacationForm, vacationForm, type FormState } from './vacation-form.ts';
 
 /** Only a live record not yet approved nor interrupted may be edited (the command refuses the rest too). */
 const editable = (v: VacationView | null): v is VacationView => v !== null && v.status === 'live' && !v.approved && !v.interruptedOn;

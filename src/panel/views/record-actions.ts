@@ -1,0 +1,162 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { refusalWords } from '../../app/refusals.ts';
+import { VacationUseCases } from '../../app/vacations.ts';
+import { Fields } from '../../app/fields.ts';
+import { parseInterruptInput } from '../../app/vacation-input.ts';
+import type { InterruptionReason } from '../../events/types.ts';
+import type { VacationView } from '../../projections/index.ts';
+import { dateField, fromDayMonthYear, html, shortDate, url } from '../html.ts';
+import type { PanelContext } from '../context.ts';
+import { panelCall } from '../call.ts';
+import { fromTo } from './vacation-form.ts';
+import { canDelete } from './worker-timeline.ts';
+
+/** Reasons an interruption may give (CST art. 188), as the interface names them, with their labels. */
+const INTERRUPTION_LABELS: Record<InterruptionReason, string> = {
+  incapacidad: 'Incapacidad',
+  licencia: 'Licencia',
+  calamidad: 'Calamidad doméstica',
+  'necesidad del servicio': 'Necesidad del servicio',
+  otro: 'Otro',
+};
+
+/** Approve, interrupt and delete one record: the forms of the worker page and the home page post here. */
+export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
+  const { deps } = ctx;
+  const useCases = new VacationUseCases(deps);
+
+  /** The record a code names, and its worker's document, for the approve and delete forms. */
+  async function recordOf(code: string): Promise<VacationView | null> {
+    return code.length <= 200 && !code.includes('\u0000') ? await deps.readSide.vacationByCode(code) : null;
+  }
+  const backTo = (v: VacationView | null) => (v ? url`/panel/trabajador/${v.documentNumber}#${v.codigoPila}` : '/panel/trabajador');
+  /** Where a form asked to go back to: a page of the panel's own (the home page approves too), else the record's worker. */
+  const backFrom = (req: FastifyRequest, v: VacationView | null) => {
+    const asked = ((req.body ?? {}) as Record<string, unknown>).volver;
+    return typeof asked === 'string' && /^\/panel(\/[a-z]+)*\/?(\?[A-Za-z0-9=&%._-]*)?$/.test(asked) ? asked : backTo(v);
+  };
+
+  app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    const r = await useCases.approve(panelCall(req, user), code);
+    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'approve', { code }).text.join(' ') });
+    else ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
+    return reply.redirect(backFrom(req, record), 303);
+  });
+
+  // CST art. 188: the first day not enjoyed and the reason; the command judges the rest.
+  app.get('/vacaciones/:codigo/interrumpir', async (req, reply) => {
+    const record = await recordOf((req.params as { codigo: string }).codigo);
+    if (!record || record.status !== 'live') {
+      return ctx.render(req, reply, {
+        title: 'Interrumpir vacaciones',
+        section: 'trabajador',
+        status: 404,
+        flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' },
+        body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
+      });
+    }
+    return ctx.render(req, reply, {
+      title: 'Interrumpir vacaciones',
+      section: 'trabajador',
+      body: html`<p>Interrumpir las vacaciones <code>${record.codigoPila}</code> ${fromTo(record)} (${record.businessDays} días hábiles)
+  del trabajador con documento ${record.documentNumber}.</p>
+<p>El registro conserva los días hábiles disfrutados antes de la fecha indicada; los demás vuelven al saldo del trabajador,
+  que puede tomarlos después en un registro nuevo.</p>
+<form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/interrumpir`}" novalidate>
+  <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
+  ${dateField({
+    id: 'fechaInterrupcion',
+    label: 'Primer día no disfrutado',
+    value: deps.today(),
+    hint: `Un día hábil ${fromTo(record)}, ambos incluidos: el primero si no disfrutó ninguno. Día, mes y año (07/12/2026).`,
+  })}
+  <div class="field"><label for="motivo">Motivo</label>
+    <select id="motivo" name="motivo" required>${Object.entries(INTERRUPTION_LABELS).map(
+      ([value, label]) => html`<option value="${value}">${label}</option>`,
+    )}</select></div>
+  <div class="actions">
+    <button type="submit">Interrumpir</button>
+    <a class="button secondary" href="${backTo(record)}">No, volver</a>
+  </div>
+</form>`,
+    });
+  });
+
+  app.post('/vacaciones/:codigo/interrumpir', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const parsed = parseInterruptInput(
+      new Fields({
+        fechaInterrupcion: typeof body.fechaInterrupcion === 'string' ? fromDayMonthYear(body.fechaInterrupcion) : body.fechaInterrupcion,
+        motivo: body.motivo,
+        codigoPila: code,
+        emailUserResponsable: user.email,
+      }),
+    );
+    if (!parsed.ok) {
+      ctx.flash(req, { kind: 'error', text: Object.values(parsed.errors).join(' ') });
+      return reply.redirect(backTo(record), 303);
+    }
+    const { date, reason } = parsed.value;
+    const r = await useCases.interrupt(panelCall(req, user), code, { date, reason });
+    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'interrupt', { code }).text.join(' ') });
+    else {
+      ctx.flash(req, {
+        kind: 'ok',
+        text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${r.value.record.daysReturned} días hábiles volvieron al saldo.`,
+      });
+    }
+    return reply.redirect(backTo(record), 303);
+  });
+
+  app.get('/vacaciones/:codigo/eliminar', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    if (!record || record.status !== 'live') {
+      return ctx.render(req, reply, {
+        title: 'Eliminar vacaciones',
+        section: 'trabajador',
+        status: 404,
+        flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' },
+        body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
+      });
+    }
+    if (!canDelete(user)) {
+      return ctx.render(req, reply, {
+        title: 'Eliminar vacaciones',
+        section: 'trabajador',
+        status: 403,
+        flash: { kind: 'error', text: 'Su usuario no tiene el permiso para eliminar vacaciones.' },
+        body: html`<p><a href="${backTo(record)}">Volver al trabajador</a></p>`,
+      });
+    }
+    return ctx.render(req, reply, {
+      title: 'Eliminar vacaciones',
+      section: 'trabajador',
+      body: html`<p>¿Eliminar las vacaciones <code>${record.codigoPila}</code> ${fromTo(record)} (${record.businessDays} días hábiles)
+  del trabajador con documento ${record.documentNumber}?</p>
+<p>La eliminación queda en la auditoría con su nombre y no se puede deshacer.</p>
+<form method="post" action="${url`/panel/vacaciones/${record.codigoPila}/eliminar`}" class="actions">
+  <input type="hidden" name="_csrf" value="${ctx.csrf(reply)}">
+  <button type="submit" class="danger">Sí, eliminar</button>
+  <a class="button secondary" href="${backTo(record)}">No, volver</a>
+</form>`,
+    });
+  });
+
+  app.post('/vacaciones/:codigo/eliminar', async (req, reply) => {
+    const code = (req.params as { codigo: string }).codigo;
+    const user = req.panelUser!;
+    const record = await recordOf(code);
+    const r = await useCases.delete(panelCall(req, user), code);
+    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'delete', { code }).text.join(' ') });
+    else ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} eliminadas.` });
+    return reply.redirect(backTo(record), 303);
+  });
+}
