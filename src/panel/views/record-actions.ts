@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { refusalWords } from '../../app/refusals.ts';
 import { VacationUseCases } from '../../app/vacations.ts';
 import { Fields } from '../../app/fields.ts';
@@ -36,6 +36,16 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
     return typeof asked === 'string' && /^\/panel(\/[a-z]+)*\/?(\?[A-Za-z0-9=&%._-]*)?$/.test(asked) ? asked : backTo(v);
   };
 
+  /** The page of a form whose record is gone or was never there. */
+  const noLiveRecord = (req: FastifyRequest, reply: FastifyReply, title: string) =>
+    ctx.render(req, reply, {
+      title,
+      section: 'trabajador',
+      status: 404,
+      flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' },
+      body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
+    });
+
   app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
     const code = (req.params as { codigo: string }).codigo;
     const user = req.panelUser!;
@@ -49,15 +59,7 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
   // CST art. 188: the first day not enjoyed and the reason; the command judges the rest.
   app.get('/vacaciones/:codigo/interrumpir', async (req, reply) => {
     const record = await recordOf((req.params as { codigo: string }).codigo);
-    if (!record || record.status !== 'live') {
-      return ctx.render(req, reply, {
-        title: 'Interrumpir vacaciones',
-        section: 'trabajador',
-        status: 404,
-        flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' },
-        body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
-      });
-    }
+    if (!record || record.status !== 'live') return noLiveRecord(req, reply, 'Interrumpir vacaciones');
     return ctx.render(req, reply, {
       title: 'Interrumpir vacaciones',
       section: 'trabajador',
@@ -118,15 +120,7 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
     const code = (req.params as { codigo: string }).codigo;
     const user = req.panelUser!;
     const record = await recordOf(code);
-    if (!record || record.status !== 'live') {
-      return ctx.render(req, reply, {
-        title: 'Eliminar vacaciones',
-        section: 'trabajador',
-        status: 404,
-        flash: { kind: 'error', text: 'No existe un registro de vacaciones vigente con ese código.' },
-        body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
-      });
-    }
+    if (!record || record.status !== 'live') return noLiveRecord(req, reply, 'Eliminar vacaciones');
     if (!canDelete(user)) {
       return ctx.render(req, reply, {
         title: 'Eliminar vacaciones',
