@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { html, url } from '../../../src/panel/html.ts';
-import { attachment } from '../../../src/panel/views/audit.ts';
+import { attachment } from '../../../src/panel/views/audit-steps.ts';
 
 describe('addresses the panel writes into its pages', () => {
   it('URL-encode every value put into them, wherever it goes', () => {

@@ -1,0 +1,131 @@
+import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
+import { decode } from '../../events/codec.ts';
+import { workerStream } from '../../events/streams.ts';
+import { formulaSafe } from '../../app/csv-cell.ts';
+import type { DomainEvent } from '../../events/types.ts';
+import { type StoredEvent } from '../../store/types.ts';
+import { html, pilaCode, shortDate, type Html } from '../html.ts';
+import type { PanelContext } from '../context.ts';
+import { stateBadge } from './display-state.ts';
+
+/** Records of queries and failed edits shown beside the worker's stream, newest first. */
+export const OTHER_RECORDS = 200;
+
+export interface Meta {
+  userEmail?: string | null;
+  apiKeyName?: string | null;
+  requestId?: string | null;
+  source?: string;
+}
+
+export interface Step {
+  n: number;
+  stored: StoredEvent;
+  event: DomainEvent | undefined;
+  code: string | null;
+  state: WorkerState;
+}
+
+export const codeOf = (e: DomainEvent | undefined): string | null => {
+  const d = e?.data as { codigoPila?: unknown } | undefined;
+  return typeof d?.codigoPila === 'string' ? d.codigoPila : null;
+};
+
+/** A worker's stream, each event with the state it leaves behind. */
+export async function workerSteps(ctx: PanelContext, workerId: number): Promise<Step[]> {
+  const events = await ctx.deps.store.readStream(workerStream(workerId));
+  let state = emptyWorkerState();
+  return events.map((stored, i) => {
+    const event = decode(stored)?.event;
+    if (event) state = evolve(state, event);
+    return { n: i + 1, stored, event, code: codeOf(event), state };
+  });
+}
+
+/** A record's code and days as the audit trail's sentences name them. */
+export const recordDays = (d: { codigoPila: string; startDate: string; endDate: string }) =>
+  `${d.codigoPila} del ${shortDate(d.startDate)} al ${shortDate(d.endDate)}`;
+
+/** What happened, in a sentence. */
+export function describe(e: DomainEvent | undefined, stored: StoredEvent): string {
+  if (!e) return `Evento ${stored.type}`;
+  switch (e.type) {
+    case 'VacationCreated':
+      return e.data.replaces
+        ? `Edición: nuevo registro ${recordDays(e.data)} (${e.data.businessDays} días hábiles) en lugar de ${e.data.replaces}`
+        : `Registro de vacaciones ${recordDays(e.data)} (${e.data.businessDays} días hábiles${e.data.compensated ? ', compensadas' : ''})`;
+    case 'VacationImported':
+      return (
+        `Importación de vacaciones históricas ${recordDays(e.data)} ` +
+        `(${e.data.businessDays} días hábiles, ${e.data.approved ? 'aprobadas' : 'sin aprobar'})`
+      );
+    case 'VacationApproved':
+      return `Aprobación de ${e.data.codigoPila}`;
+    case 'VacationDeleted':
+      return e.data.reason === 'edit'
+        ? `Baja de ${e.data.codigoPila} por edición (reemplazada por ${e.data.replacedBy})`
+        : `Eliminación de ${e.data.codigoPila}`;
+    case 'VacationInterrupted':
+      return (
+        `Interrupción de ${e.data.codigoPila} el ${shortDate(e.data.interruptedOn)} (${e.data.reason}): ` +
+        `${e.data.businessDays} días hábiles disfrutados hasta el ${shortDate(e.data.endDate)}, ${e.data.daysReturned} devueltos al saldo`
+      );
+    case 'VacationEditStarted':
+      return `Inicio de edición de ${e.data.codigoPila} hacia ${e.data.newCodigoPila}`;
+    default:
+      return `Evento ${e.type}`;
+  }
+}
+
+export const through = (m: Meta) =>
+  m.apiKeyName
+    ? `API key «${m.apiKeyName}»`
+    : m.source === 'panel'
+      ? 'panel web'
+      : m.source === 'import'
+        ? 'importación'
+        : m.source === 'cli'
+          ? 'línea de comandos'
+          : '—';
+
+export const ACTION_LABEL: Record<string, string> = {
+  CONSULTA_DATOS: 'Consulta de datos de vacaciones',
+  VERIFICACION_CONTRATO: 'Verificación de contrato',
+  ERROR_EDICION: 'Edición fallida',
+};
+
+export function stateTable(state: WorkerState, code: string | null): Html {
+  const list = [...state.vacations.values()].sort((a, b) => a.startDate.localeCompare(b.startDate));
+  if (list.length === 0) return html`<p>Hasta este paso el trabajador no tenía vacaciones.</p>`;
+  const live = list.filter((v) => !v.deleted);
+  const taken = live.reduce((n, v) => n + v.businessDays, 0);
+  return html`<p>${live.length} ${live.length === 1 ? 'registro vigente' : 'registros vigentes'}, ${taken} días hábiles tomados.</p>
+<table>
+  <caption>Vacaciones en ese momento</caption>
+  <thead><tr>
+    <th scope="col">Código PILA</th><th scope="col">Del</th><th scope="col">Al</th><th scope="col" class="num">Días hábiles</th>
+    <th scope="col">Estado</th>
+  </tr></thead>
+  <tbody>${list.map(
+    (v) => html`<tr${v.codigoPila === code ? html` class="chosen"` : ''}>
+      <td>${pilaCode(v.codigoPila)}</td><td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
+      <td class="num">${v.businessDays}</td><td>${stateBadge(v)}</td></tr>`,
+  )}</tbody>
+</table>`;
+}
+
+export function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  const safe = formulaSafe(s);
+  return /[",\n\r;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/**
+ * A download's Content-Disposition: the name as it is (RFC 5987 `filename*`, for browsers that
+ * read it) and with anything but letters, digits, dot, dash and underscore replaced (for the rest).
+ */
+export function attachment(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9._-]/g, '_');
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${plain}"; filename*=UTF-8''${encoded}`;
+}
