@@ -11,10 +11,11 @@ import type { ProjectionLogger } from './types.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
 import { storedRecords } from './worker-states/queries.ts';
-import { emptyWorkerState, judgedBytes, judgedState, liveVacations } from '../commands/worker-state.ts';
+import { emptyWorkerState, liveVacations } from '../commands/worker-state.ts';
+import { judgedBytes, judgedState } from '../caching/judged-state.ts';
 import { ledgerRecord } from '../commands/evaluate.ts';
 import { heapShare } from '../memory.ts';
-import { intern } from '../db/intern.ts';
+import { intern } from '../caching/intern.ts';
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, the audit trail, the
