@@ -21,10 +21,11 @@ const expectedOf = (revision: number): ExpectedRevision => (revision < 0 ? 'no_s
  *   a decision on a stale state ends in a conflict, never a write.
  * - A code's assignment goes to the code's own stream, which must not exist yet: a code is never
  *   issued twice.
- * - Places booked or released go to each month stream of the subgerencia the period touches. The
- *   months whose occupancy the decision read (under a limit of people at once) are written at the
- *   revisions read, so that two bookings decided on the same picture cannot both land; the others
- *   with no expectation: releasing only frees places, and without a limit nothing was read.
+ * - Places booked or released go to each month stream of the subgerencia the period touches (a
+ *   release, to those of the record as it stood). Where the decision read the subgerencia's
+ *   occupancy (under a limit of people at once), bookings are written at the revisions read, so
+ *   that two bookings decided on the same picture cannot both land; the rest with no expectation:
+ *   releasing only frees places, and without a limit nothing was read.
  */
 export function streamsOf(events: readonly DomainEvent[], state: WorkerState, occupancy?: UnitOccupancy): PlannedWrite[] {
   const writes = new Map<string, PlannedWrite>();
@@ -33,10 +34,12 @@ export function streamsOf(events: readonly DomainEvent[], state: WorkerState, oc
     if (write) write.events.push(event);
     else writes.set(stream, { stream, expectedRevision, events: [event] });
   };
-  const toMonths = (subgerenciaId: string, startDate: string, endDate: string, event: DomainEvent) => {
+  // A booking under a limit guards every month it touches (one not read holds nothing yet); a
+  // release only shares the guard of a month a booking of the same decision reads.
+  const toMonths = (subgerenciaId: string, startDate: string, endDate: string, event: DomainEvent, booking: boolean) => {
     const read = occupancy?.subgerenciaId === subgerenciaId ? occupancy.revisions : undefined;
     for (const month of monthsOf(startDate, endDate)) {
-      const revision = read?.get(month);
+      const revision = read?.get(month) ?? (read && booking ? -1 : undefined);
       add(unitStream(subgerenciaId, month), revision === undefined ? 'any' : expectedOf(revision), event);
     }
   };
@@ -53,13 +56,13 @@ export function streamsOf(events: readonly DomainEvent[], state: WorkerState, oc
         add(pilaStream(event.data.codigoPila), 'no_stream', event);
         break;
       case 'SlotsBooked':
-        toMonths(event.data.subgerenciaId, event.data.startDate, event.data.endDate, event);
+        toMonths(event.data.subgerenciaId, event.data.startDate, event.data.endDate, event, true);
         break;
       case 'SlotsReleased': {
         // The places of the record as it stood before the decision.
         const record = state.vacations.get(event.data.codigoPila);
         if (!record?.subgerenciaId) throw new Error(`no places to release for ${event.data.codigoPila}`);
-        toMonths(record.subgerenciaId, record.startDate, record.endDate, event);
+        toMonths(record.subgerenciaId, record.startDate, record.endDate, event, false);
         break;
       }
       default:
