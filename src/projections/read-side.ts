@@ -35,7 +35,7 @@ const READ_YOUR_WRITES_MS = 2000;
  * records are read through a cache beside their runner; nothing is loaded ahead, the cache fills
  * as requests come, each miss one indexed row read.
  */
-export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger) {
+export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger, opts: { batching?: boolean } = {}) {
   // What consult and calculate read of each worker's records, as compact as judging allows (a few hundred
   // bytes a worker), within a share of the heap: at the default heap, some 35,000 workers.
   const states = new WorkerRowCache(
@@ -45,6 +45,7 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
     async (ids) => new Map([...(await storedRecords(db, ids))].map(([id, row]) => [id, judgedState({ vacations: row.records }, intern)])),
     judgedState(emptyWorkerState()),
     { maxBytes: heapShare(STATES_SHARE), bytesOf: judgedBytes },
+    opts.batching,
   );
   const readYourWrites = (readModels: readonly string[]) =>
     new ReadYourWrites(
