@@ -91,7 +91,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   const readSide = readSideOf(db, projections, logger, { batching });
   const commands = new VacationCommands({
     store,
-    events: cachedEvents(store),
+    events: cachedEvents(store, { batching }),
     reference,
     // calculate is a query: it reads the read model of folded states, not the stream.
     readState: (workerId) => readSide.workerStateOf(workerId),

@@ -25,8 +25,11 @@ export class CachedEvents implements CommandEvents {
    */
   private readonly folded = new LRUCache<string, WorkerState>({ max: 2_500 });
 
-  constructor(private readonly inner: CommandEvents) {
-    this.streams = new StreamCache(inner);
+  constructor(
+    private readonly inner: CommandEvents,
+    opts: { batching?: boolean } = {},
+  ) {
+    this.streams = new StreamCache(inner, undefined, undefined, undefined, opts.batching);
   }
 
   readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
@@ -66,4 +69,5 @@ export class CachedEvents implements CommandEvents {
 }
 
 /** The store's events as the commands read them, with the caches in front. */
-export const cachedEvents = (store: EventStore): CommandEvents => new CachedEvents(new StoreEvents(store));
+export const cachedEvents = (store: EventStore, opts: { batching?: boolean } = {}): CommandEvents =>
+  new CachedEvents(new StoreEvents(store), opts);

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { decode } from '../events/codec.ts';
 import { isUnitStream } from '../events/streams.ts';
 import type { DomainEvent } from '../events/types.ts';
-import { Gatherer, type Asked } from '../store/throughput/gather.ts';
+import { Gatherer, batchLimit, type Asked } from '../store/throughput/gather.ts';
 import type { EventStore, StoredEvent } from '../store/types.ts';
 
 import type { StreamEvent as CachedEvent } from '../commands/events-port.ts';
@@ -37,11 +37,13 @@ export class StreamCache {
     maxEvents = 30_000,
     maxInFlight = 2,
     maxUnitEvents = 100_000,
+    /** Off: every read goes to the store on its own (VACACIONES_BATCHING=off). */
+    batching = true,
   ) {
     const sizeCalculation = (events: CachedEvent[]) => events.length + 1;
     this.workers = new LRUCache({ maxSize: maxEvents, sizeCalculation });
     this.units = new LRUCache({ maxSize: maxUnitEvents, sizeCalculation });
-    this.reads = new Gatherer((batch) => this.readTogether(batch), maxInFlight);
+    this.reads = new Gatherer((batch) => this.readTogether(batch), maxInFlight, batchLimit(Number.POSITIVE_INFINITY, batching));
   }
 
   /** Events held now, counting each stream as one more. */
