@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './store/throughput/batched-appender.ts';
-import { VacationCommands } from './commands/handler.ts';
-import { cachedEvents } from './caching/cached-events.ts';
+import { VacationCommands, commandEvents } from './commands/handler.ts';
 import type { Config } from './config/config.ts';
 import { migrate } from './db/migrations.ts';
 import { openDb } from './db/open.ts';
@@ -91,7 +90,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   const readSide = readSideOf(db, projections, logger, { batching });
   const commands = new VacationCommands({
     store,
-    events: cachedEvents(store, { batching }),
+    events: commandEvents(store, { batching }),
     reference,
     // calculate is a query: it reads the read model of folded states, not the stream.
     readState: (workerId) => readSide.workerStateOf(workerId),

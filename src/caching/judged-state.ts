@@ -1,4 +1,17 @@
-import { liveVacations, type JudgedRecords, type JudgedVacation, type VacationState } from '../commands/worker-state.ts';
+import type { VacationRecord } from '../events/types.ts';
+
+/**
+ * What judging a request reads of a record (src/commands/worker-state.ts names the same fields
+ * JudgedVacation; the commands read a RecordList as they read a worker's Map of records).
+ */
+export type JudgedVacation = Pick<
+  VacationRecord,
+  'codigoPila' | 'recordId' | 'startDate' | 'endDate' | 'businessDays' | 'compensated' | 'continues'
+> & {
+  deleted: boolean;
+  interruptedOn: string | null;
+  daysReturned: number;
+};
 
 /** The fields of a judged record that most records hold at their default. */
 type Rare = Pick<JudgedVacation, 'continues' | 'interruptedOn' | 'daysReturned'>;
@@ -12,7 +25,7 @@ const STRIDE = 6;
  * cache of 50,000 workers holds hundreds of thousands of records. Records are made again, as
  * objects, when they are read: once or twice a request.
  */
-export class RecordList implements JudgedRecords {
+export class RecordList {
   private readonly cells: readonly (string | number | boolean)[];
   private readonly rare: ReadonlyMap<number, Rare> | null;
 
@@ -73,21 +86,23 @@ export class RecordList implements JudgedRecords {
  * cache of judged states holds a fraction of the records' size.
  */
 export function judgedState(
-  state: { vacations: { values(): Iterable<VacationState> } },
+  state: { vacations: { values(): Iterable<VacationRecord & Pick<JudgedVacation, 'deleted' | 'interruptedOn' | 'daysReturned'>> } },
   day: (date: string) => string = (d) => d,
 ): { vacations: RecordList } {
-  const live = liveVacations(state).map((v): JudgedVacation => ({
-    codigoPila: v.codigoPila,
-    recordId: v.recordId,
-    startDate: day(v.startDate),
-    endDate: day(v.endDate),
-    businessDays: v.businessDays,
-    compensated: v.compensated,
-    deleted: false,
-    continues: v.continues ?? null,
-    interruptedOn: v.interruptedOn && day(v.interruptedOn),
-    daysReturned: v.daysReturned,
-  }));
+  const live = [...state.vacations.values()]
+    .filter((v) => !v.deleted)
+    .map((v): JudgedVacation => ({
+      codigoPila: v.codigoPila,
+      recordId: v.recordId,
+      startDate: day(v.startDate),
+      endDate: day(v.endDate),
+      businessDays: v.businessDays,
+      compensated: v.compensated,
+      deleted: false,
+      continues: v.continues ?? null,
+      interruptedOn: v.interruptedOn && day(v.interruptedOn),
+      daysReturned: v.daysReturned,
+    }));
   return { vacations: new RecordList(live) };
 }
 

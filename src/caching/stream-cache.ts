@@ -5,7 +5,7 @@ import type { DomainEvent } from '../events/types.ts';
 import { Gatherer, batchLimit, type Asked } from '../store/throughput/gather.ts';
 import type { EventStore, StoredEvent } from '../store/types.ts';
 
-import type { StreamEvent as CachedEvent } from '../commands/events-port.ts';
+import type { StreamEvent as CachedEvent } from '../store/aggregate-port.ts';
 
 export type { CachedEvent };
 

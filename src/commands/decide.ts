@@ -8,6 +8,7 @@ import type { VacationRequest, WorkerFile } from './types.ts';
 import { emptyWorkerState, evolve, type WorkerState } from './worker-state.ts';
 
 export type { Decision, Given, Moment } from './decision.ts';
+export type { Changed, Created, Edited, Interrupted } from './answers.ts';
 export type { InterruptionRequest, InterruptVacation } from './interrupt.ts';
 
 /** A request with everything judging it reads besides the worker's state. */

@@ -1,8 +1,14 @@
+import { workerStream } from '../events/streams.ts';
+import type { AggregatePort, Loaded as LoadedOf } from '../store/aggregate-port.ts';
 import { WrongExpectedRevisionError, type Position } from '../store/types.ts';
 import { decide, type Decision, type Moment, type VacationCommand } from './decide.ts';
-import type { CommandEvents, Loaded } from './events-port.ts';
 import { streamsOf } from './streams-of.ts';
 import { metadataOf, type Actor, type Outcome } from './types.ts';
+import type { WorkerState } from './worker-state.ts';
+
+/** The event store as the commands use it (src/store/aggregate-port.ts), over workers' states. */
+export type CommandEvents = AggregatePort<WorkerState>;
+export type Loaded = LoadedOf<WorkerState>;
 
 export interface Written<T> {
   value: T;
@@ -45,14 +51,15 @@ export interface HandlerDeps {
  * A refusal is never answered from streams as held: it is decided again on fresh reads first.
  */
 export async function handle<C extends VacationCommand, T>(deps: HandlerDeps, actor: Actor, job: Job<C, T>): Promise<Outcome<Written<T>>> {
+  const worker = workerStream(job.workerId);
   for (let attempt = 0; attempt < deps.maxAttempts; attempt++) {
     const now = deps.now();
     const moment: Moment = { nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: deps.randomHex8() };
-    let loaded = await deps.events.load(job.workerId, job.others, job.optimistic && attempt === 0 ? 'held' : 'fresh');
+    let loaded = await deps.events.load(worker, job.others, job.optimistic && attempt === 0 ? 'held' : 'fresh');
     let command = job.command(moment, loaded);
     let decision = decide(command, loaded.state);
     if (!decision.ok && loaded.held) {
-      loaded = await deps.events.load(job.workerId, job.others, 'fresh');
+      loaded = await deps.events.load(worker, job.others, 'fresh');
       command = job.command(moment, loaded);
       decision = decide(command, loaded.state);
     }

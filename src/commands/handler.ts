@@ -1,30 +1,34 @@
 import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { companyContractOf, type HolidayLookup } from '../domain/index.ts';
-import { pilaStream, unitStream } from '../events/streams.ts';
+import { CachedEvents } from '../caching/cached-events.ts';
+import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
+import { StoreEvents } from '../store/aggregate-port.ts';
 import type { VacationInterrupted, VacationRecord } from '../events/types.ts';
 import type { ReferenceLookups } from '../reference/repository.ts';
 import type { EventStore } from '../store/types.ts';
+import type { Changed, Created, Edited, Interrupted } from './answers.ts';
 import type { CreateVacation, EditVacation, InterruptionRequest, Moment, VacationCommand } from './decide.ts';
 import { evaluate, place, type Placement } from './evaluate.ts';
-import { StoreEvents, type CommandEvents, type Loaded } from './events-port.ts';
-import { handle, type Accepted, type HandlerDeps, type Written } from './handle.ts';
+import { handle, type Accepted, type CommandEvents, type HandlerDeps, type Loaded, type Written } from './handle.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { Actor, CommandFailure, Outcome, VacationFigures, VacationRequest, WorkerFile } from './types.ts';
-import type { JudgedState, VacationState, WorkerState } from './worker-state.ts';
+import { foldWorker, type JudgedState, type VacationState, type WorkerState } from './worker-state.ts';
 
 export type { InterruptionRequest } from './decide.ts';
-export type { Written } from './handle.ts';
+export type { CommandEvents, Written } from './handle.ts';
+export type { Changed, Created, Edited, Interrupted } from './answers.ts';
+
+/** The store's events as the commands read them, with the caches of src/caching in front. */
+export const commandEvents = (store: EventStore, opts: { batching?: boolean } = {}): CommandEvents =>
+  new CachedEvents(new StoreEvents(store, foldWorker), foldWorker, opts);
 
 /** The reference data the commands read: a worker's file of the per-worker read model. */
 export type CommandReference = Pick<ReferenceLookups, 'workerFileByDocument'>;
 
 export interface CommandDeps {
   store: EventStore;
-  /**
-   * How the commands read and append the store's events: the store as it is unless given (the
-   * service gives it with its caches in front, src/caching/cached-events.ts).
-   */
+  /** How the commands read and append the store's events: commandEvents(store) unless given. */
   events?: CommandEvents;
   reference: CommandReference;
   calendar: HolidayLookup;
@@ -43,27 +47,6 @@ export interface CommandDeps {
   /** How many times a command is decided again after losing a race on a stream. */
   maxAttempts?: number;
   onConflict?: (stream: string) => void;
-}
-
-export interface Created {
-  record: VacationRecord;
-  figures: VacationFigures;
-}
-
-export interface Edited extends Created {
-  previous: VacationState;
-}
-
-/** A record deleted or approved, and the time the event records for it (what the answer shows). */
-export interface Changed {
-  record: VacationState;
-  at: string;
-}
-
-export interface Interrupted {
-  /** The record as it stands after the interruption. */
-  record: VacationInterrupted;
-  previous: VacationState;
 }
 
 /**
@@ -106,7 +89,7 @@ export class VacationCommands {
   private readonly workerIds = new LRUCache<string, number>({ max: 100_000 });
 
   constructor(private readonly deps: CommandDeps) {
-    this.events = deps.events ?? new StoreEvents(deps.store);
+    this.events = deps.events ?? commandEvents(deps.store);
     this.loop = {
       events: this.events,
       now: deps.now ?? (() => new Date()),
@@ -121,7 +104,7 @@ export class VacationCommands {
     const { file, given } = await this.fileAndReadState(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const plan = this.plan(file, request);
-    const loaded = await this.events.load(given ? null : file.worker.id, plan.months, 'fresh');
+    const loaded = await this.events.load(given ? null : workerStream(file.worker.id), plan.months, 'fresh');
     const state = given ?? loaded.state;
     const { calendar } = this.deps;
     const ev = evaluate({ request, file, state, calendar, occupancy: plan.occupancy(loaded), placement: plan.placement });
@@ -239,7 +222,7 @@ export class VacationCommands {
   }
 
   async workerState(workerId: number): Promise<WorkerState> {
-    return (await this.events.load(workerId, [], 'fresh')).state;
+    return (await this.events.load(workerStream(workerId), [], 'fresh')).state;
   }
 
   private async ownerOf(code: string): Promise<number | undefined> {

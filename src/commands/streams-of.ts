@@ -1,15 +1,12 @@
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import type { DomainEvent } from '../events/types.ts';
+import type { EventWrite } from '../store/aggregate-port.ts';
 import type { ExpectedRevision } from '../store/types.ts';
 import { monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { WorkerState } from './worker-state.ts';
 
 /** Events to append to one stream, with the revision the stream must still be at. */
-export interface PlannedWrite {
-  stream: string;
-  expectedRevision: ExpectedRevision;
-  events: DomainEvent[];
-}
+export type PlannedWrite = EventWrite;
 
 const expectedOf = (revision: number): ExpectedRevision => (revision < 0 ? 'no_stream' : revision);
 

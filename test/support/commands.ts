@@ -1,4 +1,3 @@
-import { cachedEvents } from '../../src/caching/cached-events.ts';
 import { VacationCommands, type CommandDeps } from '../../src/commands/handler.ts';
 import type { Actor, VacationRequest } from '../../src/commands/types.ts';
 import type { Queryable } from '../../src/db/types.ts';
@@ -32,7 +31,6 @@ export const vacationRequest = (startDate: string, days: number, over: Partial<V
 export function commandsOver(db: Queryable, store: EventStore, over: Partial<CommandDeps> = {}): VacationCommands {
   return new VacationCommands({
     store,
-    events: cachedEvents(store),
     reference: new ReferenceRepository(db),
     calendar: new HolidayCalendar(),
     today: () => '2026-02-01',
