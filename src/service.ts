@@ -1,7 +1,6 @@
-import { setBatching } from './store/throughput/gather.ts';
 import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './store/throughput/batched-appender.ts';
-import { VacationCommands } from './commands/handler.ts';
+import { VacationCommands, commandEvents } from './commands/handler.ts';
 import type { Config } from './config/config.ts';
 import { migrate } from './db/migrations.ts';
 import { openDb } from './db/open.ts';
@@ -44,7 +43,6 @@ export interface ServiceOptions {
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
 export async function createService(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Service> {
   const calendar = holidayCalendar(config);
-  setBatching(config.batching);
   const db = await openDb(config, config.databasePoolSize);
   try {
     await migrate(db);
@@ -52,14 +50,15 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     await db.close().catch(() => {});
     throw err;
   }
-  const rawStore = await openEventStore(config, db);
+  const { batching } = config;
+  const rawStore = await openEventStore(config, db, { batching });
   let projections: ProjectionService | undefined;
   const metrics = new Metrics(
     async () => (projections ? (await projections.status()).map((s) => ({ name: s.name, lag: s.lag })) : []),
     () => deadLetterCounts(db),
   );
   const store = timedStore(rawStore, metrics);
-  const reference = new CachedReferenceRepository(db);
+  const reference = new CachedReferenceRepository(db, { batching });
   let apiKeys: ApiKeyCache | undefined;
   let feed: ChangeFeed = localChangeFeed;
   if (config.databaseUrl) {
@@ -77,7 +76,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
 
   // Without runners here (--no-projections), the service still reads the checkpoints that the
   // instances running them write, for read-your-writes and for /metrics.
-  projections = new ProjectionService(db, rawStore, { logger: logger.child({ component: 'projections' }) });
+  projections = new ProjectionService(db, rawStore, { logger: logger.child({ component: 'projections' }), batching });
   if (opts.projections !== false) {
     await projections.start();
     // Queries read the read models: let them catch up with the log before taking traffic
@@ -87,10 +86,11 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       logger.warn('read models are still catching up with the event log; serving anyway');
     }
   }
-  const audits = new BatchedAppender(store);
-  const readSide = readSideOf(db, projections, logger);
+  const audits = new BatchedAppender(store, undefined, batching ? undefined : 1);
+  const readSide = readSideOf(db, projections, logger, { batching });
   const commands = new VacationCommands({
     store,
+    events: commandEvents(store, { batching }),
     reference,
     // calculate is a query: it reads the read model of folded states, not the stream.
     readState: (workerId) => readSide.workerStateOf(workerId),

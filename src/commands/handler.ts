@@ -1,44 +1,35 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { companyContractOf, type HolidayLookup } from '../domain/index.ts';
-import { decode, encode } from '../events/codec.ts';
+import { CachedEvents } from '../caching/cached-events.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
-import { WrongExpectedRevisionError, type EventStore, type Position } from '../store/types.ts';
-import {
-  decideApprove,
-  decideCreate,
-  decideDelete,
-  decideEdit,
-  decideInterrupt,
-  type Changed,
-  type Created,
-  type Decision,
-  type Edited,
-  type Given,
-  type InterruptionRequest,
-  type Interrupted,
-  type PlannedWrite,
-} from './decide.ts';
-import { evaluate, place, type Placement } from './evaluate.ts';
-import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
+import { StoreEvents } from '../store/aggregate-port.ts';
+import type { VacationInterrupted, VacationRecord } from '../events/types.ts';
 import type { ReferenceLookups } from '../reference/repository.ts';
-import {
-  metadataOf,
-  type Actor,
-  type CommandFailure,
-  type Outcome,
-  type VacationFigures,
-  type VacationRequest,
-  type WorkerFile,
-} from './types.ts';
-import { StreamCache, type CachedEvent } from '../store/throughput/stream-cache.ts';
-import { foldWorker, type JudgedState, type WorkerState } from './worker-state.ts';
+import type { EventStore } from '../store/types.ts';
+import type { Changed, Created, Edited, Interrupted } from './answers.ts';
+import type { CreateVacation, EditVacation, InterruptionRequest, Moment, VacationCommand } from './decide.ts';
+import { evaluate, place, type Placement } from './evaluate.ts';
+import { handle, type Accepted, type CommandEvents, type HandlerDeps, type Loaded, type Written } from './handle.ts';
+import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
+import type { Actor, CommandFailure, Outcome, VacationFigures, VacationRequest, WorkerFile } from './types.ts';
+import { foldWorker, type JudgedState, type VacationState, type WorkerState } from './worker-state.ts';
+
+export type { InterruptionRequest } from './decide.ts';
+export type { CommandEvents, Written } from './handle.ts';
+export type { Changed, Created, Edited, Interrupted } from './answers.ts';
+
+/** The store's events as the commands read them, with the caches of src/caching in front. */
+export const commandEvents = (store: EventStore, opts: { batching?: boolean } = {}): CommandEvents =>
+  new CachedEvents(new StoreEvents(store, foldWorker), foldWorker, opts);
 
 /** The reference data the commands read: a worker's file of the per-worker read model. */
 export type CommandReference = Pick<ReferenceLookups, 'workerFileByDocument'>;
 
 export interface CommandDeps {
   store: EventStore;
+  /** How the commands read and append the store's events: commandEvents(store) unless given. */
+  events?: CommandEvents;
   reference: CommandReference;
   calendar: HolidayLookup;
   nextRecordId: () => Promise<number>;
@@ -58,11 +49,6 @@ export interface CommandDeps {
   onConflict?: (stream: string) => void;
 }
 
-export interface Written<T> {
-  value: T;
-  position: Position;
-}
-
 /**
  * How far a failed edit got, once the code named a known record: the record's worker, and the id
  * allotted to the new record (null when it failed before one was).
@@ -76,60 +62,52 @@ export interface EditAttempt {
 export type EditOutcome =
   { ok: true; value: Written<Edited> } | ({ ok: false; attempt?: EditAttempt } & (CommandFailure | { kind: 'error'; error: unknown }));
 
-/**
- * How an attempt reads the streams it decides on: `held` takes them as the stream cache holds
- * them, without asking the store, when it holds them all; `fresh` asks the store for what
- * follows. `held` says whether the decision was made on held streams.
- */
-type Read = 'held' | 'fresh';
-type DecideOn<T> = (read: Read) => Promise<{ decision: Decision<T>; held: boolean }>;
+/** Where a request falls, the month streams its decision reads, and their occupancy once read. */
+interface Plan {
+  placement: Placement | null;
+  months: readonly string[];
+  occupancy(loaded: Loaded): UnitOccupancy | undefined;
+}
 
-/**
- * The optimistic strategy (creates, which come in crowds): the first attempt decides on the
- * streams as held, without a read; the append names the revisions it was decided on, so a stale
- * picture ends in a conflict and a fresh attempt. A refusal is never answered from held streams:
- * it is decided again on fresh reads. Later attempts read fresh.
- */
-async function optimistic<T>(attempt: number, decideOn: DecideOn<T>): Promise<Decision<T>> {
-  const first = await decideOn(attempt === 0 ? 'held' : 'fresh');
-  return first.held && !first.decision.ok ? (await decideOn('fresh')).decision : first.decision;
+/** The record a decision created, or the one it interrupted, as its event carries it. */
+function recordIn(d: Accepted, type: 'VacationCreated'): VacationRecord;
+function recordIn(d: Accepted, type: 'VacationInterrupted'): VacationInterrupted;
+function recordIn(d: Accepted, type: 'VacationCreated' | 'VacationInterrupted'): VacationRecord | VacationInterrupted {
+  for (const e of d.events) if (e.type === type && (e.type === 'VacationCreated' || e.type === 'VacationInterrupted')) return e.data;
+  throw new Error(`the decision gave no ${type}`);
 }
 
 /**
- * The command handler. Each command, in this order: load what its decision needs (the worker
- * stream, the subgerencia's month streams, reference data), decide (the pure deciders of
- * decide.ts), append with the revisions that were read, and retry: losing a race on any stream
- * means the picture was stale, so it decides again on fresh reads, a bounded number of times.
+ * The commands on vacations, as the API and the panel call them: each finds what its command
+ * names (the worker's file, the record's owner), then runs it through the handler (handle.ts:
+ * load → decide → append → retry) and answers with what it wrote.
  */
 export class VacationCommands {
-  private readonly now: () => Date;
-  private readonly randomHex8: () => string;
-  private readonly maxAttempts: number;
-  private readonly streams: StreamCache;
-  /**
-   * The state last folded from each worker stream. Streams only grow, so a state folded to the
-   * revision the stream cache holds is the state of what it holds; states are never changed, so
-   * requests share them. Only the states are kept, not the events they were folded from, which
-   * the stream cache may have dropped since.
-   */
-  private readonly folded = new LRUCache<string, WorkerState>({ max: 2_500 });
+  private readonly events: CommandEvents;
+  private readonly loop: HandlerDeps;
   /** The worker each document was last found to be: a few dozen bytes a worker, so a large employer's all fit. */
   private readonly workerIds = new LRUCache<string, number>({ max: 100_000 });
 
   constructor(private readonly deps: CommandDeps) {
-    this.streams = new StreamCache(deps.store);
-    this.now = deps.now ?? (() => new Date());
-    this.randomHex8 = deps.randomHex8 ?? (() => randomBytes(4).toString('hex'));
-    this.maxAttempts = deps.maxAttempts ?? 25;
+    this.events = deps.events ?? commandEvents(deps.store);
+    this.loop = {
+      events: this.events,
+      now: deps.now ?? (() => new Date()),
+      randomHex8: deps.randomHex8 ?? (() => randomBytes(4).toString('hex')),
+      today: deps.today,
+      maxAttempts: deps.maxAttempts ?? 25,
+      onConflict: deps.onConflict,
+    };
   }
 
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
     const { file, given } = await this.fileAndReadState(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
-    const { state, occupancy, placement } = given
-      ? { state: given, ...(await this.around(file, request, 'fresh')) }
-      : await this.load(file, request, 'fresh');
-    const ev = evaluate({ request, file, state, calendar: this.deps.calendar, occupancy, placement });
+    const plan = this.plan(file, request);
+    const loaded = await this.events.load(given ? null : workerStream(file.worker.id), plan.months, 'fresh');
+    const state = given ?? loaded.state;
+    const { calendar } = this.deps;
+    const ev = evaluate({ request, file, state, calendar, occupancy: plan.occupancy(loaded), placement: plan.placement });
     return ev.ok ? { ok: true, value: ev.figures } : { ok: false, kind: 'rules', violations: ev.violations };
   }
 
@@ -137,13 +115,18 @@ export class VacationCommands {
     const file = await this.fileOf(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const recordId = await this.deps.nextRecordId();
-    return this.handle(actor, (given, attempt) =>
-      optimistic(attempt, async (read) => {
-        const { state, occupancy, placement, held } = await this.load(file, request, read);
-        const input = { request, file, state, calendar: this.deps.calendar, occupancy, placement };
-        return { held, decision: decideCreate(input, state, { ...given, recordId }) };
+    const { placement, months, occupancy } = this.plan(file, request);
+    const { calendar } = this.deps;
+    return handle(this.loop, actor, {
+      workerId: file.worker.id,
+      others: months,
+      optimistic: true,
+      command: (moment, loaded): CreateVacation => ({
+        type: 'CreateVacation',
+        data: { request, file, calendar, placement, occupancy: occupancy(loaded), recordId, ...moment },
       }),
-    );
+      answer: (d) => ({ record: recordIn(d, 'VacationCreated'), figures: d.figures! }),
+    });
   }
 
   async edit(code: string, documentNumber: string, request: VacationRequest, actor: Actor): Promise<EditOutcome> {
@@ -157,16 +140,20 @@ export class VacationCommands {
     try {
       const recordId = await this.deps.nextRecordId();
       attempt.newRecordId = recordId;
-      const outcome = await this.handle(actor, async (given) => {
-        const { state, occupancy, placement } = await this.load(file, request, 'fresh');
-        if (!state.vacations.get(code) || state.vacations.get(code)!.deleted) return { ok: false, kind: 'record_not_found' };
-        return decideEdit(
-          code,
-          { request, file, state, calendar: this.deps.calendar, occupancy, placement },
-          state,
-          { ...given, recordId },
-          actor.userId,
-        );
+      const { placement, months, occupancy } = this.plan(file, request);
+      const { calendar } = this.deps;
+      const outcome = await handle(this.loop, actor, {
+        workerId: owner,
+        others: months,
+        command: (moment, loaded): EditVacation => ({
+          type: 'EditVacation',
+          data: { code, userId: actor.userId, request, file, calendar, placement, occupancy: occupancy(loaded), recordId, ...moment },
+        }),
+        answer: (d, _c, loaded) => ({
+          record: recordIn(d, 'VacationCreated'),
+          figures: d.figures!,
+          previous: loaded.state.vacations.get(code)!,
+        }),
       });
       return outcome.ok ? outcome : { ...outcome, attempt };
     } catch (error) {
@@ -176,71 +163,39 @@ export class VacationCommands {
   }
 
   async delete(code: string, actor: Actor): Promise<Outcome<Written<Changed>>> {
-    return this.onRecord(code, actor, (state, given) => decideDelete(code, state, given, actor.userId));
+    return this.onRecord(code, (m) => ({ type: 'DeleteVacation', data: { code, userId: actor.userId, nowIso: m.nowIso } }), actor);
   }
 
   async approve(code: string, actor: Actor): Promise<Outcome<Written<Changed>>> {
-    return this.onRecord(code, actor, (state, given) => decideApprove(code, state, given, actor.userId));
+    return this.onRecord(code, (m) => ({ type: 'ApproveVacation', data: { code, userId: actor.userId, nowIso: m.nowIso } }), actor);
   }
 
   /** Interrupts an approved, enjoyed vacation in course (CST art. 188), judged on the service's today. */
   async interrupt(code: string, request: InterruptionRequest, actor: Actor): Promise<Outcome<Written<Interrupted>>> {
-    return this.onRecord(code, actor, (state, given) =>
-      decideInterrupt(code, request, state, { calendar: this.deps.calendar, today: this.deps.today() }, given, actor.userId),
+    const { calendar, today } = this.deps;
+    return this.onRecord(
+      code,
+      (m) => ({ type: 'InterruptVacation', data: { ...request, code, userId: actor.userId, nowIso: m.nowIso, today: today(), calendar } }),
+      actor,
+      (d, previous) => ({ record: recordIn(d, 'VacationInterrupted'), previous }),
     );
   }
 
-  private async onRecord<T>(
+  /** A command on one record, on its owner's stream; answered with the record as it was and the time, unless `answer` says otherwise. */
+  private async onRecord<T = Changed>(
     code: string,
+    command: (moment: Moment) => VacationCommand,
     actor: Actor,
-    decide: (state: WorkerState, given: Given) => Decision<T>,
+    answer: (d: Accepted, previous: VacationState, at: string) => T = (_d, record, at) => ({ record, at }) as T,
   ): Promise<Outcome<Written<T>>> {
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
-    return this.handle(actor, async (given) => decide(await this.workerState(owner), given));
-  }
-
-  /**
-   * Load → decide (`loadAndDecide`, given the time, ids and random bytes of this attempt), append,
-   * and retry after a conflict.
-   */
-  private async handle<T>(
-    actor: Actor,
-    loadAndDecide: (given: Given, attempt: number) => Promise<Decision<T>>,
-  ): Promise<Outcome<Written<T>>> {
-    for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
-      const now = this.now();
-      const given: Given = { recordId: 0, nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: this.randomHex8() };
-      const decision = await loadAndDecide(given, attempt);
-      if (!decision.ok) return decision;
-      try {
-        const position = await this.append(decision.writes, actor, now);
-        return { ok: true, value: { value: decision.value, position } };
-      } catch (err) {
-        if (!(err instanceof WrongExpectedRevisionError)) throw err;
-        this.deps.onConflict?.(err.stream);
-        // Spread the retries out so that a crowd of losers does not collide again at once.
-        await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
-      }
-    }
-    return { ok: false, kind: 'busy' };
-  }
-
-  /** Appends the decision's writes, and tells the stream cache what they added to each stream. */
-  private async append(writes: PlannedWrite[], actor: Actor, now: Date): Promise<Position> {
-    const metadata = metadataOf(actor, now, this.deps.today());
-    const result = await this.deps.store.append(
-      writes.map((w) => ({
-        stream: w.stream,
-        expectedRevision: w.expectedRevision,
-        events: w.events.map((e) => encode(e, metadata, randomUUID())),
-      })),
-    );
-    for (const w of writes) {
-      const revision = result.revisions.find((r) => r.stream === w.stream)?.revision;
-      if (revision !== undefined) this.streams.appended(w.stream, w.events, revision);
-    }
-    return result.position;
+    return handle(this.loop, actor, {
+      workerId: owner,
+      others: [],
+      command,
+      answer: (d, c, loaded) => answer(d, loaded.state.vacations.get(code)!, (c.data as { nowIso: string }).nowIso),
+    });
   }
 
   /**
@@ -267,71 +222,36 @@ export class VacationCommands {
   }
 
   async workerState(workerId: number): Promise<WorkerState> {
-    const stream = workerStream(workerId);
-    return this.fold(stream, (await this.streams.read([stream])).get(stream));
-  }
-
-  private fold(stream: string, events: readonly CachedEvent[] | undefined): WorkerState {
-    if (!events?.length) return foldWorker([]);
-    const held = this.folded.get(stream);
-    if (held?.revision === events[events.length - 1]!.revision) return held;
-    const state = foldWorker(events);
-    this.folded.set(stream, state);
-    return state;
+    return (await this.events.load(workerStream(workerId), [], 'fresh')).state;
   }
 
   private async ownerOf(code: string): Promise<number | undefined> {
-    const [first] = await this.deps.store.readStream(pilaStream(code));
-    const d = first ? decode(first) : undefined;
-    return d?.event.type === 'PilaCodeAssigned' ? d.event.data.workerId : undefined;
-  }
-
-  /**
-   * The worker's stream and, for an enjoyed vacation under a company contract that limits the
-   * people on vacation at once (rule d), the month streams of the subgerencia its period touches:
-   * read together (see `around`), the worker's folded.
-   */
-  private async load(
-    file: WorkerFile,
-    request: VacationRequest,
-    read: Read,
-  ): Promise<{ state: WorkerState; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
-    const worker = workerStream(file.worker.id);
-    const { streams, ...rest } = await this.around(file, request, read, worker);
-    return { state: this.fold(worker, streams.get(worker)), ...rest };
+    const first = await this.events.firstEvent(pilaStream(code));
+    return first?.type === 'PilaCodeAssigned' ? first.data.workerId : undefined;
   }
 
   /**
    * The request's placement and, for an enjoyed vacation under a company contract that limits the
-   * people on vacation at once (rule d), the occupancy of the month streams of the subgerencia its
-   * period touches, read with the stream `worker` when one is named: only past what the stream
-   * cache already holds. Without a limit nothing reads the months, and the deciders book their
-   * places with no expected revision, so they are not read at all: in a large subgerencia they
+   * people on vacation at once (rule d), the month streams of the subgerencia its period touches,
+   * whose occupancy the decision reads. Without a limit nothing reads the months, and the places
+   * are booked with no expected revision, so they are not read at all: in a large subgerencia they
    * hold thousands of bookings.
    */
-  private async around(
-    file: WorkerFile,
-    request: VacationRequest,
-    read: Read,
-    worker?: string,
-  ): Promise<{ streams: Map<string, CachedEvent[]>; occupancy: UnitOccupancy | undefined; placement: Placement | null; held: boolean }> {
+  private plan(file: WorkerFile, request: VacationRequest): Plan {
     const placement = place(request, file, this.deps.calendar) ?? null;
     const limited = placement && (companyContractOf(file, placement.contract)?.vacationParams?.maxPeopleOnVacation ?? null) !== null;
-    const guarded = placement && !request.compensated && limited ? placement : undefined;
-    const months = guarded ? monthsOf(request.startDate, guarded.endDate) : [];
-    const units = guarded ? months.map((m) => unitStream(guarded.contract.subgerenciaId, m)) : [];
-    const wanted = worker ? [worker, ...units] : units;
-    const held = read === 'held' ? this.streams.peek(wanted) : undefined;
-    const streams = held ?? (wanted.length ? await this.streams.read(wanted) : new Map<string, CachedEvent[]>());
-    const occupancy =
-      guarded &&
+    if (!placement || request.compensated || !limited) return { placement, months: [], occupancy: () => undefined };
+    const subgerenciaId = placement.contract.subgerenciaId;
+    const periods = monthsOf(request.startDate, placement.endDate);
+    const months = periods.map((m) => unitStream(subgerenciaId, m));
+    const occupancy = (loaded: Loaded) =>
       foldUnit(
-        guarded.contract.subgerenciaId,
-        months.map((month, i) => {
-          const events = streams.get(units[i]!) ?? [];
+        subgerenciaId,
+        periods.map((month, i) => {
+          const events = loaded.streams.get(months[i]!) ?? [];
           return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
         }),
       );
-    return { streams, occupancy, placement, held: held !== undefined };
+    return { placement, months, occupancy };
   }
 }

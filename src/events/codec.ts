@@ -1,4 +1,4 @@
-import type { NewEvent, StoredEvent } from '../store/types.ts';
+import type { NewEvent, StoredEvent } from './recorded.ts';
 import { upcast } from './upcast.ts';
 import { CURRENT_VERSION, eventMetadataSchema, eventSchemas, type DomainEvent, type EventMetadata } from './types.ts';
 

@@ -11,10 +11,11 @@ import type { ProjectionLogger } from './types.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
 import { storedRecords } from './worker-states/queries.ts';
-import { emptyWorkerState, judgedBytes, judgedState, liveVacations } from '../commands/worker-state.ts';
+import { emptyWorkerState, liveVacations } from '../commands/worker-state.ts';
+import { judgedBytes, judgedState } from '../caching/judged-state.ts';
 import { ledgerRecord } from '../commands/evaluate.ts';
 import { heapShare } from '../memory.ts';
-import { intern } from '../db/intern.ts';
+import { intern } from '../caching/intern.ts';
 
 /**
  * Read models the HTTP interface reads (records with their amortizations, the audit trail, the
@@ -34,7 +35,7 @@ const READ_YOUR_WRITES_MS = 2000;
  * records are read through a cache beside their runner; nothing is loaded ahead, the cache fills
  * as requests come, each miss one indexed row read.
  */
-export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger) {
+export function readSideOf(db: Db, projections: ProjectionService, logger: ProjectionLogger, opts: { batching?: boolean } = {}) {
   // What consult and calculate read of each worker's records, as compact as judging allows (a few hundred
   // bytes a worker), within a share of the heap: at the default heap, some 35,000 workers.
   const states = new WorkerRowCache(
@@ -44,6 +45,7 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
     async (ids) => new Map([...(await storedRecords(db, ids))].map(([id, row]) => [id, judgedState({ vacations: row.records }, intern)])),
     judgedState(emptyWorkerState()),
     { maxBytes: heapShare(STATES_SHARE), bytesOf: judgedBytes },
+    opts.batching,
   );
   const readYourWrites = (readModels: readonly string[]) =>
     new ReadYourWrites(

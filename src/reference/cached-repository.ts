@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/types.ts';
-import { Gatherer } from '../store/throughput/gather.ts';
+import { Gatherer, batchLimit } from '../store/throughput/gather.ts';
 import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from './repository.ts';
 import { heapShare } from '../memory.ts';
 import { fileBytes, workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from './worker-files.ts';
@@ -15,6 +15,8 @@ export interface CachedReferenceOptions {
   /** Users held, least recently used dropped first. */
   maxUsers?: number;
   now?: () => number;
+  /** Off: every miss is read on its own (the debugging switch, VACACIONES_BATCHING=off). */
+  batching?: boolean;
 }
 
 /** The share of the heap limit the workers' rows may hold by default: at the default heap, some 35,000 workers. */
@@ -60,13 +62,17 @@ export class CachedReferenceRepository implements ReferenceLookups {
       },
     });
     this.users = new LRUCache({ max: opts.maxUsers ?? 1_000 });
-    this.misses = new Gatherer(async (batch) => {
-      const found = await workerFilesByDocuments(
-        this.inner.db,
-        batch.map((a) => a.item),
-      );
-      for (const a of batch) a.resolve(found.get(a.item) ?? null);
-    });
+    this.misses = new Gatherer(
+      async (batch) => {
+        const found = await workerFilesByDocuments(
+          this.inner.db,
+          batch.map((a) => a.item),
+        );
+        for (const a of batch) a.resolve(found.get(a.item) ?? null);
+      },
+      2,
+      batchLimit(Number.POSITIVE_INFINITY, opts.batching),
+    );
   }
 
   /**

@@ -1,3 +1,4 @@
+import { intern } from '../caching/intern.ts';
 import type { Queryable } from '../db/types.ts';
 import { workerFileByDocument, type WorkerFileRow } from './worker-files.ts';
 
@@ -145,14 +146,7 @@ function toContract(r: Row): Contract {
  * Payroll periods repeat across every worker (the same fortnights), and cached worker files hold
  * hundreds of thousands of them: one shared string per date instead of one per row.
  */
-const dates = new Map<string, string>();
-function date(v: unknown): string {
-  const s = String(v);
-  const shared = dates.get(s);
-  if (shared !== undefined) return shared;
-  if (dates.size < 100_000) dates.set(s, s);
-  return s;
-}
+const date = (v: unknown): string => intern(String(v));
 
 function toSheet(r: Row): PayrollRow {
   return {

@@ -1,4 +1,4 @@
-import { intern, internBy, internList } from '../db/intern.ts';
+import { intern, internBy, internList, internedNames } from '../caching/intern.ts';
 import type { Queryable } from '../db/types.ts';
 import { fromDayNumber, type Payroll } from '../domain/index.ts';
 import type { CompanyContract, Contract, Worker } from './repository.ts';
@@ -54,14 +54,7 @@ const DATA = [
 ];
 
 /** The period ends repeat across every worker (the same fortnights): one shared name a day. */
-const dayNames = new Map<number, string>();
-function dayName(day: number): string {
-  const known = dayNames.get(day);
-  if (known !== undefined) return known;
-  const name = intern(fromDayNumber(day));
-  if (dayNames.size < 100_000) dayNames.set(day, name);
-  return name;
-}
+const dayName = internedNames(fromDayNumber);
 
 /**
  * A few company contracts govern every worker: one shared map per set of them as written, instead

@@ -1,4 +1,8 @@
 import type { Db, Queryable } from '../db/types.ts';
+import type { NewEvent, Position, StoredEvent } from '../events/recorded.ts';
+
+// The events as a store takes and gives them, and their positions, are the events' own types.
+export type { NewEvent, Position, StoredEvent } from '../events/recorded.ts';
 
 /**
  * The event store port. Only src/store knows which store is behind it.
@@ -7,11 +11,6 @@ import type { Db, Queryable } from '../db/types.ts';
  * transaction id and `prepare` the row's sequence number; on KurrentDB they are the log's commit
  * and prepare positions. Both adapters deliver `readAll` in ascending (commit, prepare) order.
  */
-export interface Position {
-  commit: bigint;
-  prepare: bigint;
-}
-
 export const START: Position = { commit: 0n, prepare: 0n };
 
 /**
@@ -28,32 +27,6 @@ export const START: Position = { commit: 0n, prepare: 0n };
  * the whole append).
  */
 export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
-
-export interface NewEvent {
-  /** UUID; an id already stored is not stored twice where a repeat is recognised (see ExpectedRevision). */
-  id: string;
-  type: string;
-  version?: number;
-  data: Record<string, unknown>;
-  metadata?: Record<string, unknown>;
-}
-
-export interface StoredEvent {
-  id: string;
-  stream: string;
-  revision: number;
-  type: string;
-  version: number;
-  data: Record<string, unknown>;
-  metadata: Record<string, unknown>;
-  position: Position;
-  recordedAt: string;
-  /**
-   * The event's link in its stream's hash chain, as hex (src/store/chain.ts); absent only on
-   * events another tool wrote to a KurrentDB stream.
-   */
-  hash?: string;
-}
 
 export interface StreamWrite {
   stream: string;

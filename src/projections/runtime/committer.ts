@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/types.ts';
-import { Gatherer } from '../../store/throughput/gather.ts';
+import { Gatherer, batchLimit } from '../../store/throughput/gather.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import { START, type Position } from '../../store/types.ts';
 import type { ProjectionHooks, Projector } from '../types.ts';
@@ -28,15 +28,22 @@ export interface BatchCommit {
 export class BatchCommitter {
   // Runners hand their batches over as they are ready; those of the same moment go together,
   // however many transactions are already under way.
-  private readonly groups = new Gatherer<BatchCommit, boolean>(async (group) => {
-    const moved = await this.run(group.map((a) => a.item));
-    group.forEach((a, i) => a.resolve(moved[i]!));
-  }, Number.POSITIVE_INFINITY);
+  private readonly groups: Gatherer<BatchCommit, boolean>;
 
   constructor(
     private readonly db: Db,
     private readonly hooks?: ProjectionHooks,
-  ) {}
+    batching = true,
+  ) {
+    this.groups = new Gatherer<BatchCommit, boolean>(
+      async (group) => {
+        const moved = await this.run(group.map((a) => a.item));
+        group.forEach((a, i) => a.resolve(moved[i]!));
+      },
+      Number.POSITIVE_INFINITY,
+      batchLimit(Number.POSITIVE_INFINITY, batching),
+    );
+  }
 
   /** True when the batch committed; false when its checkpoint was no longer at `from`. */
   commit(commit: BatchCommit, alone = false): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { workerIdOfStream } from '../../events/streams.ts';
-import { Gatherer } from '../../store/throughput/gather.ts';
+import { Gatherer, batchLimit } from '../../store/throughput/gather.ts';
 import type { ProjectionService } from './service.ts';
 
 /**
@@ -37,16 +37,22 @@ export class WorkerRowCache<V> {
     read: (workerIds: number[]) => Promise<Map<number, V>>,
     missing: V,
     bound: RowBound<V>,
+    /** Off: every miss is read on its own (VACACIONES_BATCHING=off). */
+    batching = true,
   ) {
     this.entries = new LRUCache(
       'maxEntries' in bound
         ? { max: bound.maxEntries }
         : { maxSize: bound.maxBytes, sizeCalculation: (entry) => Math.max(1, Math.ceil(bound.bytesOf(entry.view))) },
     );
-    this.reads = new Gatherer(async (batch) => {
-      const views = await read([...new Set(batch.map((a) => a.item))]);
-      for (const a of batch) a.resolve(views.get(a.item) ?? missing);
-    });
+    this.reads = new Gatherer(
+      async (batch) => {
+        const views = await read([...new Set(batch.map((a) => a.item))]);
+        for (const a of batch) a.resolve(views.get(a.item) ?? missing);
+      },
+      2,
+      batchLimit(Number.POSITIVE_INFINITY, batching),
+    );
     projections.watch({
       applied: (name, events) => {
         if (name !== projector) return;

@@ -24,6 +24,8 @@ export interface ProjectionServiceOptions {
   /** Longest wait between retries of a failing batch (default 5000 ms). */
   maxBackoffMs?: number;
   hooks?: ProjectionHooks;
+  /** Off: each runner's batch commits in a transaction of its own (VACACIONES_BATCHING=off). */
+  batching?: boolean;
 }
 
 /** For caches of read-model rows kept beside the runners that write them. */
@@ -83,7 +85,7 @@ export class ProjectionService {
     // One read of the log feeds every runner of this service.
     const shared = new SharedReader(store);
     // and one transaction commits the batches they apply together.
-    const committer = new BatchCommitter(db, opts.hooks);
+    const committer = new BatchCommitter(db, opts.hooks, opts.batching);
     this.runners = this.projectors.map((p) => new ProjectionRunner(p, db, shared, this.locks, committer, runnerOpts));
   }
 

@@ -1,5 +1,4 @@
 import { ContendedStreamError, type EventStore, type Position, type StreamWrite } from '../types.ts';
-import { batchBound } from './gather.ts';
 
 interface Pending {
   writes: StreamWrite[];
@@ -23,6 +22,7 @@ export class BatchedAppender {
     private readonly store: EventStore,
     /** How long an idle appender waits for company before writing a lone record. */
     private readonly maxDelayMs = 2,
+    /** The most records a write takes (batchLimit: one with batching off). */
     private readonly maxBatch = 500,
   ) {}
 
@@ -41,7 +41,7 @@ export class BatchedAppender {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (this.writing || this.queue.length === 0) return;
-    const batch = this.queue.splice(0, batchBound(this.maxBatch));
+    const batch = this.queue.splice(0, this.maxBatch);
     this.writing = this.write(batch).finally(() => {
       this.writing = undefined;
       this.next();

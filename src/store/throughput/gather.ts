@@ -1,18 +1,11 @@
-let alone = false;
-
 /**
- * The debugging switch (VACACIONES_BATCHING=off): every gatherer and batched appender then sends
- * each caller's item on its own, so that one request's statements stand alone in the database's
- * logs and in traces. Correctness never depends on batching; only throughput does. Set once at
- * start-up.
+ * How many items a batch may take: its bound, or one with batching off (VACACIONES_BATCHING=off,
+ * the debugging switch), so that one request's statements stand alone in the database's logs and
+ * in traces. Correctness never depends on batching; only throughput does. Whoever builds a
+ * gatherer or a batched appender passes what the configuration says.
  */
-export function setBatching(enabled: boolean): void {
-  alone = !enabled;
-}
-
-/** How many queued items the next batch may take: its bound, or one with batching off. */
-export function batchBound(max: number): number {
-  return alone ? 1 : max;
+export function batchLimit(max: number, batching = true): number {
+  return batching ? max : 1;
 }
 
 /** One caller's item and how to answer it. */
@@ -58,7 +51,7 @@ export class Gatherer<Item, Answer> {
 
   private launch(): void {
     if (this.inFlight >= this.maxInFlight) return;
-    const batch = this.queue.splice(0, batchBound(this.maxBatch));
+    const batch = this.queue.splice(0, this.maxBatch);
     if (batch.length === 0) return;
     this.inFlight++;
     this.run(batch)

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { StreamCache } from '../../../src/store/throughput/stream-cache.ts';
+import { StreamCache } from '../../../src/caching/stream-cache.ts';
 import { encode } from '../../../src/events/codec.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { EventStore } from '../../../src/store/types.ts';

@@ -3,7 +3,14 @@ import type { ContractRef, VacationParams, VacationRequest, WorkerFile } from '.
 import type { DomainEvent } from '../../../src/events/types.ts';
 import { foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
 import { foldUnit, type UnitOccupancy } from '../../../src/commands/occupancy.ts';
-import type { Given } from '../../../src/commands/decide.ts';
+import type {
+  CreateVacation,
+  EditVacation,
+  Given,
+  InterruptionRequest,
+  InterruptVacation,
+  VacationCommand,
+} from '../../../src/commands/decide.ts';
 
 export const calendar = new HolidayCalendar();
 
@@ -73,7 +80,8 @@ export const request = (over: Partial<VacationRequest> = {}): VacationRequest =>
   ...over,
 });
 
-export const given = (recordId = 1, n = 0): Given => ({
+/** The moment and record id of an attempt: `n` varies the time and random bytes, and so the code. */
+export const attempt = (recordId = 1, n = 0): Given => ({
   recordId,
   nowIso: '2026-11-21T12:00:00.000Z',
   epochMillis: 1_795_000_000_000 + n,
@@ -91,3 +99,50 @@ export function unitOf(subgerenciaId: string, bookings: { code: string; workerId
   }));
   return foldUnit(subgerenciaId, [{ month: '2026-01', revision: events.length - 1, events }]);
 }
+
+/** What a command judges besides the request: the worker file, the calendar and the occupancy read. */
+interface Around {
+  file?: WorkerFile;
+  occupancy?: UnitOccupancy;
+  recordId?: number;
+  n?: number;
+}
+
+const judged = (over: Partial<VacationRequest>, a: Around) => ({
+  request: request(over),
+  file: a.file ?? workerFile(),
+  calendar,
+  ...(a.occupancy ? { occupancy: a.occupancy } : {}),
+  ...attempt(a.recordId ?? 1, a.n ?? 0),
+});
+
+export const create = (over: Partial<VacationRequest> = {}, a: Around = {}): CreateVacation => ({
+  type: 'CreateVacation',
+  data: judged(over, a),
+});
+
+export const edit = (code: string, over: Partial<VacationRequest> = {}, a: Around & { userId?: number } = {}): EditVacation => ({
+  type: 'EditVacation',
+  data: { ...judged(over, a), code, userId: a.userId ?? 1 },
+});
+
+export const remove = (code: string, userId = 1): VacationCommand => ({
+  type: 'DeleteVacation',
+  data: { code, userId, nowIso: attempt().nowIso },
+});
+
+export const approve = (code: string, userId = 1): VacationCommand => ({
+  type: 'ApproveVacation',
+  data: { code, userId, nowIso: attempt().nowIso },
+});
+
+export const interrupt = (
+  code: string,
+  date: string,
+  today: string,
+  reason: InterruptionRequest['reason'] = 'incapacidad',
+  userId = 3,
+): InterruptVacation => ({
+  type: 'InterruptVacation',
+  data: { code, date, reason, today, calendar, userId, nowIso: attempt().nowIso },
+});

@@ -1,209 +1,207 @@
 import { describe, expect, it } from 'vitest';
-import { decideApprove, decideCreate, decideDelete, decideEdit } from '../../../src/commands/decide.ts';
-import type { DomainEvent } from '../../../src/events/types.ts';
 import { isPilaCode } from '../../../src/domain/index.ts';
-import { calendar, given, params, request, stateOf, unitOf, workerFile } from './builders.ts';
+import type { DomainEvent, VacationRecord } from '../../../src/events/types.ts';
+import { given } from '../../support/decider-spec.ts';
+import { approve, create, edit, params, remove, unitOf, workerFile } from './builders.ts';
 
-function createdEvents(over = {}) {
-  const file = workerFile();
-  const state = stateOf([]);
-  const d = decideCreate({ request: request(over), file, state, calendar, occupancy: unitOf('SG-OPS', []) }, state, given(7));
-  if (!d.ok) throw new Error(JSON.stringify(d));
-  return d;
-}
+const noOne = () => unitOf('SG-OPS', []);
 
-/** A worker stream holding one created vacation, as the create decision wrote it. */
+/** The events of one created vacation, from 2026-01-05 to 2026-01-26, and its code. */
 function withOne(over = {}) {
-  const d = createdEvents(over);
-  const events = d.writes[0]!.events;
-  return { code: d.value.record.codigoPila, events, state: stateOf(events) };
+  const events = given([])
+    .when(create(over, { occupancy: noOne(), recordId: 7 }))
+    .then(() => {});
+  return { code: (events[0]!.data as VacationRecord).codigoPila, events };
 }
 
-const approveOf = (code: string): DomainEvent => ({
+const approval = (code: string): DomainEvent => ({
   type: 'VacationApproved',
   data: { codigoPila: code, workerId: 1001, approvedByUserId: 1, approvedAt: '2026-11-21T00:00:00Z' },
 });
 
 describe('create', () => {
-  it('given a valid request, then it writes the record to the worker stream, claims the code, and books the months', () => {
-    const d = createdEvents();
-    const r = d.value.record;
-    expect(isPilaCode(r.codigoPila)).toBe(true);
-    expect(r).toMatchObject({
-      recordId: 7,
-      workerId: 1001,
-      startDate: '2026-01-05',
-      endDate: '2026-01-26',
-      businessDays: 15,
-      calendarDays: 22,
-      salary: 2_847_000,
-      totalValue: 1_423_500,
-      replaces: null,
-    });
-    expect(d.writes.map((w) => [w.stream, w.expectedRevision, w.events.map((e) => e.type)])).toEqual([
-      ['worker-1001', 'no_stream', ['VacationCreated']],
-      [`pila-${r.codigoPila}`, 'no_stream', ['PilaCodeAssigned']],
-      ['unit-SG-OPS-2026-01', 'no_stream', ['SlotsBooked']],
-    ]);
+  it('given no vacation, when a valid one is asked for, then it is created, its code assigned and its places booked', () => {
+    given([])
+      .when(create({}, { occupancy: noOne(), recordId: 7 }))
+      .then(([created, assigned, booked, ...rest]) => {
+        const r = created!.data as VacationRecord;
+        expect(created!.type).toBe('VacationCreated');
+        expect(isPilaCode(r.codigoPila)).toBe(true);
+        expect(r).toMatchObject({
+          recordId: 7,
+          workerId: 1001,
+          startDate: '2026-01-05',
+          endDate: '2026-01-26',
+          businessDays: 15,
+          calendarDays: 22,
+          salary: 2_847_000,
+          totalValue: 1_423_500,
+          replaces: null,
+          createdAt: '2026-11-21T12:00:00.000Z',
+        });
+        expect(assigned).toEqual({ type: 'PilaCodeAssigned', data: { codigoPila: r.codigoPila, workerId: 1001 } });
+        expect(booked).toEqual({
+          type: 'SlotsBooked',
+          data: { codigoPila: r.codigoPila, workerId: 1001, subgerenciaId: 'SG-OPS', startDate: '2026-01-05', endDate: '2026-01-26' },
+        });
+        expect(rest).toEqual([]);
+      });
   });
 
-  it('given a period across two months, then both month streams are booked at the revisions read', () => {
-    const file = workerFile();
-    const state = stateOf([]);
-    const occ = unitOf('SG-OPS', [{ code: 'X', workerId: 2, start: '2026-01-02', end: '2026-01-03' }]);
-    const d = decideCreate({ request: request({ startDate: '2026-01-20' }), file, state, calendar, occupancy: occ }, state, given());
-    expect(d.ok && d.writes.filter((w) => w.stream.startsWith('unit-')).map((w) => [w.stream, w.expectedRevision])).toEqual([
-      ['unit-SG-OPS-2026-01', 0],
-      ['unit-SG-OPS-2026-02', 'no_stream'],
-    ]);
-  });
-
-  it('given no limit of people at once, then the bookings do not guard the month streams', () => {
+  it('given no limit of people at once, when nothing of the subgerencia was read, then the places are booked all the same', () => {
     const file = workerFile({ params: params({ maxPeopleOnVacation: null }) });
-    const state = stateOf([]);
-    const d = decideCreate({ request: request(), file, state, calendar }, state, given());
-    expect(d.ok && d.writes.find((w) => w.stream.startsWith('unit-'))!.expectedRevision).toBe('any');
+    given([])
+      .when(create({}, { file }))
+      .then((events) => expect(events.map((e) => e.type)).toEqual(['VacationCreated', 'PilaCodeAssigned', 'SlotsBooked']));
   });
 
-  it('given a compensated vacation, then no place is booked', () => {
-    const d = createdEvents({ compensated: true });
-    expect(d.writes.map((w) => w.stream.split('-')[0])).toEqual(['worker', 'pila']);
+  it('given a vacation paid in money, then no place is booked', () => {
+    given([])
+      .when(create({ compensated: true }))
+      .then((events) => expect(events.map((e) => e.type)).toEqual(['VacationCreated', 'PilaCodeAssigned']));
   });
 
-  it('given a broken rule, then nothing is written', () => {
-    const state = stateOf([]);
-    const d = decideCreate({ request: request({ days: 4 }), file: workerFile(), state, calendar }, state, given());
-    expect(d).toEqual({ ok: false, kind: 'rules', violations: [{ rule: 'belowMinimum', requested: 4, minimum: 6 }] });
+  it('given a subgerencia full on those dates, then it is refused with the day it is full', () => {
+    const full = unitOf('SG-OPS', [
+      { code: 'X', workerId: 2, start: '2026-01-02', end: '2026-01-09' },
+      { code: 'Y', workerId: 3, start: '2026-01-08', end: '2026-01-20' },
+    ]);
+    given([])
+      .when(create({}, { occupancy: full }))
+      .thenFails({ kind: 'rules', violations: [{ rule: 'unitFull', maximum: 2, subgerenciaId: 'SG-OPS', day: '2026-01-08' }] });
   });
 
-  it('given an existing stream, then the append expects its revision', () => {
-    const { state } = withOne();
-    const d = decideCreate(
-      {
-        request: request({ startDate: '2026-03-02', days: 6 }),
-        file: workerFile(),
-        state,
-        calendar,
-      },
-      { ...state, revision: 0 },
-      given(8, 1),
-    );
-    expect(d.ok && d.writes[0]!.expectedRevision).toBe(0);
+  it('given a broken rule, then it is refused with the rule and gives no event', () => {
+    given([])
+      .when(create({ days: 4 }))
+      .thenFails({ kind: 'rules', violations: [{ rule: 'belowMinimum', requested: 4, minimum: 6 }] });
+  });
+
+  it('given a vacation already recorded, when another overlaps it, then it is refused as overlapping', () => {
+    const { code, events } = withOne();
+    given(events)
+      .when(create({ startDate: '2026-01-19', days: 6 }, { n: 1 }))
+      .thenFails({ kind: 'rules', violations: [{ rule: 'overlap', codigoPila: code, startDate: '2026-01-05', endDate: '2026-01-26' }] });
   });
 });
 
 describe('edit', () => {
   it('given an unknown or deleted code, then the record is not found', () => {
-    const { state } = withOne();
-    const input = { request: request(), file: workerFile(), state, calendar };
-    expect(decideEdit('VAC_0_00000000_00000000', input, state, given(), 1)).toEqual({ ok: false, kind: 'record_not_found' });
+    const { code, events } = withOne();
+    given(events).when(edit('VAC_0_00000000_00000000')).thenFails('record_not_found');
+    const deleted = given(events)
+      .when(remove(code))
+      .then(() => {});
+    given([...events, ...deleted])
+      .when(edit(code))
+      .thenFails('record_not_found');
   });
 
   it('given new data that breaks a rule, then it fails with the rules and before the approval check', () => {
     const { code, events } = withOne();
-    const state = stateOf([...events, approveOf(code)]);
-    const d = decideEdit(code, { request: request({ days: 3 }), file: workerFile(), state, calendar }, state, given(), 1);
-    expect(d).toEqual({ ok: false, kind: 'rules', violations: [{ rule: 'belowMinimum', requested: 3, minimum: 6 }] });
+    given([...events, approval(code)])
+      .when(edit(code, { days: 3 }))
+      .thenFails({ kind: 'rules', violations: [{ rule: 'belowMinimum', requested: 3, minimum: 6 }] });
   });
 
   it('given an approved record and valid new data, then it is refused as approved', () => {
     const { code, events } = withOne();
-    const state = stateOf([...events, approveOf(code)]);
-    const d = decideEdit(code, { request: request({ days: 10 }), file: workerFile(), state, calendar }, state, given(), 1);
-    expect(d).toEqual({ ok: false, kind: 'approved' });
+    given([...events, approval(code)])
+      .when(edit(code, { days: 10 }))
+      .thenFails({ kind: 'approved' });
   });
 
   it('given valid new data overlapping the old period, then the old record does not clash, count or hold a place', () => {
     const { code, events } = withOne();
-    const state = { ...stateOf(events), revision: 0 };
-    const occ = unitOf('SG-OPS', [{ code, workerId: 1001, start: '2026-01-05', end: '2026-01-26' }]);
-    const d = decideEdit(
-      code,
-      { request: request({ days: 20 }), file: workerFile(), state, calendar, occupancy: occ },
-      state,
-      given(9, 2),
-      5,
-    );
-    expect(d.ok).toBe(true);
-    if (!d.ok) return;
-    const [worker] = d.writes;
-    expect(worker!.stream).toBe('worker-1001');
-    expect(worker!.expectedRevision).toBe(0);
-    // The start of the edit with the old code and both new ids, then the deletion, then the creation.
-    expect(worker!.events.map((e) => e.type)).toEqual(['VacationEditStarted', 'VacationDeleted', 'VacationCreated']);
-    expect(worker!.events[0]!.data).toEqual({
-      codigoPila: code,
-      workerId: 1001,
-      newRecordId: 9,
-      newCodigoPila: d.value.record.codigoPila,
-      startedAt: given().nowIso,
-    });
-    expect(worker!.events[1]!.data).toMatchObject({
-      codigoPila: code,
-      reason: 'edit',
-      replacedBy: d.value.record.codigoPila,
-      deletedByUserId: 5,
-    });
-    expect(d.value.record.replaces).toBe(code);
-    expect(d.value.record.codigoPila).not.toBe(code);
-    const unitJan = d.writes.find((w) => w.stream === 'unit-SG-OPS-2026-01')!;
-    expect(unitJan.events.map((e) => e.type)).toEqual(['SlotsReleased', 'SlotsBooked']);
-    expect(unitJan.expectedRevision).toBe(0);
+    const occupancy = unitOf('SG-OPS', [{ code, workerId: 1001, start: '2026-01-05', end: '2026-01-26' }]);
+    given(events)
+      .when(edit(code, { days: 20 }, { occupancy, recordId: 9, n: 2, userId: 5 }))
+      .then((decided) => {
+        // The start of the edit with the old code and both new ids, the deletion, the creation, then the places.
+        expect(decided.map((e) => e.type)).toEqual([
+          'VacationEditStarted',
+          'VacationDeleted',
+          'VacationCreated',
+          'PilaCodeAssigned',
+          'SlotsReleased',
+          'SlotsBooked',
+        ]);
+        const record = decided[2]!.data as VacationRecord;
+        expect(decided[0]!.data).toEqual({
+          codigoPila: code,
+          workerId: 1001,
+          newRecordId: 9,
+          newCodigoPila: record.codigoPila,
+          startedAt: '2026-11-21T12:00:00.000Z',
+        });
+        expect(decided[1]!.data).toMatchObject({ codigoPila: code, reason: 'edit', replacedBy: record.codigoPila, deletedByUserId: 5 });
+        expect(record).toMatchObject({ replaces: code, businessDays: 20 });
+        expect(record.codigoPila).not.toBe(code);
+        expect(decided[4]).toEqual({ type: 'SlotsReleased', data: { codigoPila: code, workerId: 1001 } });
+        expect(decided[5]!.data).toMatchObject({ codigoPila: record.codigoPila, startDate: '2026-01-05' });
+      });
   });
 });
 
 describe('delete and approve', () => {
-  it('given a live record, then delete writes a full snapshot and releases its places', () => {
+  it('given a live record, then delete records a full snapshot and releases its places', () => {
     const { code, events } = withOne();
-    const state = { ...stateOf(events), revision: 0 };
-    const d = decideDelete(code, state, given(), 3);
-    expect(d.ok).toBe(true);
-    if (!d.ok) return;
-    expect(d.writes.map((w) => [w.stream, w.expectedRevision, w.events.map((e) => e.type)])).toEqual([
-      ['worker-1001', 0, ['VacationDeleted']],
-      ['unit-SG-OPS-2026-01', 'any', ['SlotsReleased']],
-    ]);
-    expect(d.writes[0]!.events[0]!.data).toMatchObject({
-      reason: 'delete',
-      deletedByUserId: 3,
-      snapshot: { codigoPila: code, totalValue: 1_423_500, approved: false },
-    });
-    expect(d.value).toEqual({
-      record: expect.objectContaining({ codigoPila: code }),
-      at: (d.writes[0]!.events[0]!.data as { deletedAt: string }).deletedAt,
-    });
+    given(events)
+      .when(remove(code, 3))
+      .then(([deleted, released, ...rest]) => {
+        expect(deleted).toMatchObject({
+          type: 'VacationDeleted',
+          data: {
+            reason: 'delete',
+            replacedBy: null,
+            deletedByUserId: 3,
+            deletedAt: '2026-11-21T12:00:00.000Z',
+            snapshot: { codigoPila: code, totalValue: 1_423_500, approved: false },
+          },
+        });
+        expect(released).toEqual({ type: 'SlotsReleased', data: { codigoPila: code, workerId: 1001 } });
+        expect(rest).toEqual([]);
+      });
+  });
+
+  it('given a record paid in money, then delete releases no place', () => {
+    const { code, events } = withOne({ compensated: true });
+    given(events)
+      .when(remove(code))
+      .then((decided) => expect(decided.map((e) => e.type)).toEqual(['VacationDeleted']));
   });
 
   it('given an approved record, then neither delete nor a second approval is allowed', () => {
     const { code, events } = withOne();
-    const state = stateOf([...events, approveOf(code)]);
-    expect(decideDelete(code, state, given(), 1)).toEqual({ ok: false, kind: 'approved' });
-    expect(decideApprove(code, state, given(), 1)).toEqual({ ok: false, kind: 'approved' });
+    given([...events, approval(code)])
+      .when(remove(code))
+      .thenFails('approved');
+    given([...events, approval(code)])
+      .when(approve(code))
+      .thenFails('approved');
   });
 
   it('given a deleted record, then delete and approve do not find it', () => {
-    const { code, events, state } = withOne();
-    const del = decideDelete(code, state, given(), 1);
-    const after = stateOf([...events, ...(del.ok ? del.writes[0]!.events : [])]);
-    expect(decideDelete(code, after, given(), 1)).toEqual({ ok: false, kind: 'record_not_found' });
-    expect(decideApprove(code, after, given(), 1)).toEqual({ ok: false, kind: 'record_not_found' });
+    const { code, events } = withOne();
+    const after = [
+      ...events,
+      ...given(events)
+        .when(remove(code))
+        .then(() => {}),
+    ];
+    given(after).when(remove(code)).thenFails('record_not_found');
+    given(after).when(approve(code)).thenFails('record_not_found');
   });
 
-  it('given a live unapproved record, then approve writes the approval', () => {
-    const { code, state } = withOne();
-    const d = decideApprove(code, { ...state, revision: 0 }, given(), 2);
-    expect(d.ok && d.value.at).toBe('2026-11-21T12:00:00.000Z');
-    expect(d.ok && d.writes).toEqual([
-      {
-        stream: 'worker-1001',
-        expectedRevision: 0,
-        events: [
-          {
-            type: 'VacationApproved',
-            data: { codigoPila: code, workerId: 1001, approvedByUserId: 2, approvedAt: '2026-11-21T12:00:00.000Z' },
-          },
-        ],
-      },
-    ]);
+  it('given a live unapproved record, then approve records the approval', () => {
+    const { code, events } = withOne();
+    given(events)
+      .when(approve(code, 2))
+      .then([
+        {
+          type: 'VacationApproved',
+          data: { codigoPila: code, workerId: 1001, approvedByUserId: 2, approvedAt: '2026-11-21T12:00:00.000Z' },
+        },
+      ]);
   });
 });

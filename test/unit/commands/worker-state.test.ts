@@ -1,49 +1,43 @@
 import { describe, expect, it } from 'vitest';
-import { decideApprove, decideCreate, decideDelete, decideEdit, decideInterrupt } from '../../../src/commands/decide.ts';
+import { judgedBytes, judgedState } from '../../../src/caching/judged-state.ts';
+import { decide, type VacationCommand } from '../../../src/commands/decide.ts';
 import { evaluate } from '../../../src/commands/evaluate.ts';
 import {
   emptyWorkerState,
   evolve,
   foldOnto,
   foldWorker,
-  judgedBytes,
-  judgedState,
   liveVacations,
   recordsOf,
   stateOf,
   type WorkerState,
 } from '../../../src/commands/worker-state.ts';
-import type { DomainEvent } from '../../../src/events/types.ts';
-import { calendar, given, params, request, unitOf, workerFile } from './builders.ts';
+import type { DomainEvent, VacationRecord } from '../../../src/events/types.ts';
+import { approve, calendar, create, edit, interrupt, params, remove, request, unitOf, workerFile } from './builders.ts';
 
 const withRevisions = (events: DomainEvent[]) => events.map((event, revision) => ({ event, revision }));
 const eventByEvent = (events: DomainEvent[]): WorkerState =>
   events.reduce((state, event, revision) => ({ ...evolve(state, event), revision }), emptyWorkerState());
 
-/** A worker's stream written by the deciders themselves: every kind of event a worker stream holds. */
+/** A worker's stream written by the decider itself: every kind of event a worker stream holds. */
 function stream(): DomainEvent[] {
   const events: DomainEvent[] = [];
-  const state = () => foldWorker(withRevisions(events));
-  const input = (over: Parameters<typeof request>[0]) => ({
-    request: request(over),
-    file: workerFile(),
-    state: state(),
-    calendar,
-    occupancy: unitOf('SG-OPS', []),
-  });
-  const take = <T>(d: { ok: true; writes: { stream: string; events: DomainEvent[] }[]; value: T } | { ok: false }): T => {
+  const occupancy = unitOf('SG-OPS', []);
+  const take = (command: VacationCommand): VacationRecord | undefined => {
+    const d = decide(command, foldWorker(withRevisions(events)));
     if (!d.ok) throw new Error(JSON.stringify(d));
-    events.push(...d.writes.filter((w) => w.stream.startsWith('worker-')).flatMap((w) => w.events));
-    return d.value;
+    // The worker stream's share: the places booked and the code assigned go to streams of their own.
+    events.push(...d.events.filter((e) => e.type !== 'SlotsBooked' && e.type !== 'SlotsReleased' && e.type !== 'PilaCodeAssigned'));
+    return d.events.find((e) => e.type === 'VacationCreated')?.data as VacationRecord | undefined;
   };
-  const first = take(decideCreate(input({ startDate: '2026-01-05', days: 15 }), state(), given(1, 1))).record.codigoPila;
-  take(decideApprove(first, state(), given(2, 2), 1));
-  take(decideInterrupt(first, { date: '2026-01-15', reason: 'incapacidad' }, state(), { calendar, today: '2026-01-15' }, given(3, 3), 1));
-  const second = take(decideCreate(input({ startDate: '2026-03-02', days: 6 }), state(), given(4, 4))).record.codigoPila;
-  const edited = take(decideEdit(second, { ...input({ startDate: '2026-03-09', days: 6 }), replacing: second }, state(), given(5, 5), 1));
-  take(decideDelete(edited.record.codigoPila, state(), given(6, 6), 1));
+  const first = take(create({ startDate: '2026-01-05', days: 15 }, { occupancy, recordId: 1, n: 1 }))!.codigoPila;
+  take(approve(first));
+  take(interrupt(first, '2026-01-15', '2026-01-15', 'incapacidad', 1));
+  const second = take(create({ startDate: '2026-03-02', days: 6 }, { occupancy, recordId: 4, n: 4 }))!.codigoPila;
+  const edited = take(edit(second, { startDate: '2026-03-09', days: 6 }, { occupancy, recordId: 5, n: 5 }))!;
+  take(remove(edited.codigoPila));
   // A historic vacation as the import records it: approved or not by its row.
-  events.push({ type: 'VacationImported', data: { ...edited.record, codigoPila: 'VAC_HISTORIC', recordId: 90, approved: true } });
+  events.push({ type: 'VacationImported', data: { ...edited, codigoPila: 'VAC_HISTORIC', recordId: 90, approved: true } });
   events.push({ type: 'SomethingNewer', data: {} } as unknown as DomainEvent);
   return events;
 }

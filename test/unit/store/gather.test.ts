@@ -1,18 +1,22 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
-import { Gatherer, setBatching } from '../../../src/store/throughput/gather.ts';
+import { Gatherer, batchLimit } from '../../../src/store/throughput/gather.ts';
 import type { EventStore, StreamWrite } from '../../../src/store/types.ts';
 
 /** One batch at a time, each answering ten times its items; the first is held until released. */
-function gated() {
+function gated(batching = true) {
   const batches: number[][] = [];
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  const g = new Gatherer<number, number>(async (batch) => {
-    batches.push(batch.map((a) => a.item));
-    if (batches.length === 1) await gate;
-    for (const a of batch) a.resolve(a.item * 10);
-  }, 1);
+  const g = new Gatherer<number, number>(
+    async (batch) => {
+      batches.push(batch.map((a) => a.item));
+      if (batches.length === 1) await gate;
+      for (const a of batch) a.resolve(a.item * 10);
+    },
+    1,
+    batchLimit(Number.POSITIVE_INFINITY, batching),
+  );
   return { g, batches, release };
 }
 
@@ -78,11 +82,8 @@ describe('gathering what callers ask for into batches', () => {
 });
 
 describe('with batching turned off (VACACIONES_BATCHING=off)', () => {
-  afterEach(() => setBatching(true));
-
   it('a gatherer sends every caller alone, in order, and still answers each', async () => {
-    setBatching(false);
-    const { g, batches, release } = gated();
+    const { g, batches, release } = gated(false);
     const answers = [1, 2, 3].map((n) => g.ask(n));
     release();
     expect(await Promise.all(answers)).toEqual([10, 20, 30]);
@@ -90,10 +91,9 @@ describe('with batching turned off (VACACIONES_BATCHING=off)', () => {
   });
 
   it("the batched appender writes each caller's events in an append of their own", async () => {
-    setBatching(false);
     const appends: number[] = [];
     const store = { appendAny: async (writes: StreamWrite[]) => (appends.push(writes.length), { position: { commit: 1n, prepare: 1n } }) };
-    const audits = new BatchedAppender(store as unknown as EventStore);
+    const audits = new BatchedAppender(store as unknown as EventStore, undefined, batchLimit(500, false));
     const w = (s: string): StreamWrite => ({ stream: s, expectedRevision: 'any', events: [] });
     await Promise.all([audits.append([w('a')]), audits.append([w('b'), w('c')]), audits.append([w('d')])]);
     expect(appends).toEqual([1, 2, 1]);

@@ -1,14 +1,13 @@
 import { LRUCache } from 'lru-cache';
-import { decode } from '../../events/codec.ts';
-import { isUnitStream } from '../../events/streams.ts';
-import type { DomainEvent } from '../../events/types.ts';
-import { Gatherer, type Asked } from './gather.ts';
-import type { EventStore, StoredEvent } from '../types.ts';
+import { decode } from '../events/codec.ts';
+import { isUnitStream } from '../events/streams.ts';
+import type { DomainEvent } from '../events/types.ts';
+import { Gatherer, batchLimit, type Asked } from '../store/throughput/gather.ts';
+import type { EventStore, StoredEvent } from '../store/types.ts';
 
-export interface CachedEvent {
-  event: DomainEvent;
-  revision: number;
-}
+import type { StreamEvent as CachedEvent } from '../store/aggregate-port.ts';
+
+export type { CachedEvent };
 
 /**
  * Streams the commands read again and again (a worker's, a subgerencia's months), kept decoded in
@@ -34,15 +33,17 @@ export class StreamCache {
   private readonly reads: Gatherer<{ stream: string; fromRevision: number }[], Map<string, StoredEvent[]>>;
 
   constructor(
-    private readonly store: EventStore,
+    private readonly store: Pick<EventStore, 'readStreams'>,
     maxEvents = 30_000,
     maxInFlight = 2,
     maxUnitEvents = 100_000,
+    /** Off: every read goes to the store on its own (VACACIONES_BATCHING=off). */
+    batching = true,
   ) {
     const sizeCalculation = (events: CachedEvent[]) => events.length + 1;
     this.workers = new LRUCache({ maxSize: maxEvents, sizeCalculation });
     this.units = new LRUCache({ maxSize: maxUnitEvents, sizeCalculation });
-    this.reads = new Gatherer((batch) => this.readTogether(batch), maxInFlight);
+    this.reads = new Gatherer((batch) => this.readTogether(batch), maxInFlight, batchLimit(Number.POSITIVE_INFINITY, batching));
   }
 
   /** Events held now, counting each stream as one more. */
@@ -54,7 +55,7 @@ export class StreamCache {
     return isUnitStream(stream) ? this.units : this.workers;
   }
 
-  async read(streams: string[]): Promise<Map<string, CachedEvent[]>> {
+  async read(streams: readonly string[]): Promise<Map<string, CachedEvent[]>> {
     const known = streams.map((stream) => ({ stream, held: this.entries(stream).get(stream) ?? [] }));
     const requests = known.map(({ stream, held }) => ({ stream, fromRevision: held.length ? held[held.length - 1]!.revision + 1 : 0 }));
     const fresh = await this.reads.ask(requests);
@@ -94,7 +95,7 @@ export class StreamCache {
    * (an empty stream included). Possibly behind the store: only for decisions whose append names
    * the revisions they were made on, so that a stale picture ends in a conflict, never a write.
    */
-  peek(streams: string[]): Map<string, CachedEvent[]> | undefined {
+  peek(streams: readonly string[]): Map<string, CachedEvent[]> | undefined {
     const out = new Map<string, CachedEvent[]>();
     for (const stream of streams) {
       const held = this.entries(stream).get(stream);

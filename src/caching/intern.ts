@@ -34,3 +34,19 @@ export function internBy<T extends object>(key: string, make: () => T): T {
 
 /** One shared list per content (see internBy): the period ends of a company's payroll calendar, and the like. */
 export const internList = <T extends string | number>(list: readonly T[]): readonly T[] => internBy(JSON.stringify(list), () => list);
+
+/**
+ * `name` memoised by number and interned (see intern): for names computed from a small set of
+ * numbers that recur across many rows, as the day numbers of payroll periods do. Bounded as
+ * intern is.
+ */
+export function internedNames(name: (n: number) => string): (n: number) => string {
+  const known = new Map<number, string>();
+  return (n) => {
+    const hit = known.get(n);
+    if (hit !== undefined) return hit;
+    const made = intern(name(n));
+    if (known.size < BOUND) known.set(n, made);
+    return made;
+  };
+}

@@ -1,0 +1,80 @@
+import { workerStream } from '../events/streams.ts';
+import type { AggregatePort, Loaded as LoadedOf } from '../store/aggregate-port.ts';
+import { WrongExpectedRevisionError, type Position } from '../store/types.ts';
+import { decide, type Decision, type Moment, type VacationCommand } from './decide.ts';
+import { streamsOf } from './streams-of.ts';
+import { metadataOf, type Actor, type Outcome } from './types.ts';
+import type { WorkerState } from './worker-state.ts';
+
+/** The event store as the commands use it (src/store/aggregate-port.ts), over workers' states. */
+export type CommandEvents = AggregatePort<WorkerState>;
+export type Loaded = LoadedOf<WorkerState>;
+
+export interface Written<T> {
+  value: T;
+  position: Position;
+}
+
+export type Accepted = Extract<Decision, { ok: true }>;
+
+/** One command as the handler runs it. */
+export interface Job<C extends VacationCommand, T> {
+  /** The worker whose stream the decision is made on. */
+  workerId: number;
+  /** The streams it reads besides (the subgerencia's months, under a limit of people at once). */
+  others: readonly string[];
+  /**
+   * Whether the first attempt may decide on the streams as held in memory (creates, which come
+   * in crowds): the append names the revisions it was decided on, so a stale picture ends in a
+   * conflict and a fresh attempt.
+   */
+  optimistic?: boolean;
+  /** The command of one attempt, at its moment, on what was loaded. */
+  command(moment: Moment, loaded: Loaded): C;
+  /** What the caller is answered once the events are written. */
+  answer(decision: Accepted, command: C, loaded: Loaded): T;
+}
+
+export interface HandlerDeps {
+  events: CommandEvents;
+  now: () => Date;
+  randomHex8: () => string;
+  /** The service's business date, every event's metadata. */
+  today: () => string;
+  maxAttempts: number;
+  onConflict?: (stream: string) => void;
+}
+
+/**
+ * Load → decide → append, and again on a conflict: losing a race on any stream means the
+ * picture was stale, so the command is decided again on fresh reads, a bounded number of times.
+ * A refusal is never answered from streams as held: it is decided again on fresh reads first.
+ */
+export async function handle<C extends VacationCommand, T>(deps: HandlerDeps, actor: Actor, job: Job<C, T>): Promise<Outcome<Written<T>>> {
+  const worker = workerStream(job.workerId);
+  for (let attempt = 0; attempt < deps.maxAttempts; attempt++) {
+    const now = deps.now();
+    const moment: Moment = { nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: deps.randomHex8() };
+    let loaded = await deps.events.load(worker, job.others, job.optimistic && attempt === 0 ? 'held' : 'fresh');
+    let command = job.command(moment, loaded);
+    let decision = decide(command, loaded.state);
+    if (!decision.ok && loaded.held) {
+      loaded = await deps.events.load(worker, job.others, 'fresh');
+      command = job.command(moment, loaded);
+      decision = decide(command, loaded.state);
+    }
+    if (!decision.ok) return decision;
+    const occupancy = command.type === 'CreateVacation' || command.type === 'EditVacation' ? command.data.occupancy : undefined;
+    try {
+      const writes = streamsOf(decision.events, loaded.state, occupancy);
+      const { position } = await deps.events.append(writes, metadataOf(actor, now, deps.today()));
+      return { ok: true, value: { value: job.answer(decision, command, loaded), position } };
+    } catch (err) {
+      if (!(err instanceof WrongExpectedRevisionError)) throw err;
+      deps.onConflict?.(err.stream);
+      // Spread the retries out so that a crowd of losers does not collide again at once.
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
+    }
+  }
+  return { ok: false, kind: 'busy' };
+}
