@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ROLES, type Access, type Role } from './roles.ts';
 import { decoyHash, hashPassword, normalEmail, verifyPassword, weakerThanNow } from './passwords.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { ReferenceRepository } from '../reference/repository.ts';
@@ -29,6 +30,21 @@ export const FORGET_FAILURES_HOURS = 24;
 
 export const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 
+/** A role as the operator asked for it: a jefe answers for at least one subgerencia that exists; the others for none in particular. */
+async function checkAccess(db: Queryable, access: Access): Promise<void> {
+  if (!ROLES.includes(access.role)) throw new PanelAccountError(`--rol must be one of ${ROLES.join(', ')}`);
+  if (access.role !== 'jefe') {
+    if (access.units.length > 0)
+      throw new PanelAccountError('--subgerencia applies only to --rol jefe, who answers for those subgerencias');
+    return;
+  }
+  if (access.units.length === 0)
+    throw new PanelAccountError('--rol jefe needs --subgerencia <id> (one or more): the subgerencias this person answers for');
+  const known = await db.query<{ id: string }>('SELECT id FROM ref_subgerencias WHERE id = ANY($1)', [[...access.units]]);
+  const missing = access.units.filter((u) => !known.rows.some((k) => k.id === u));
+  if (missing.length > 0) throw new PanelAccountError(`no subgerencia with id ${missing.join(', ')} in the reference data`);
+}
+
 async function administrator(db: Queryable, email: string) {
   const user = await new ReferenceRepository(db).userByEmail(email);
   return user?.isAdmin ? user : null;
@@ -48,19 +64,27 @@ const cancelPendingInvites = (db: Queryable, email: string) =>
  * A one-time token for an administrator of the reference data, valid INVITE_VALID_HOURS hours.
  * Earlier links for the same e-mail stop working: only the latest one sent can set the password.
  */
-export async function createInvite(db: Db, email: string, now = new Date()): Promise<Invitation> {
+export async function createInvite(
+  db: Db,
+  email: string,
+  now = new Date(),
+  access: Access = { role: 'administrador', units: [] },
+): Promise<Invitation> {
   const user = await administrator(db, email);
   if (!user) throw new PanelAccountError(`${email} is not an administrator in the reference data: only administrators may use the panel`);
+  await checkAccess(db, access);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + INVITE_VALID_HOURS * 3600_000);
   const address = normalEmail(user.email);
   await db.transaction(async (tx) => {
     await cancelPendingInvites(tx, address);
-    await tx.query('INSERT INTO panel_invites (token_hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)', [
+    await tx.query('INSERT INTO panel_invites (token_hash, email, created_at, expires_at, role, units) VALUES ($1, $2, $3, $4, $5, $6)', [
       sha256(token),
       address,
       now.toISOString(),
       expiresAt.toISOString(),
+      access.role,
+      [...access.units],
     ]);
   });
   return { email: address, token, expiresAt };
@@ -84,16 +108,19 @@ export async function invitedEmail(db: Queryable, token: string): Promise<string
 export async function acceptInvite(db: Db, token: string, password: string): Promise<string | null> {
   const hash = await hashPassword(password);
   return db.transaction(async (tx) => {
-    const r = await tx.query<{ email: string }>(
-      'UPDATE panel_invites SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING email',
+    const r = await tx.query<{ email: string; role: string; units: string[] }>(
+      'UPDATE panel_invites SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now() RETURNING email, role, units',
       [sha256(token)],
     );
-    const email = r.rows[0]?.email;
-    if (!email || !(await administrator(tx, email))) return null;
+    const invite = r.rows[0];
+    const email = invite?.email;
+    if (!invite || !email || !(await administrator(tx, email))) return null;
+    // The role is the invitation's: a new invitation is how an operator changes it.
     await tx.query(
-      `INSERT INTO panel_accounts (email, password_hash) VALUES ($1, $2)
-       ON CONFLICT (email) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now(), revoked_at = NULL`,
-      [email, hash],
+      `INSERT INTO panel_accounts (email, password_hash, role, units) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (email) DO UPDATE SET password_hash = EXCLUDED.password_hash, role = EXCLUDED.role, units = EXCLUDED.units,
+         updated_at = now(), revoked_at = NULL`,
+      [email, hash, invite.role, invite.units],
     );
     await cancelPendingInvites(tx, email);
     await tx.query('DELETE FROM panel_sessions WHERE email = $1', [email]);
@@ -182,6 +209,8 @@ export async function forgetStaleFailures(db: Queryable): Promise<number> {
 }
 
 export interface AccountInfo {
+  role: Role;
+  units: string[];
   email: string;
   createdAt: string;
   lastSignIn: string | null;
@@ -193,7 +222,7 @@ const iso = (v: unknown) => (v == null ? null : new Date(v as string).toISOStrin
 
 export async function listAccounts(db: Queryable): Promise<AccountInfo[]> {
   const r = await db.query<Record<string, unknown>>(
-    `SELECT a.email, a.created_at, a.last_sign_in, a.revoked_at, f.locked_until
+    `SELECT a.email, a.role, a.units, a.created_at, a.last_sign_in, a.revoked_at, f.locked_until
        FROM panel_accounts a
        LEFT JOIN (SELECT email, max(locked_until) AS locked_until FROM panel_sign_in_failures WHERE locked_until > now() GROUP BY email) f
          ON f.email = a.email
@@ -201,6 +230,8 @@ export async function listAccounts(db: Queryable): Promise<AccountInfo[]> {
   );
   return r.rows.map((row) => ({
     email: row.email as string,
+    role: row.role as Role,
+    units: row.units as string[],
     createdAt: iso(row.created_at)!,
     lastSignIn: iso(row.last_sign_in),
     revokedAt: iso(row.revoked_at),

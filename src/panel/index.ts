@@ -6,6 +6,7 @@ import { forgetStaleFailures, sessionSecret, sha256 } from './accounts.ts';
 import { registerAssets } from './assets.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
+import { NOT_FOR_ROLE, ROLE_LABEL, accessOf, actionOf, mayDo, seesUnits, unitsOf } from './roles.ts';
 import { PgSessionStore, SESSION_IDLE_MS, SESSION_MAX_MS } from './session-store.ts';
 import { PANEL_CSP, PANEL_ERRORS, send, sendPanelError } from './respond.ts';
 import { signInPageRoutes } from './sign-in-routes.ts';
@@ -58,6 +59,7 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
   await app.register(
     async (panel) => {
       panel.decorateRequest('panelUser', null);
+      panel.decorateRequest('panelAccess', null);
       panel.addHook('onSend', async (req, reply) => {
         reply.header('content-security-policy', PANEL_CSP);
         reply.header('cache-control', 'no-store');
@@ -132,7 +134,29 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
         const ctx: PanelContext = {
           deps,
           csrf: (reply) => reply.generateCsrf(),
-          unitsOf: () => null,
+          unitsOf: (req) => unitsOf(req.panelAccess!),
+          may: (req, action) => mayDo(req.panelAccess!, action),
+          async seesWorker(req, documentNumber) {
+            const access = req.panelAccess!;
+            if (access.role !== 'jefe') return true;
+            const file = await deps.reference.workerFileByDocument(documentNumber);
+            return (
+              file !== null &&
+              seesUnits(
+                access,
+                file.contracts.map((c) => c.subgerenciaId),
+              )
+            );
+          },
+          refuse(req, reply, text) {
+            return ctx.render(req, reply, {
+              title: 'Acceso denegado',
+              section: 'inicio',
+              status: 403,
+              flash: { kind: 'error', text },
+              body: html`<p><a href="/panel">Volver al inicio</a></p>`,
+            });
+          },
           flash(req, flash) {
             req.session.flash = flash;
           },
@@ -140,7 +164,16 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
             const flash = o.flash ?? req.session.flash ?? null;
             if (req.session.flash) delete req.session.flash;
             const user = req.panelUser!;
-            return send(reply, page({ ...o, flash, user: { email: user.email, name: user.name }, csrf: reply.generateCsrf() }), o.status);
+            return send(
+              reply,
+              page({
+                ...o,
+                flash,
+                user: { email: user.email, name: user.name, role: ROLE_LABEL[req.panelAccess!.role] },
+                csrf: reply.generateCsrf(),
+              }),
+              o.status,
+            );
           },
         };
 
@@ -163,7 +196,21 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
               const back = req.method === 'GET' ? `?volver=${encodeURIComponent(req.url)}` : '';
               return reply.redirect(`/panel/ingresar${back}`, 303);
             }
+            const access = await accessOf(deps.db, user.email);
+            if (!access) {
+              await req.session.destroy();
+              return reply.redirect('/panel/ingresar', 303);
+            }
             req.panelUser = user;
+            req.panelAccess = access;
+            // Every route is held to the role here, forged posts included; the pages only hide what a role cannot use.
+            if (!mayDo(access, actionOf(req.method, req.routeOptions.url ?? ''))) {
+              req.log.warn(
+                { panelUser: user.email, role: access.role, route: req.routeOptions.url, method: req.method },
+                'panel action refused for the role',
+              );
+              return ctx.refuse(req, reply, NOT_FOR_ROLE(access));
+            }
           });
           homePageRoutes(inside, ctx);
           calendarPageRoutes(inside, ctx);

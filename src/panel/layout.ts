@@ -21,7 +21,7 @@ export interface PageOptions {
   title: string;
   body: Html;
   /** The signed-in person, for the header and the sign-out form; none on the sign-in pages. */
-  user?: { email: string; name: string };
+  user?: { email: string; name: string; role?: string };
   section?: Section;
   csrf?: string;
   flash?: Flash | null;
@@ -62,7 +62,7 @@ export function page(o: PageOptions): Html {
       </ul></nav>
       <form method="post" action="/panel/salir" class="signout">
         <input type="hidden" name="_csrf" value="${o.csrf}">
-        <span class="who">${o.user.name} <span class="email">(${o.user.email})</span></span>
+        <span class="who">${o.user.name} <span class="email">(${o.user.email}${o.user.role ? `, ${o.user.role}` : ''})</span></span>
         <button type="submit">Cerrar sesión</button>
       </form>`
     : html``;

@@ -88,4 +88,18 @@ export const panelMigrations: Migration[] = [
       CREATE INDEX panel_sign_in_failures_last ON panel_sign_in_failures (last_failure);
     `,
   },
+  {
+    version: 41,
+    name: 'web panel: roles (administrador, jefe, auditor) on accounts and invitations',
+    sql: `
+      -- What each person may do: every account made before roles is an administrator's, as it was.
+      -- A jefe (area head) answers for some subgerencias; the others see every one.
+      ALTER TABLE panel_accounts
+        ADD COLUMN role  text   NOT NULL DEFAULT 'administrador' CHECK (role IN ('administrador', 'jefe', 'auditor')),
+        ADD COLUMN units text[] NOT NULL DEFAULT '{}';
+      ALTER TABLE panel_invites
+        ADD COLUMN role  text   NOT NULL DEFAULT 'administrador' CHECK (role IN ('administrador', 'jefe', 'auditor')),
+        ADD COLUMN units text[] NOT NULL DEFAULT '{}';
+    `,
+  },
 ];

@@ -1,4 +1,5 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { ROLES, type Role } from '../../panel/roles.ts';
 import { INVITE_VALID_HOURS, PanelAccountError, createInvite, listAccounts, pendingInvites, revokeAccount } from '../../panel/accounts.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
 import { formatTable } from './projections.ts';
@@ -33,12 +34,22 @@ export function registerPanel(program: Command, io: CliIo): void {
     .description(`print a one-time link (valid ${INVITE_VALID_HOURS} h) for an administrator to set a panel password`)
     .argument('<email>', 'e-mail of an administrator in the reference data')
     .option('--url <base>', 'address people use to reach the service (default: PANEL_URL, else http://HOST:PORT)')
-    .action(async (email: string, opts: { url?: string }) => {
+    .addOption(
+      new Option(
+        '--rol <rol>',
+        'what the person may do: administrador (everything), jefe (sees and approves the vacations of --subgerencia), auditor (reads and exports, changes nothing)',
+      )
+        .choices(ROLES)
+        .default('administrador'),
+    )
+    .option('--subgerencia <id...>', 'for --rol jefe: the subgerencias the person answers for (one or more ids)')
+    .action(async (email: string, opts: { url?: string; rol: Role; subgerencia?: string[] }) => {
       const base = baseUrl(opts.url);
       await withDb((db) =>
         operatorErrors(async () => {
-          const invite = await createInvite(db, email);
-          io.out(`invitation for ${invite.email}, valid until ${invite.expiresAt.toISOString()}; it works once`);
+          const invite = await createInvite(db, email, new Date(), { role: opts.rol, units: opts.subgerencia ?? [] });
+          const scope = opts.rol === 'jefe' ? ` of ${(opts.subgerencia ?? []).join(', ')}` : '';
+          io.out(`invitation for ${invite.email} as ${opts.rol}${scope}, valid until ${invite.expiresAt.toISOString()}; it works once`);
           io.out('send it to that person only: whoever opens it sets the password');
           // Alone on the last line so scripts can take it with `tail -n 1`.
           io.out(`${base}/panel/invitacion/${invite.token}`);
@@ -58,12 +69,13 @@ export function registerPanel(program: Command, io: CliIo): void {
         }
         const rows = accounts.map((a) => [
           a.email,
+          a.role === 'jefe' ? `jefe (${a.units.join(', ')})` : a.role,
           a.revokedAt ? 'revoked' : a.lockedUntil ? `locked until ${a.lockedUntil}` : 'active',
           a.createdAt,
           a.lastSignIn ?? '-',
         ]);
-        for (const i of invites) rows.push([i.email, `invited, link valid until ${i.expiresAt}`, i.createdAt, '-']);
-        for (const line of formatTable(['EMAIL', 'STATE', 'CREATED', 'LAST SIGN-IN'], rows)) io.out(line);
+        for (const i of invites) rows.push([i.email, '-', `invited, link valid until ${i.expiresAt}`, i.createdAt, '-']);
+        for (const line of formatTable(['EMAIL', 'ROLE', 'STATE', 'CREATED', 'LAST SIGN-IN'], rows)) io.out(line);
       });
     });
 

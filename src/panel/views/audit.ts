@@ -24,10 +24,12 @@ import {
 export function auditPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
 
+  /** The worker the page asks about; none for a jefe asking about another subgerencia's worker. */
   async function workerOf(req: FastifyRequest): Promise<{ doc: string; worker: Worker | null }> {
     const doc = String((req.query as Record<string, unknown>).documento ?? '')
       .trim()
       .slice(0, 40);
+    if (doc && !(await ctx.seesWorker(req, doc))) return { doc, worker: null };
     return { doc, worker: doc ? await deps.reference.workerByDocument(doc) : null };
   }
 

@@ -118,7 +118,7 @@ export function calendarPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   const holidays = holidayCalendar(deps.config);
   app.get('/calendario', async (req, reply) => {
-    const scope = ctx.unitsOf(req.panelUser!);
+    const scope = ctx.unitsOf(req);
     const known = (await subgerencias(deps.db)).filter((u) => scope === null || scope.includes(u.id));
     const today = deps.today();
     const problems: string[] = [];

@@ -32,7 +32,8 @@ function awayTable(caption: string, list: AbsenceWithUnit[], units: Map<string, 
 </table>`;
 }
 
-function approvalsTable(list: AwaitingApproval[], units: Map<string, string>, csrf: string): Html {
+/** Records waiting for approval; with the approve button only for a role that approves (`csrf` null: none). */
+function approvalsTable(list: AwaitingApproval[], units: Map<string, string>, csrf: string | null): Html {
   return html`<table>
   <caption>Vacaciones por aprobar, la más próxima primero</caption>
   <thead><tr><th scope="col">Persona</th><th scope="col">Subgerencia</th><th scope="col">Desde</th><th scope="col">Hasta</th>
@@ -42,11 +43,15 @@ function approvalsTable(list: AwaitingApproval[], units: Map<string, string>, cs
     <td>${v.subgerenciaId ? (units.get(v.subgerenciaId) ?? v.subgerenciaId) : '—'}</td>
     <td>${shortDate(v.startDate)}</td><td>${shortDate(v.endDate)}</td>
     <td class="num">${v.businessDays}${v.compensated ? ' (en dinero)' : ''}</td>
-    <td><form method="post" action="${url`/panel/vacaciones/${v.codigoPila}/aprobar`}" class="inline">
+    <td>${
+      csrf === null
+        ? 'Pendiente'
+        : html`<form method="post" action="${url`/panel/vacaciones/${v.codigoPila}/aprobar`}" class="inline">
       <input type="hidden" name="_csrf" value="${csrf}"><input type="hidden" name="volver" value="/panel">
       <button type="submit" aria-label="Aprobar las vacaciones de ${v.name} del ${shortDate(v.startDate)} al ${shortDate(
         v.endDate,
-      )}">Aprobar</button></form></td></tr>`,
+      )}">Aprobar</button></form>`
+    }</td></tr>`,
   )}</tbody>
 </table>`;
 }
@@ -79,7 +84,7 @@ export function homePageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/', async (req, reply) => {
     const query = req.query as Record<string, unknown>;
-    const scope = ctx.unitsOf(req.panelUser!);
+    const scope = ctx.unitsOf(req);
     const today = deps.today();
     const [monday, sunday] = weekOf(today);
     const after = typeof query.revisar === 'string' && /^\d{1,15}$/.test(query.revisar) ? Number(query.revisar) : 0;
@@ -118,7 +123,7 @@ ${
   pending.total === 0
     ? html`<p>No hay vacaciones esperando aprobación.</p>`
     : html`${pending.total > pending.records.length ? html`<p>Se muestran las ${pending.records.length} más próximas de ${pending.total}.</p>` : ''}
-${approvalsTable(pending.records, names, ctx.csrf(reply))}`
+${approvalsTable(pending.records, names, ctx.may(req, 'approve') ? ctx.csrf(reply) : null)}`
 }
 <h2 id="periodos">Periodos que requieren atención</h2>
 <p class="muted">Revisados ${watch.reviewed} trabajadores${after > 0 ? ' de este tramo' : ''}: los periodos de cada uno se calculan

@@ -57,7 +57,9 @@ export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/ocupacion', async (req, reply) => {
     const query = req.query as Record<string, unknown>;
-    const units = await subgerencias(deps.db);
+    const scope = ctx.unitsOf(req);
+    // A jefe sees only the subgerencias they answer for.
+    const units = (await subgerencias(deps.db)).filter((u) => scope === null || scope.includes(u.id));
     const today = deps.today();
     const asked = typeof query.subgerencia === 'string' ? query.subgerencia : '';
     const unit = units.find((u) => u.id === asked) ?? units[0];

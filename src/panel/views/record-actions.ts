@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { NOT_IN_UNITS } from '../roles.ts';
 import { refusalWords } from '../../app/refusals.ts';
 import { VacationUseCases } from '../../app/vacations.ts';
 import { Fields } from '../../app/fields.ts';
@@ -50,6 +51,8 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
     const code = (req.params as { codigo: string }).codigo;
     const user = req.panelUser!;
     const record = await recordOf(code);
+    // A jefe approves only their subgerencias' vacations, however the form was made.
+    if (record && !(await ctx.seesWorker(req, record.documentNumber))) return ctx.refuse(req, reply, NOT_IN_UNITS);
     const r = await useCases.approve(panelCall(req, user), code);
     if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'approve', { code }).text.join(' ') });
     else ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });

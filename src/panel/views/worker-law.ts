@@ -1,3 +1,4 @@
+import { NOT_IN_UNITS } from '../roles.ts';
 import type { FastifyInstance } from 'fastify';
 import { lawProblemMessage, warningBody } from '../../app/law-messages.ts';
 import { csvBook, xlsxBook } from '../../app/book-formats.ts';
@@ -127,6 +128,7 @@ export function registerDownloadRoutes(app: FastifyInstance, ctx: PanelContext) 
     if ((formato !== 'csv' && formato !== 'xlsx') || documento.length > 40 || !(await deps.reference.workerByDocument(documento))) {
       return reply.callNotFound();
     }
+    if (!(await ctx.seesWorker(req, documento))) return ctx.refuse(req, reply, NOT_IN_UNITS);
     const asOf = deps.today();
     const workers = registerBook(deps.db, {
       scope: { kind: 'trabajador', documentNumber: documento },

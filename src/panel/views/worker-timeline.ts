@@ -5,6 +5,13 @@ import { bogotaTime, pilaCode, html, pesos, shortDate, url, type Html } from '..
 import { stateBadge, displayStateOf, type StateFacts } from './display-state.ts';
 import { amortizationTable, fromTo } from './vacation-form.ts';
 
+/** What the person's role and permissions let them do to a record, so the page shows only those buttons. */
+export interface Can {
+  approve: boolean;
+  write: boolean;
+  delete: boolean;
+}
+
 export const canDelete = (user: User) => user.permissions.includes(PERMISSION_DELETE);
 /** A read model's record as the state functions take it. */
 const facts = (v: VacationView): StateFacts => ({ ...v, deleted: v.status === 'deleted' });
@@ -13,13 +20,13 @@ const facts = (v: VacationView): StateFacts => ({ ...v, deleted: v.status === 'd
 const interruptible = (v: VacationView, today: string) =>
   v.status === 'live' && v.approved && !v.compensated && !v.interruptedOn && v.startDate <= today && today <= v.endDate;
 
-export function timeline(list: VacationView[], user: User, doc: string, csrf: string, today: string): Html {
+export function timeline(list: VacationView[], can: Can, doc: string, csrf: string, today: string): Html {
   if (list.length === 0) return html`<p>El trabajador no tiene vacaciones registradas.</p>`;
   const ordered = [...list].sort((a, b) => b.startDate.localeCompare(a.startDate) || b.recordId - a.recordId);
   const live = ordered.filter((v) => v.status === 'live');
   const gone = ordered.filter((v) => v.status !== 'live');
   const items = (records: VacationView[], label: string) =>
-    html`<ol class="timeline" aria-label="${label}">${records.map((v) => timelineItem(v, user, doc, csrf, today))}</ol>`;
+    html`<ol class="timeline" aria-label="${label}">${records.map((v) => timelineItem(v, can, doc, csrf, today))}</ol>`;
   return html`${live.length ? items(live, 'Vacaciones vigentes, de la más reciente a la más antigua') : html`<p>El trabajador no tiene vacaciones vigentes.</p>`}
 ${
   gone.length
@@ -29,7 +36,7 @@ ${items(gone, 'Vacaciones reemplazadas o eliminadas')}</details>`
 }`;
 }
 
-function timelineItem(v: VacationView, user: User, doc: string, csrf: string, today: string): Html {
+function timelineItem(v: VacationView, can: Can, doc: string, csrf: string, today: string): Html {
   const state = displayStateOf(facts(v));
   const live = v.status === 'live';
   return html`<li id="${v.codigoPila}" class="${live ? '' : 'gone'}">
@@ -56,7 +63,7 @@ function timelineItem(v: VacationView, user: User, doc: string, csrf: string, to
   ${amortizationTable(v.amortizations, `Amortizaciones de las vacaciones ${fromTo(v)}`)}
   <div class="actions">
     ${
-      live && !v.approved
+      live && !v.approved && can.approve
         ? html`<form method="post" action="${url`/panel/vacaciones/${v.codigoPila}/aprobar`}" class="inline">
         <input type="hidden" name="_csrf" value="${csrf}">
         <button type="submit" aria-label="Aprobar las vacaciones ${fromTo(v)}">Aprobar</button>
@@ -64,19 +71,19 @@ function timelineItem(v: VacationView, user: User, doc: string, csrf: string, to
         : ''
     }
     ${
-      interruptible(v, today)
+      can.write && interruptible(v, today)
         ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/interrumpir`}"
             aria-label="Interrumpir las vacaciones ${fromTo(v)}">Interrumpir…</a>`
         : ''
     }
     ${
-      live && !v.approved && canDelete(user)
+      live && !v.approved && can.write && can.delete
         ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/eliminar`}"
             aria-label="Eliminar las vacaciones ${fromTo(v)}">Eliminar…</a>`
         : ''
     }
     ${
-      live && !v.approved && !v.interruptedOn
+      live && !v.approved && !v.interruptedOn && can.write
         ? html`<a class="button secondary" href="${url`/panel/vacaciones/${v.codigoPila}/editar`}"
             aria-label="Editar o cambiar de fecha las vacaciones ${fromTo(v)}">Editar…</a>`
         : ''

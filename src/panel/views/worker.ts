@@ -12,7 +12,8 @@ import { searchWorkers, subgerencias } from '../../reference/search.ts';
 import { periodsSection, registerLinks, settlementSection } from './worker-law.ts';
 import { panelCall } from '../call.ts';
 import { fromTo, previewBlock, readVacationForm, vacationForm, type FormState } from './vacation-form.ts';
-import { timeline } from './worker-timeline.ts';
+import { canDelete, timeline } from './worker-timeline.ts';
+import { NOT_IN_UNITS } from '../roles.ts';
 
 /** Workers a search lists at most. */
 const SEARCH_LIMIT = 20;
@@ -60,7 +61,11 @@ export function workerPageRoutes(app: FastifyInstance, ctx: PanelContext) {
       .slice(0, 100);
     let results: Html = html``;
     if (q !== '') {
-      const { hits, more } = await searchWorkers(deps.db, q, SEARCH_LIMIT);
+      const found = await searchWorkers(deps.db, q, SEARCH_LIMIT);
+      // A jefe finds only the workers of their subgerencias.
+      const seen = await Promise.all(found.hits.map((w) => ctx.seesWorker(req, w.documentNumber)));
+      const hits = found.hits.filter((_, i) => seen[i]);
+      const more = found.more;
       const caption = more ? `Los primeros ${hits.length} resultados` : `${hits.length} resultado${hits.length === 1 ? '' : 's'}`;
       // A whole document typed: straight to that worker.
       if (hits[0]?.documentNumber === q) return reply.redirect(url`/panel/trabajador/${q}`, 303);
@@ -97,6 +102,7 @@ ${more ? html`<p role="status">${MORE_HITS}</p>` : ''}`;
         body: searchForm(doc),
       });
     }
+    if (!(await ctx.seesWorker(req, doc))) return ctx.refuse(req, reply, NOT_IN_UNITS);
     const { worker } = file;
     return ctx.render(req, reply, {
       title: `${worker.firstNames} ${worker.lastNames}`,
@@ -136,22 +142,9 @@ ${contracts}
 ${registerLinks(worker.documentNumber)}
 ${periods}
 ${settlement}
-<h2 id="form-title">Calcular y registrar vacaciones</h2>
-${
-  form.errors?.length
-    ? html`<div class="flash flash-error" role="alert" id="errores">
-        <p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul>
-      </div>`
-    : ''
-}
-${form.preview ? previewBlock(form.preview) : ''}
-${
-  !balance.ok && balance.problem.kind === 'no_contracts'
-    ? html`<p>No se pueden registrar vacaciones: ningún contrato del trabajador está vigente hoy.</p>`
-    : vacationForm(url`/panel/trabajador/${worker.documentNumber}/vacaciones`, csrf, form, continuable(list))
-}
+${ctx.may(req, 'write') ? bookingSection(form, worker.documentNumber, csrf, balance, list) : ''}
 <h2>Vacaciones</h2>
-${timeline(list, user, worker.documentNumber, csrf, today)}`;
+${timeline(list, { approve: ctx.may(req, 'approve'), write: ctx.may(req, 'write'), delete: canDelete(user) }, worker.documentNumber, csrf, today)}`;
   }
 
   app.post('/trabajador/:documento/vacaciones', async (req, reply) => {
@@ -190,4 +183,28 @@ function searchForm(q: string): Html {
     <span class="hint" id="q-hint">El número de documento o su comienzo, o el comienzo de nombres o apellidos.</span></div>
   <div><button type="submit">Buscar</button></div>
 </form>`;
+}
+
+/** Calculate and book: only for a role that changes data. */
+function bookingSection(
+  form: FormState,
+  doc: string,
+  csrf: string,
+  balance: Awaited<ReturnType<typeof vacationBalance>>,
+  list: VacationView[],
+): Html {
+  return html`<h2 id="form-title">Calcular y registrar vacaciones</h2>
+${
+  form.errors?.length
+    ? html`<div class="flash flash-error" role="alert" id="errores">
+        <p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul>
+      </div>`
+    : ''
+}
+${form.preview ? previewBlock(form.preview) : ''}
+${
+  !balance.ok && balance.problem.kind === 'no_contracts'
+    ? html`<p>No se pueden registrar vacaciones: ningún contrato del trabajador está vigente hoy.</p>`
+    : vacationForm(url`/panel/trabajador/${doc}/vacaciones`, csrf, form, continuable(list))
+}`;
 }
