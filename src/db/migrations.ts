@@ -12,18 +12,19 @@ export type { Migration } from './types.ts';
 
 /**
  * Every migration of the service, in version order. Each owner of tables keeps its own, with the
- * SQL as it was applied: the event store (events, streams, record ids, the append functions),
- * the reference data, the API keys, the idempotency records, the projections' checkpoints and
- * the panel, the webhooks. Versions are one rising sequence across owners: a new migration takes a
- * free number above those applied.
+ * SQL as it was applied: the event store (events, streams, record ids, the append functions, the
+ * hash chain), the reference data, the API keys, the projections' checkpoints, the panel, the
+ * idempotency records and the webhooks. Each owner starts from a baseline, the schema as it stood
+ * at the first release (versions 1 to 6 and the webhooks' 40); a change is a new migration under a
+ * free number above those applied. Versions are one rising sequence across owners.
  */
 export const migrations: Migration[] = [
   ...eventStoreMigrations,
   ...referenceMigrations,
   ...apiKeyMigrations,
-  ...idempotencyMigrations,
   ...projectionMigrations,
   ...panelMigrations,
+  ...idempotencyMigrations,
   ...webhookMigrations,
 ].sort((a, b) => a.version - b.version);
 
@@ -44,9 +45,9 @@ export async function migrate(db: Db, list: Migration[] = migrations): Promise<n
         name       text NOT NULL,
         applied_at timestamptz NOT NULL DEFAULT now()
       )`);
-      const done = new Set(
-        (await conn.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
-      );
+      const recorded = (await conn.query<{ version: number; name: string }>('SELECT version, name FROM schema_migrations')).rows;
+      const done = new Set(recorded.map((r) => Number(r.version)));
+      refuseOtherMigrations(recorded, list);
       const applied: number[] = [];
       for (const m of [...list].sort((a, b) => a.version - b.version)) {
         if (done.has(m.version)) continue;
@@ -66,4 +67,21 @@ export async function migrate(db: Db, list: Migration[] = migrations): Promise<n
       await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
     }
   });
+}
+
+/**
+ * A version recorded under another name was another migration: the database was built by a chain
+ * this service no longer has (the migrations made before the first release, squashed since into
+ * the baselines). Applying what follows on top would leave it half one schema, half the other.
+ */
+function refuseOtherMigrations(recorded: { version: number; name: string }[], list: Migration[]): void {
+  const names = new Map(list.map((m) => [m.version, m.name]));
+  for (const r of recorded) {
+    const name = names.get(Number(r.version));
+    if (name !== undefined && name !== r.name)
+      throw new Error(
+        `the database applied migration ${r.version} as "${r.name}", which this service knows as "${name}": ` +
+          'it was built by migrations replaced since: create it again',
+      );
+  }
 }
