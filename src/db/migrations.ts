@@ -16,7 +16,8 @@ export type { Migration } from './types.ts';
  * hash chain), the reference data, the API keys, the projections' checkpoints, the panel, the
  * idempotency records and the webhooks. Each owner starts from a baseline, the schema as it stood
  * at the first release (versions 1 to 6 and the webhooks' 40); a change is a new migration under a
- * free number above those applied. Versions are one rising sequence across owners.
+ * free number above those applied. Versions are one rising sequence across owners. The schema
+ * they build together is test/integration/db/__snapshots__/schema.txt: a migration changes it.
  */
 export const migrations: Migration[] = [
   ...eventStoreMigrations,
