@@ -5,7 +5,7 @@ import type { Migration } from '../db/types.ts';
  * the baseline: the schema as it stood at the first release, created directly. Frozen once applied
  * (test/unit/db/migrations.test.ts pins the hash of each): a change is a new migration under the
  * next free version number. The searches' indexes on the reference tables are the reference
- * data's (src/reference/migrations.ts). src/db/migrations.ts runs them with the other owners', in
+ * data's (src/reference/migrations.ts). src/migrations.ts runs them with the other owners', in
  * version order.
  */
 export const panelMigrations: Migration[] = [

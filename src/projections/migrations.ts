@@ -5,7 +5,7 @@ import type { Migration } from '../db/types.ts';
  * own tables are created by their projectors' runners (each projector's `tables`). Version 4 is
  * the baseline: the schema as it stood at the first release, created directly. Frozen once applied
  * (test/unit/db/migrations.test.ts pins the hash of each): a change is a new migration under the
- * next free version number. src/db/migrations.ts runs them with the other owners', in version order.
+ * next free version number. src/migrations.ts runs them with the other owners', in version order.
  */
 export const projectionMigrations: Migration[] = [
   {

@@ -7,7 +7,7 @@ import { vacWorkerRowsSql } from './vac-worker-rows.ts';
  * vac_worker_rows). Version 2 is the baseline: the schema as it stood at the first release, created
  * directly. Frozen once applied (test/unit/db/migrations.test.ts pins the hash of each): a change
  * is a new migration under the next free version number. vac_worker_rows has its live text in
- * vac-worker-rows.ts, which the baseline renders. src/db/migrations.ts runs them with the other
+ * vac-worker-rows.ts, which the baseline renders. src/migrations.ts runs them with the other
  * owners', in version order.
  */
 export const referenceMigrations: Migration[] = [

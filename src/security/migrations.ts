@@ -4,7 +4,7 @@ import type { Migration } from '../db/types.ts';
  * The API keys table (src/security/api-keys.ts). Version 3 is the baseline: the schema as it stood
  * at the first release, created directly. Frozen once applied (test/unit/db/migrations.test.ts pins
  * the hash of each): a change is a new migration under the next free version number.
- * src/db/migrations.ts runs them with the other owners', in version order.
+ * src/migrations.ts runs them with the other owners', in version order.
  */
 export const apiKeyMigrations: Migration[] = [
   {

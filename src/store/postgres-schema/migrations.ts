@@ -7,7 +7,7 @@ import { vacClaimAppendSql } from './vac-claim-append.ts';
 
 /**
  * The event store's schema on PostgreSQL (and PGlite): the events and streams tables, the sequence
- * of vacation record ids, the hash chain and the append functions. src/db/migrations.ts runs these
+ * of vacation record ids, the hash chain and the append functions. src/migrations.ts runs these
  * with the other owners' migrations, in version order.
  *
  * Version 1 is the baseline: the schema as it stood at the first release, created directly. Every

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate, migrations, type Migration } from '../../../src/db/migrations.ts';
+import { migrate, migrations, type Migration } from '../../../src/migrations.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { allWorkerFiles, rebuiltWorkerFiles } from '../../../src/reference/worker-files.ts';
 import { chainHash } from '../../../src/store/chain.ts';

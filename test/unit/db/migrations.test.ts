@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { migrations } from '../../../src/db/migrations.ts';
+import { migrations } from '../../../src/migrations.ts';
 import { vacWorkerRowsSql } from '../../../src/reference/vac-worker-rows.ts';
 import { vacAppendAnySql } from '../../../src/store/postgres-schema/vac-append-any.ts';
 import { vacAppendBatchSql } from '../../../src/store/postgres-schema/vac-append-batch.ts';
