@@ -21,7 +21,7 @@ import { recordAnchor } from '../src/integrity/anchor.ts';
 import { verifyBundle } from '../src/integrity/bundle-verify.ts';
 import { exportBundle } from '../src/integrity/export.ts';
 import { verifyChains } from '../src/integrity/verify.ts';
-import { migrate } from '../src/db/migrations.ts';
+import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { EventStore } from '../src/store/types.ts';

@@ -13,7 +13,7 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import { importReferenceData } from '../src/reference/import.ts';
 import { createApiKey } from '../src/security/api-keys.ts';
-import { migrate } from '../src/db/migrations.ts';
+import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { generateDataset } from '../test/support/dataset.ts';
 import { panelSession, printTable, runScenario, startChild, type Figures } from './lib.ts';

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { migrate } from '../src/db/migrations.ts';
+import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { allProjectors, rebuild } from '../src/projections/index.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';

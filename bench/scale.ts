@@ -33,7 +33,7 @@ import os from 'node:os';
 import { resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import pg from 'pg';
-import { migrate } from '../src/db/migrations.ts';
+import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { encode } from '../src/events/codec.ts';
 import { auditStream, pilaStream, unitStream, workerStream } from '../src/events/streams.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './store/throughput/batched-appender.ts';
 import { VacationCommands, commandEvents } from './commands/handler.ts';
 import type { Config } from './config/config.ts';
-import { migrate } from './db/migrations.ts';
+import { migrate } from './migrations.ts';
 import { openDb } from './db/open.ts';
 import type { Db } from './db/types.ts';
 import { holidayCalendar } from './config/holidays.ts';

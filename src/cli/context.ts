@@ -1,5 +1,5 @@
 import { loadConfig, type Config } from '../config/config.ts';
-import { migrate } from '../db/migrations.ts';
+import { migrate } from '../migrations.ts';
 import { openDb } from '../db/open.ts';
 import type { Db } from '../db/types.ts';
 

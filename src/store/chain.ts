@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
  *
  * where the first event of a stream (revision 0) has nothing before it (an empty prefix), so
  * changing, removing or reordering any event of a stream changes the hash of every event after
- * it. On PostgreSQL and PGlite the append computes it (migration 17: `vac_event_canonical` and the
+ * it. On PostgreSQL and PGlite the append computes it (postgres-schema/vac-chain.ts: `vac_event_canonical` and the
  * `vac_chain` aggregate); on KurrentDB the adapter computes it here and stores it in the event's
  * metadata. Verifiers (the CLI, offline bundles) recompute it here.
  *

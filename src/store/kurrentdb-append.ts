@@ -17,7 +17,8 @@ import {
   type ReadStreamOptions,
   type RecordedEvent,
 } from '@kurrent/kurrentdb-client';
-import { converted, decodeMetadata, replyPosition, toConflict, toEventData, toStreamState } from './kurrentdb-mapping.ts';
+import { converted, toConflict } from './kurrentdb-errors.ts';
+import { decodeMetadata, replyPosition, toEventData, toStreamState } from './kurrentdb-mapping.ts';
 import { ContendedStreamError, DuplicateEventIdError, WrongExpectedRevisionError, type Position, type StreamWrite } from './types.ts';
 
 /** Stream heads remembered for chaining appends (see ChainHeads). */

@@ -20,25 +20,17 @@ import type { Queryable } from '../db/types.ts';
 import { ChainHeads, appendChained, isUnknownOutcome, type AppendPath } from './kurrentdb-append.ts';
 import { connectClient, type KurrentClient } from './kurrentdb-client.ts';
 import { TailCount } from './kurrentdb-count.ts';
+import { DEFAULT_DEADLINE_MS, deadlineOf, hostOf, towardsLeader } from './kurrentdb-connection.ts';
+import { accessDeniedMessage, converted, isAccessDenied, notLeader, type LeaderAddress, unsupportedMessage } from './kurrentdb-errors.ts';
 import {
-  DEFAULT_DEADLINE_MS,
   PROBE_STREAM,
-  accessDeniedMessage,
-  converted,
-  deadlineOf,
   expectationHolds,
-  hostOf,
-  isAccessDenied,
   isAfter,
-  notLeader,
-  towardsLeader,
-  type LeaderAddress,
   maxPosition,
   sameStreamTwice,
   toEventData,
   toPosition,
   storedFromRecorded,
-  unsupportedMessage,
 } from './kurrentdb-mapping.ts';
 import {
   DuplicateEventIdError,

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../db/types.ts';
-import type { AuditLog, EventsQuery, FaultyLink, HeadLink, LogSnapshot, ShortStream, StreamScope } from './audit-log.ts';
+import type { AuditLog, EventsQuery, FaultyLink, HeadLink, LogSnapshot, ShortStream, StreamScope } from './audit-log-types.ts';
 import { COLUMNS, storedFromRow, type EventRow } from './postgres-store.ts';
 import type { Position, StoredEvent } from './types.ts';
 

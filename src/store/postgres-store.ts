@@ -172,7 +172,7 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Appends inside an open transaction, so that callers (the reference-data import) can add
-   * events atomically with their own writes. The work is one call of vac_append (migration 7).
+   * events atomically with their own writes. The work is one call of vac_append (postgres-schema/vac-append.ts).
    */
   async appendIn(tx: Queryable, writes: StreamWrite[]): Promise<AppendResult> {
     return this.callAppend(tx, writes);
@@ -240,7 +240,7 @@ export class PostgresEventStore implements EventStore {
                 i.type, i.version, i.data, i.metadata, ws.prev
            FROM ${IMPORTED} i JOIN ws ON ws.stream = i.stream
        ), ins AS (
-         -- The hash chain as vac_append makes it (migration 17).
+         -- The hash chain as vac_append makes it.
          INSERT INTO events (event_id, stream, revision, type, version, data, metadata, hash)
          SELECT c.event_id, c.stream, c.revision, c.type, c.version, c.data, c.metadata,
                 vac_chain(c.prev, vac_event_canonical(c.stream, c.revision, c.type, c.version, c.data, c.metadata))

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/types.ts';
 
 /**
  * Numeric vacation record ids (the spec's id, idEliminado), taken from the vacation_record_ids
- * sequence (migration 4) before the append that records them; gaps are fine.
+ * sequence (postgres-schema/migrations.ts) before the append that records them; gaps are fine.
  */
 export async function nextRecordIds(q: Queryable, n: number): Promise<number[]> {
   const r = await q.query<{ id: string }>(`SELECT nextval('vacation_record_ids')::text AS id FROM generate_series(1, $1)`, [n]);

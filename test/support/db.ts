@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate } from '../../src/migrations.ts';
 import { PgliteDb } from '../../src/db/pglite.ts';
 import { PostgresDb } from '../../src/db/postgres.ts';
 import type { Db } from '../../src/db/types.ts';

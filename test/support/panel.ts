@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.ts';
-import { migrate } from '../../src/db/migrations.ts';
+import { migrate } from '../../src/migrations.ts';
 import { PgliteDb } from '../../src/db/pglite.ts';
 import type { Db } from '../../src/db/types.ts';
 import { createLogger } from '../../src/logger.ts';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { migrate } from '../../db/migrations.ts';
+import { migrate } from '../../migrations.ts';
 import { withDb, type CliIo } from '../context.ts';
 
 export function registerMigrate(program: Command, io: CliIo): void {

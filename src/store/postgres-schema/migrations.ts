@@ -1,44 +1,58 @@
 import type { Migration } from '../../db/types.ts';
-import { eventStore } from './migrations/01-event-store.ts';
-import { vacationRecordIds } from './migrations/04-vacation-record-ids.ts';
-import { oneRoundTripAppend } from './migrations/07-one-round-trip-append.ts';
-import { setBasedAppend } from './migrations/08-set-based-append.ts';
-import { appendsCommittedInGroups } from './migrations/09-appends-committed-in-groups.ts';
-import { groupsWrittenSetBased } from './migrations/10-groups-of-appends-written-set-based.ts';
-import { appendPlannedPerCall } from './migrations/11-append-planned-per-call.ts';
-import { groupAnswersJoined } from './migrations/12-group-answers-joined.ts';
-import { appendsExpectingNoRevision } from './migrations/13-appends-that-expect-no-revision.ts';
-import { appendsLinearInSize } from './migrations/15-appends-linear-in-their-size.ts';
-import { hashChain } from './migrations/17-hash-chain-of-every-stream.ts';
-import { canonicalJsonPrinted } from './migrations/19-canonical-json-written-without-rebuilding-the-jsonb.ts';
+import { vacAppendAnySql } from './vac-append-any.ts';
+import { vacAppendBatchSql } from './vac-append-batch.ts';
+import { vacAppendSql } from './vac-append.ts';
+import { vacChainSql, vacEventCanonicalSql } from './vac-chain.ts';
+import { vacClaimAppendSql } from './vac-claim-append.ts';
 
 /**
- * The event store's schema on PostgreSQL (and PGlite), version by version, one file each in
- * migrations/: the events and streams tables, the sequence of vacation record ids, the append
- * functions and the hash chain. src/db/migrations.ts runs these with the other owners'
- * migrations, in version order.
+ * The event store's schema on PostgreSQL (and PGlite): the events and streams tables, the sequence
+ * of vacation record ids, the hash chain and the append functions. src/migrations.ts runs these
+ * with the other owners' migrations, in version order.
  *
- * Frozen: the text of an applied migration never changes (test/unit/db/migrations.test.ts pins
- * the hash of each). Every function the service calls has its live text in a file of its own
- * beside this one, which the migration that created it last renders: vac-append.ts,
- * vac-append-batch.ts and vac-append-any.ts (migration 17), vac-claim-append.ts (migration 7) and
- * vac-chain.ts (migrations 17 and 19). To change one: copy the text that migration renders today
- * into it as a literal (the test still passes), edit the function's file, and add a migration that
- * creates it again from the file (CREATE OR REPLACE resets a function's settings: set them
- * again), under the next free version number.
+ * Version 1 is the baseline: the schema as it stood at the first release, created directly. Every
+ * function has its text in a file of its own beside this one (vac-append.ts, vac-append-batch.ts,
+ * vac-append-any.ts, vac-claim-append.ts, vac-chain.ts), which the migration that creates it last
+ * renders. Frozen once applied (test/unit/db/migrations.test.ts pins the hash of each): to change a
+ * function, copy the text the baseline renders today into it as a literal (the test still passes),
+ * edit the function's file, and add a migration that creates it again from the file (CREATE OR
+ * REPLACE resets a function's settings: set them again), under the next free version number.
  */
-
 export const eventStoreMigrations: Migration[] = [
-  eventStore,
-  vacationRecordIds,
-  oneRoundTripAppend,
-  setBasedAppend,
-  appendsCommittedInGroups,
-  groupsWrittenSetBased,
-  appendPlannedPerCall,
-  groupAnswersJoined,
-  appendsExpectingNoRevision,
-  appendsLinearInSize,
-  hashChain,
-  canonicalJsonPrinted,
+  {
+    version: 1,
+    name: 'event store: events, streams, record ids, hash chain, appends',
+    sql: `
+      CREATE TABLE events (
+        position     bigserial PRIMARY KEY,
+        tx_id        xid8 NOT NULL DEFAULT pg_current_xact_id(),
+        event_id     uuid NOT NULL UNIQUE,
+        stream       text NOT NULL,
+        revision     bigint NOT NULL,
+        type         text NOT NULL,
+        version      integer NOT NULL DEFAULT 1,
+        data         jsonb NOT NULL,
+        metadata     jsonb NOT NULL DEFAULT '{}'::jsonb,
+        recorded_at  timestamptz NOT NULL DEFAULT now(),
+        -- The SHA-256 of the stream's previous event's hash followed by this event's canonical JSON
+        -- (vac_event_canonical; src/store/chain.ts defines both and computes the same in TypeScript).
+        hash         bytea NOT NULL,
+        UNIQUE (stream, revision)
+      );
+      -- readAll walks (tx_id, position): every row below the oldest open transaction is final.
+      CREATE INDEX events_tx_position ON events (tx_id, position);
+      -- Each stream's revision, -1 for one claimed by an append that has written nothing yet.
+      CREATE TABLE streams (
+        stream   text PRIMARY KEY,
+        revision bigint NOT NULL
+      );
+      -- Numeric record ids (the spec's id, idEliminado) are taken before the append; gaps are fine.
+      CREATE SEQUENCE vacation_record_ids START 1;
+
+${vacEventCanonicalSql}${vacChainSql}
+${vacClaimAppendSql}
+${vacAppendSql}
+${vacAppendBatchSql}
+${vacAppendAnySql}    `,
+  },
 ];

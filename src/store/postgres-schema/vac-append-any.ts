@@ -4,8 +4,7 @@ import { APPEND_LOCK } from '../../db/advisory-locks.ts';
  * vac_append_any as the database runs it: an append whose every write expects no revision (the
  * audit records of queries), with none of vac_append's checks: the stream rows are claimed,
  * locked and moved on in one upsert, in name order, and the events go in, chained, at the
- * revisions it hands out. Created by migration 17, src/store/postgres-schema/migrations.ts; its
- * earlier version is frozen there.
+ * revisions it hands out. Created by the baseline, migrations.ts.
  *
  * Editing this text edits an applied migration: see the note at the top of migrations.ts.
  */

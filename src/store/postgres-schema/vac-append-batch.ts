@@ -3,7 +3,7 @@ import { APPEND_LOCK } from '../../db/advisory-locks.ts';
 /**
  * vac_append_batch as the database runs it: several independent appends in one transaction,
  * one commit and one set of stream locks for all (src/store/group-append.ts gathers them). Created
- * by migration 17, src/store/postgres-schema/migrations.ts; its earlier versions are frozen there.
+ * by the baseline, migrations.ts.
  *
  * p_writes holds each append's number of writes; the other arrays are vac_append's, one append
  * after the other. Each append stands or falls on its own: a row per write with status 'ok' or

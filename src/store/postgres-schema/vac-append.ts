@@ -2,8 +2,7 @@ import { APPEND_LOCK } from '../../db/advisory-locks.ts';
 
 /**
  * vac_append as the database runs it: the checked multi-stream append of every request, in one
- * round trip (created by migration 17, src/store/postgres-schema/migrations.ts; its earlier
- * versions are frozen there).
+ * round trip (created by the baseline, migrations.ts).
  *
  * Expected revisions: n >= 0 exact, -1 no stream, -2 any, -3 stream exists. It takes the append
  * lock (src/db/advisory-locks.ts) for the rest of the transaction, answers a retried append (all
@@ -89,7 +88,7 @@ export const vacAppendSql = `      CREATE OR REPLACE FUNCTION vac_append(
              ORDER BY w.i;
       END
       $fn$;
-      -- CREATE OR REPLACE resets a function's settings: version 11's are set again.
+      -- Planned per call, so that its plans follow the streams table as it grows.
       ALTER FUNCTION vac_append SET plan_cache_mode = force_custom_plan;
       ALTER FUNCTION vac_append SET jit = off;
 `;

@@ -1,9 +1,8 @@
 /**
  * The hash chain's functions as the database runs them (src/store/chain.ts computes the same in
- * TypeScript). vac_event_canonical, an event's canonical JSON in UTF-8, is created by migration 19
- * (migration 17 had an earlier text of it); vac_chain_step and the aggregate vac_chain, one link of
- * a stream's chain and the chain over a run of its events, by migration 17. Both are in
- * migrations/.
+ * TypeScript). vac_event_canonical, an event's canonical JSON in UTF-8; vac_chain_step and the
+ * aggregate vac_chain, one link of a stream's chain and the chain over a run of its events. The
+ * baseline (migrations.ts) creates them.
  *
  * Editing these texts edits applied migrations: see the note at the top of migrations.ts.
  */

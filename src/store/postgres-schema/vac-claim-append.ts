@@ -3,7 +3,7 @@ import { APPEND_LOCK } from '../../db/advisory-locks.ts';
 /**
  * vac_claim_append as the database runs it: the append lock taken by a transaction that writes
  * other rows before it appends (the reference-data import), so that readers of the log wait for
- * it as for any append. Created by migration 7 (migrations/07-one-round-trip-append.ts).
+ * it as for any append. Created by the baseline, migrations.ts.
  *
  * Editing this text edits an applied migration: see the note at the top of migrations.ts.
  */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historicImportOptions, historicImporter } from '../../../src/reference/historic-events.ts';
 import { CURRENT_VERSION, eventMetadataSchema, eventSchemas } from '../../../src/events/types.ts';
 import { holidayCalendar } from '../../../src/config/holidays.ts';
-import { migrate } from '../../../src/db/migrations.ts';
+import { migrate } from '../../../src/migrations.ts';
 import { PgliteDb } from '../../../src/db/pglite.ts';
 import type { Db } from '../../../src/db/types.ts';
 import { ImportValidationError, importReferenceData, importReferenceSource } from '../../../src/reference/import.ts';

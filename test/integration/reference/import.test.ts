@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ImportValidationError, importReferenceData, type HistoricVacation } from '../../../src/reference/import.ts';
+import { ImportValidationError, importReferenceData } from '../../../src/reference/import.ts';
+import type { HistoricVacation } from '../../../src/reference/import-historic.ts';
 import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { freshDb, hasServer, type TestDb } from '../../support/db.ts';
 import { loadFixture, tableCounts, type Json } from './helpers.ts';

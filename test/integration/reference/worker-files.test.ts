@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../src/db/migrations.ts';
 import { payrollOf } from '../../../src/domain/index.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { ReferenceRepository } from '../../../src/reference/repository.ts';
@@ -123,17 +122,5 @@ describe('the per-worker read model', () => {
     const report = await importReferenceData(t.db, file);
     expect(report.changed).toBe(false);
     expect(await versions()).toEqual(before);
-  });
-
-  it('is filled by its migration for the workers already imported', async () => {
-    const held = await allWorkerFiles(t.db);
-    // Migrations 21, 23 and 25 write the function again (the vacation law's fields, the sheets'
-    // starts, then every sheet as paid with the variable salary) and fill the rows in.
-    await t.db.exec(
-      'DROP TABLE rm_workers; DROP FUNCTION vac_worker_rows(bigint[]); DELETE FROM schema_migrations WHERE version IN (18, 21, 23, 25);',
-    );
-    expect(await migrate(t.db)).toEqual([18, 21, 23, 25]);
-    expect(await allWorkerFiles(t.db)).toEqual(held);
-    await expectCurrent();
   });
 });

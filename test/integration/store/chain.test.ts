@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../src/db/migrations.ts';
+import { migrate } from '../../../src/migrations.ts';
 import { PgliteDb } from '../../../src/db/pglite.ts';
 import type { Db } from '../../../src/db/types.ts';
 import { canonicalEvent, canonicalJson, chainHash, plainNumber, type ChainedFields } from '../../../src/store/chain.ts';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectClient } from '../../../src/store/kurrentdb-client.ts';
-import { hostOf, unsupportedMessage } from '../../../src/store/kurrentdb-mapping.ts';
+import { hostOf } from '../../../src/store/kurrentdb-connection.ts';
+import { unsupportedMessage } from '../../../src/store/kurrentdb-errors.ts';
 import { KurrentEventStore, LEADER_ATTEMPTS, NoLeaderError } from '../../../src/store/kurrentdb-store.ts';
 import type { NewEvent } from '../../../src/store/types.ts';
 import { FakeKurrentNode } from '../../support/fake-kurrent-node.ts';

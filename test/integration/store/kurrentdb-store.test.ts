@@ -1,5 +1,7 @@
 import { NO_STREAM, STREAM_EXISTS, WrongExpectedVersionError, type RecordedEvent } from '@kurrent/kurrentdb-client';
 import { describe, expect, it } from 'vitest';
+import { hostOf, towardsLeader } from '../../../src/store/kurrentdb-connection.ts';
+import { isNotLeader, notLeader, toConflict, unsupportedMessage } from '../../../src/store/kurrentdb-errors.ts';
 import {
   HASH_KEY,
   METADATA_KEY,
@@ -8,21 +10,15 @@ import {
   decodeMetadata,
   encodeMetadata,
   expectationHolds,
-  hostOf,
   isAfter,
-  isNotLeader,
   maxPosition,
-  notLeader,
-  towardsLeader,
   replyPosition,
   sameStreamTwice,
   streamKey,
   toActualRevision,
-  toConflict,
   toEventData,
   storedFromRecorded,
   toStreamState,
-  unsupportedMessage,
 } from '../../../src/store/kurrentdb-mapping.ts';
 import { chainHash } from '../../../src/store/chain.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { PgliteDb } from '../../../src/db/pglite.ts';
-import { migrate } from '../../../src/db/migrations.ts';
+import { migrate } from '../../../src/migrations.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { freshDb, NEEDS_SERVER } from '../../support/db.ts';
 import { eventStoreContract } from '../../support/event-store-contract.ts';

@@ -3,7 +3,8 @@ import { AccessDeniedError, DeadlineExceededError, TimeoutError, UnavailableErro
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chainHash } from '../../../src/store/chain.ts';
 import { classifyError } from '../../../src/http/errors.ts';
-import { HASH_KEY, PROBE_STREAM, deadlineOf, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
+import { deadlineOf } from '../../../src/store/kurrentdb-connection.ts';
+import { HASH_KEY, PROBE_STREAM, encodeMetadata } from '../../../src/store/kurrentdb-mapping.ts';
 import { COUNT_CAP, KurrentEventStore, LEADER_ATTEMPTS, NoLeaderError } from '../../../src/store/kurrentdb-store.ts';
 import { START, WrongExpectedRevisionError, type StreamWrite } from '../../../src/store/types.ts';
 import {
