@@ -9,3 +9,4 @@ export * from './contracts.ts';
 export * from './pila.ts';
 export * from './periods.ts';
 export * from './ledger.ts';
+export * from './ledger-pay.ts';
