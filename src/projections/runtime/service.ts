@@ -2,11 +2,13 @@ import type { Db } from '../../db/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import { comparePositions, type EventStore, type Position } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
-import { lagsAfter } from './status.ts';
+import { lagsAfter, type ProjectorStatus } from './status.ts';
+
+export type { ProjectorStatus } from './status.ts';
 import { LockSession } from './locks.ts';
 import { allProjectors } from './registry.ts';
 import { BatchCommitter } from './committer.ts';
-import { ProjectionRunner, type RunnerState } from './runner.ts';
+import { ProjectionRunner } from './runner.ts';
 import { SharedReader } from '../../store/throughput/shared-reader.ts';
 import { ensureProjectionTables } from './tables.ts';
 import { LogIdentity, checkLog } from './log-identity.ts';
@@ -33,15 +35,6 @@ export interface ProjectionWatcher {
   applied(projector: string, events: readonly DecodedEvent[]): void;
   /** The runner started or stopped applying, or found its tables written by someone else. */
   changed(projector: string): void;
-}
-
-export interface ProjectorStatus {
-  name: string;
-  checkpoint: Position;
-  /** Events after the checkpoint. */
-  lag: number;
-  /** This process's runner: 'running' applies; 'standby' waits for another process's runner or a rebuild. */
-  state: RunnerState;
 }
 
 /** How often waitFor looks at the checkpoints when the active runner is in another process. */

@@ -4,7 +4,7 @@ import { readCheckpoints } from './checkpoints.ts';
 import { heldLocks } from './locks.ts';
 import { allProjectors } from './registry.ts';
 import type { Projector } from '../types.ts';
-import type { ProjectionService, ProjectorStatus } from './service.ts';
+import type { RunnerState } from './runner.ts';
 
 export interface ProjectionOverview {
   name: string;
@@ -13,6 +13,15 @@ export interface ProjectionOverview {
   lag: number;
   /** What some process is doing with it, judged from the advisory locks held (PGlite: 'stopped'). */
   state: 'running' | 'rebuilding' | 'stopped';
+}
+
+export interface ProjectorStatus {
+  name: string;
+  checkpoint: Position;
+  /** Events after the checkpoint. */
+  lag: number;
+  /** This process's runner: 'running' applies; 'standby' waits for another process's runner or a rebuild. */
+  state: RunnerState;
 }
 
 /** A lag this large or larger reads as this many events: counting further would only make the status slow. */
@@ -57,7 +66,7 @@ export async function projectionOverview(
 export async function projectionStatus(
   db: Db,
   store: EventStore,
-  runners: ProjectionService | undefined,
+  runners: { status(): Promise<ProjectorStatus[]> } | undefined,
 ): Promise<(ProjectionOverview | (ProjectorStatus & { head: Position }))[]> {
   if (!runners) return projectionOverview(db, store);
   const [head, status] = await Promise.all([store.headPosition(), runners.status()]);

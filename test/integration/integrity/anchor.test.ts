@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANCHOR_STREAM, checkAnchor, latestAnchor, parseAnchorLine, anchorLine, recordAnchor, rootAt } from '../../../src/integrity/anchor.ts';
+import {
+  ANCHOR_STREAM,
+  checkAnchor,
+  latestAnchor,
+  parseAnchorLine,
+  anchorLine,
+  recordAnchor,
+  rootAt,
+} from '../../../src/integrity/anchor.ts';
 import { merkleRoot } from '../../../src/integrity/merkle.ts';
 import { verifyChains } from '../../../src/integrity/verify.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
