@@ -2,7 +2,7 @@ import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
 import type { Db } from '../db/types.ts';
 import type { LedgerRecord } from '../domain/index.ts';
-import type { AuditEntry } from '../projections/audit/queries.ts';
+import type { AuditEntry } from '../projections/audit-trail/queries.ts';
 import type { VacationView } from '../projections/vacations/queries.ts';
 import type { PeriodsReport } from '../projections/register/periods.ts';
 import type { SettlementOutcome } from '../projections/register/settlement.ts';

@@ -14,7 +14,7 @@ import { maskEmail } from '../app/fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
 import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
-import { auditRoutes } from './routes/audit.ts';
+import { integrityRoutes } from './routes/integrity.ts';
 import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
 import { lawRoutes } from './routes/law.ts';
@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         bookRoutes(scope, deps);
         noveltyRoutes(scope, deps);
         feedRoutes(scope, deps);
-        auditRoutes(scope, deps);
+        integrityRoutes(scope, deps);
       },
       { prefix },
     );

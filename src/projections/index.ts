@@ -11,6 +11,6 @@ export * from './amortizations/queries.ts';
 export * from './contract-links/queries.ts';
 export { OCCUPANCY_TABLE } from './occupancy/projector.ts';
 export * from './occupancy/queries.ts';
-export * from './audit/queries.ts';
+export * from './audit-trail/queries.ts';
 export { registerProjector, REGISTER_TABLE } from './register/projector.ts';
 export * from './register/queries.ts';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/types.ts';
 import type { WorkerFileRow } from '../reference/worker-files.ts';
 import type { Position } from '../store/types.ts';
-import { auditOfCode, auditOfWorker } from './audit/queries.ts';
+import { auditOfCode, auditOfWorker } from './audit-trail/queries.ts';
 import { periodsReport } from './register/periods.ts';
 import { liveRegisterOf } from './register/queries.ts';
 import { settlementPreview } from './register/settlement.ts';

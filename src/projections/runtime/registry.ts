@@ -1,4 +1,4 @@
-import { auditProjector } from '../audit/projector.ts';
+import { auditProjector } from '../audit-trail/projector.ts';
 import { amortizationsProjector } from '../amortizations/projector.ts';
 import { contractLinksProjector } from '../contract-links/projector.ts';
 import { occupancyProjector } from '../occupancy/projector.ts';

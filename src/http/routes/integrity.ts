@@ -28,7 +28,7 @@ export const AUDIT_MESSAGES = {
  * subgerencia (docs/audit.md) streamed as it is read. Both need a key with the `auditoria`
  * scope, which keys never get by default, and an administrator as responsible.
  */
-export function auditRoutes(app: FastifyInstance, deps: AppDeps) {
+export function integrityRoutes(app: FastifyInstance, deps: AppDeps) {
   const { store } = deps;
   const admin = (fields: Fields, req: FastifyRequest) => responsibleOfQuery(deps.reference, fields, req);
 
