@@ -183,3 +183,23 @@ export async function ceiling(url: string): Promise<string> {
   await c.end();
   return `${sha} MB/s SHA-256, ${json} JSON round trips of a 1 KB row/s (one core); PostgreSQL ${inserts} indexed rows/s`;
 }
+
+/**
+ * Runs `fn` on a database of its own, created on the admin connection's server and dropped
+ * afterwards with its connections (left for a closer look when `keep`, and its address printed).
+ */
+export async function withFreshDatabase<T>(admin: string, prefix: string, fn: (url: string) => Promise<T>, keep = false): Promise<T> {
+  const name = `${prefix}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  try {
+    return await fn(u.toString());
+  } finally {
+    if (keep) console.log(`kept database ${u.toString()}`);
+    else await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  }
+}

@@ -41,7 +41,7 @@ import type { DomainEvent, EventMetadata } from '../src/events/types.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { NewEvent, StreamWrite } from '../src/store/types.ts';
 import { SCALE_DATA_VERSION, scaleDocument, writeScaleFile } from '../test/support/scale-dataset.ts';
-import { ceiling, panelSession, runScenario, startChild, type Child, type Figures } from './lib.ts';
+import { ceiling, panelSession, runScenario, startChild, withFreshDatabase, type Child, type Figures } from './lib.ts';
 
 function option(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -248,31 +248,19 @@ async function databaseMb(url: string): Promise<number> {
 }
 
 async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const migrated = async (url: string) => {
+    const db = new PostgresDb({ connectionString: url, max: 1 });
+    await migrate(db);
+    await db.close();
+    return fn(url);
+  };
   if (DATABASE) {
     const u = new URL(admin!);
     u.pathname = `/${DATABASE}`;
-    const db = new PostgresDb({ connectionString: u.toString(), max: 1 });
-    await migrate(db);
-    await db.close();
-    return fn(u.toString());
+    return migrated(u.toString());
   }
-  const name = `vac_scale_${process.pid}_${randomBytes(3).toString('hex')}`;
-  const c = new pg.Client({ connectionString: admin });
-  await c.connect();
-  await c.query(`CREATE DATABASE ${name}`);
-  const u = new URL(admin!);
-  u.pathname = `/${name}`;
-  try {
-    const db = new PostgresDb({ connectionString: u.toString(), max: 1 });
-    await migrate(db);
-    await db.close();
-    return await fn(u.toString());
-  } finally {
-    // --keep leaves the database for a closer look (a profile of a command, say).
-    if (process.argv.includes('--keep')) console.log(`kept database ${u.toString()}`);
-    else await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
-  }
+  // --keep leaves the database for a closer look (a profile of a command, say).
+  return withFreshDatabase(admin!, 'vac_scale', migrated, process.argv.includes('--keep'));
 }
 
 interface Context {
