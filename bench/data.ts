@@ -24,6 +24,8 @@
  *   paid in money (1 day each) with the days the workers have left, spread evenly among them;
  * - noLimit: the workers without a limit, from 2026-03-02, 6 days (the months are not read).
  */
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
 import { HolidayCalendar, addDays, endDate, isBusinessDay, nextBusinessDay } from '../src/domain/index.ts';
 import type { SectionName } from '../src/reference/schema.ts';
 import { vacationTerms } from '../test/support/dataset.ts';
@@ -404,4 +406,36 @@ export class BenchData {
     for (const [section, row] of this.rows()) (out[section] ??= []).push(row);
     return out;
   }
+}
+
+/**
+ * Writes the rows to `path` in the import's JSON format (a row a line, each section an array) or
+ * as NDJSON (an object a line, its section in `tipo`), streaming: a file of any size is written
+ * without holding it.
+ */
+export async function writeBenchFile(path: string, format: 'json' | 'ndjson', rows: Iterable<[SectionName, Row]>): Promise<void> {
+  const out = createWriteStream(path);
+  const chunks: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (!out.write(chunks.join(''))) await once(out, 'drain');
+    chunks.length = 0;
+    size = 0;
+  };
+  let section: SectionName | undefined;
+  for (const [name, row] of rows) {
+    let line: string;
+    if (format === 'ndjson') line = `${JSON.stringify({ tipo: name, ...row })}\n`;
+    else {
+      const opening = name === section ? ',\n' : `${section ? '\n],' : '{'}\n${JSON.stringify(name)}: [\n`;
+      section = name;
+      line = opening + JSON.stringify(row);
+    }
+    chunks.push(line);
+    size += line.length;
+    if (size > 1 << 20) await flush();
+  }
+  if (format === 'json') chunks.push(section ? '\n]\n}\n' : '{}\n');
+  out.end(chunks.join(''));
+  await once(out, 'finish');
 }
