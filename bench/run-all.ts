@@ -1,6 +1,6 @@
 /**
  * Every benchmark, one table: the HTTP scenarios (bench/http.ts) and the full rebuild
- * (bench/rebuild.ts, in a process of its own). Needs DATABASE_URL: `npm run bench`.
+ * (bench/rebuild.ts, in a process of its own; BENCH_WORKERS sizes it). Needs DATABASE_URL: `npm run bench`.
  */
 import { spawnSync } from 'node:child_process';
 import { httpBenchmarks } from './http.ts';
@@ -13,7 +13,7 @@ if (!process.env.DATABASE_URL) {
 
 const { rows, peakRssMb } = await httpBenchmarks();
 
-console.log('running the rebuild benchmark (200,000 events)...');
+console.log(`running the rebuild benchmark (${Number(process.env.BENCH_WORKERS ?? 20_000) * 10} events)...`);
 const r = spawnSync(process.execPath, ['bin/run-ts.mjs', 'bench/rebuild.ts'], { encoding: 'utf8', env: process.env });
 const line = r.stdout.split('\n').find((l) => l.startsWith('rebuild of')) ?? '';
 const m = /: (\d+) events in ([\d.]+) s = (\d+) events\/s; peak RSS (\d+) MB/.exec(line);
