@@ -8,7 +8,7 @@
  * PANEL_CONNECTIONS at once: people rather than systems) and the law's reads; beside a bare
  * fastify hello-world started in its own process in the same run, the ceiling of this machine.
  * Needs DATABASE_URL (an admin connection: a database of its own is created and dropped).
- *   node bin/run-ts.mjs bench/http.ts [--duration 10] [--connections 32] [--workers 5000]
+ *   node bin/run-ts.mjs bench/http.ts [--duration 10] [--warmup 5] [--connections 32] [--workers 5000]
  *     [--layout small|mixed|large] [--only ceiling,calculate,refused,nolimit,consult,add,panel,law]
  * BENCH_SERVER_NODE_ARGS adds options to the server's node, e.g. to profile it:
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results" node bin/run-ts.mjs bench/http.ts --only consult
@@ -39,6 +39,8 @@ function arg(name: string, def: number): number {
   return i > 0 ? Number(process.argv[i + 1]) : def;
 }
 const WORKERS = arg('workers', 5000);
+/** Seconds of load, not measured, after each scenario's warm-up pass and before it is measured. */
+const WARMUP = arg('warmup', 5);
 /** Workers under the company contract without a limit (the no-limit scenario's). */
 const UNLIMITED = Math.max(50, Math.round(WORKERS / 10));
 const LAYOUT = (process.argv.includes('--layout') ? process.argv[process.argv.indexOf('--layout') + 1] : 'mixed') as LayoutName;
@@ -129,6 +131,13 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
       { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: BENCH_TODAY, RATE_LIMIT_PER_MINUTE: '0' },
       /"address":"(http:\/\/[^"]+)"/,
     );
+    while (
+      !(await fetch(`${server.url}/health/ready`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    )
+      await new Promise((r) => setTimeout(r, 50));
     try {
       const common = { url: server.url, connections, key };
       const everyone = { first: FIRST, workers: WORKERS + UNLIMITED };
@@ -136,8 +145,10 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
        * A warm-up pass that sends every request of the scenario once, so that the JIT and the
        * caches are in the steady state of a service that has been up a while (the service also
        * warms its caches in bulk when it starts; this pass covers the rest, such as each worker's
-       * first audit stream), then the measured run. The pass's answers are checked: a request
-       * that does not get the answer the scenario measures is a fault of the data, and said.
+       * first audit stream), then WARMUP seconds of load (the first scenario after the start ran
+       * at a quarter of its speed after the pass alone), then the measured run. The pass's answers
+       * are checked: a request that does not get the answer the scenario measures is a fault of
+       * the data, and said.
        */
       const measured = async (
         name: string,
@@ -148,6 +159,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
           console.log(
             `  ${name}: the warm-up pass had ${pass.ok} of ${scenario.workers} answers as expected: ${JSON.stringify(pass.statuses)}`,
           );
+        if (WARMUP > 0) await runScenario({ ...common, ...scenario, name: 'warm-up', durationSec: WARMUP });
         const row = await withServerFigures(server.url, duration, () =>
           runScenario({ ...common, ...scenario, name, durationSec: duration }),
         );
