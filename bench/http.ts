@@ -141,48 +141,48 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     try {
       const common = { url: server.url, connections, key };
       const everyone = { first: FIRST, workers: WORKERS + UNLIMITED };
-      /**
-       * A warm-up pass that sends every request of the scenario once, so that the JIT and the
-       * caches are in the steady state of a service that has been up a while (the service also
-       * warms its caches in bulk when it starts; this pass covers the rest, such as each worker's
-       * first audit stream), then WARMUP seconds of load (the first scenario after the start ran
-       * at a quarter of its speed after the pass alone), then the measured run. The pass's answers
-       * are checked: a request that does not get the answer the scenario measures is a fault of
-       * the data, and said.
-       */
-      const measured = async (
-        name: string,
-        scenario: Omit<Parameters<typeof runScenario>[0], 'name' | 'durationSec' | 'url' | 'connections'>,
-      ) => {
+      type ReadScenario = Omit<Parameters<typeof runScenario>[0], 'name' | 'durationSec' | 'url' | 'connections'>;
+      const reads: { name: string; scenario: ReadScenario }[] = [];
+      if (chosen('calculate'))
+        reads.push({
+          name: 'calculate (limit 2-3, bookings ahead)',
+          scenario: { kind: 'calculate', ...planFile('calculate', data.plans.calculate) },
+        });
+      if (chosen('refused')) {
+        await expectRefusal(server.url, key, data.plans.refused[0]);
+        reads.push({
+          name: 'calculate refused for the limit (422, rule d)',
+          scenario: { kind: 'calculate', okStatus: 422, ...planFile('refused', data.plans.refused) },
+        });
+      }
+      if (chosen('nolimit'))
+        reads.push({
+          name: 'calculate, no limit, start 2026-03-02 (no months read)',
+          scenario: { kind: 'calculate', ...planFile('no-limit', data.plans.noLimit) },
+        });
+      if (chosen('consult')) reads.push({ name: 'consult (audited)', scenario: { kind: 'consult', ...everyone } });
+      // Warm-up passes that send every request of every read scenario once, before any is
+      // measured, so that the JIT and the caches are in the steady state of a service that has
+      // been up a while (the service also warms its caches in bulk when it starts; the passes
+      // cover the rest, such as each worker's first audit stream); then, before each scenario,
+      // WARMUP seconds of its load (the first scenario measured after the start ran at a quarter
+      // of its speed after its pass alone). The passes' answers are checked: a request that does
+      // not get the answer its scenario measures is a fault of the data, and said.
+      for (const { name, scenario } of reads) {
         const pass = await runScenario({ ...common, ...scenario, name: 'warm-up', durationSec: 0, amount: scenario.workers });
         if (pass.ok !== scenario.workers)
           console.log(
             `  ${name}: the warm-up pass had ${pass.ok} of ${scenario.workers} answers as expected: ${JSON.stringify(pass.statuses)}`,
           );
+      }
+      for (const { name, scenario } of reads) {
         if (WARMUP > 0) await runScenario({ ...common, ...scenario, name: 'warm-up', durationSec: WARMUP });
         const row = await withServerFigures(server.url, duration, () =>
           runScenario({ ...common, ...scenario, name, durationSec: duration }),
         );
         row.note = `${row.note}, peak RSS so far ${server.peakRssMb()} MB`;
         rows.push(row);
-        return row;
-      };
-      if (chosen('calculate'))
-        await measured('calculate (limit 2-3, bookings ahead)', { kind: 'calculate', ...planFile('calculate', data.plans.calculate) });
-      if (chosen('refused')) {
-        await expectRefusal(server.url, key, data.plans.refused[0]);
-        await measured('calculate refused for the limit (422, rule d)', {
-          kind: 'calculate',
-          okStatus: 422,
-          ...planFile('refused', data.plans.refused),
-        });
       }
-      if (chosen('nolimit'))
-        await measured('calculate, no limit, start 2026-03-02 (no months read)', {
-          kind: 'calculate',
-          ...planFile('no-limit', data.plans.noLimit),
-        });
-      if (chosen('consult')) await measured('consult (audited)', { kind: 'consult', ...everyone });
       if (chosen('add')) {
         const scenario = { ...common, kind: 'add' as const, okStatus: 201, ...planFile('add', data.plans.add) };
         const add = await withServerFigures(server.url, duration, () =>
