@@ -436,20 +436,24 @@ async function serveSection(ctx: Context): Promise<void> {
   let notOk = 0;
   try {
     ctx.lines.push(`serve: start to ready (/health/ready): ${readySeconds.toFixed(1)} s, heap limit ${HEAP_MB} MB`);
-    for (const kind of KINDS) {
+    const loads = KINDS.map((kind) => {
       const base =
         kind === 'calculate'
           ? { url: server.url, connections: CONNECTIONS, key, kind, plan: calculatePlan, first: 0 }
           : { url: server.url, connections: CONNECTIONS, key, kind, first: 1, documentPrefix: '8' };
       const all = kind === 'calculate' ? planned : WORKERS;
-      const few = Math.min(FEW, all);
-      // A server that has been up: every worker of the set asked once, in turn (the JIT settles,
-      // and the caches hold what they would hold after a while).
+      return { kind, base, all, few: Math.min(FEW, all) };
+    });
+    // A server that has been up: every worker of each set asked once in turn, for every kind before
+    // any is measured (the JIT settles, and the caches hold what they would hold after a while).
+    for (const { base, all, few } of loads) {
       for (const workers of [all, few]) {
         const pass = await runScenario({ ...base, name: 'pass', workers, durationSec: 0, amount: workers });
         errors5xx += fives(pass);
         notOk += workers - pass.ok;
       }
+    }
+    for (const { kind, base, all, few } of loads) {
       const rates: Record<string, number[]> = { few: [], all: [] };
       for (let round = 1; round <= ROUNDS; round++) {
         for (const [set, workers] of [
