@@ -11,6 +11,10 @@ export interface Figures {
   p99: number;
   ok: number;
   non2xx: number;
+  /** The status the scenario expects, when not any 2xx. */
+  expected?: number;
+  /** Of the non-2xx answers, the refusals (422): answers of the service, not failures. */
+  refused?: number;
   errors: number;
   /** Answers by HTTP status. */
   statuses?: Record<string, number>;
@@ -32,6 +36,8 @@ export interface Scenario {
   okStatus?: number;
   /** Workers asked in turn (default) or at random, each with the same chance. */
   pick?: 'turn' | 'random';
+  /** kinds 'calculate' and 'add': a JSON file of the requests bench/data.ts planned; `first` and `workers` choose a window of it. */
+  plan?: string;
   /** First digit of the generated document numbers (default 9, bench/http.ts's dataset). */
   documentPrefix?: string;
   /** kind 'page': the path, with {doc}, {unit}, {month} and {q} filled in per request (see load-generator.mjs). */
@@ -86,7 +92,7 @@ export async function runScenario(s: Scenario): Promise<Figures> {
   const code = await new Promise<number | null>((r) => child.once('exit', r));
   if (code !== 0) throw new Error(`load generator failed for ${s.name}:\n${err}`);
   const f = JSON.parse(out.trim().split('\n').pop()!) as Omit<Figures, 'name'>;
-  return { name: s.name, ...f };
+  return { name: s.name, expected: s.okStatus, ...f };
 }
 
 export interface Child {
@@ -141,11 +147,32 @@ export async function startChild(cmd: string, args: string[], env: Record<string
   };
 }
 
+/**
+ * The figures as a table. Beside each scenario, its share of the first row's requests per second
+ * and its p99 over the first row's, when the first row is the bare hello-world of the same run.
+ * Answers are split into those the scenario expects (ok: 2xx, or the status it names), refusals
+ * (422) when it expects something else, any other answer, and errors (sockets, timeouts).
+ */
 export function printTable(rows: Figures[], extra: Record<string, string | number> = {}): void {
-  const header = ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'ok', 'non-2xx', 'errors', 'note'];
-  const lines = rows.map((r) => [r.name, r.requestsPerSec, r.p50, r.p99, r.ok, r.non2xx, r.errors, r.note ?? ''].map(String));
+  const ceilingRow = rows[0]?.name.startsWith('ceiling') ? rows[0] : undefined;
+  const header = ['scenario', 'req/s', 'share', 'p50 ms', 'p99 ms', 'p99 ratio', 'ok', '422', 'other', 'errors', 'note'];
+  const lines = rows.map((r) => {
+    const refused = r.refused ?? 0;
+    const expects422 = r.expected === 422;
+    // A load, not a single download (the register's), is what compares with the hello-world.
+    const beside = ceilingRow && r !== ceilingRow && r.ok + r.non2xx + r.errors > 1;
+    const share = beside ? `${((r.requestsPerSec / ceilingRow.requestsPerSec) * 100).toFixed(1)}%` : '';
+    const ratio = beside ? `${(r.p99 / Math.max(ceilingRow.p99, 1)).toFixed(1)}×` : '';
+    // Whatever is neither the expected answer nor a refusal: other non-2xx, or a 2xx where a 422 was expected.
+    const answers = Object.values(r.statuses ?? {}).reduce((a, b) => a + b, 0);
+    const other = answers - r.ok - (expects422 ? 0 : refused);
+    return [r.name, r.requestsPerSec, share, r.p50, r.p99, ratio, r.ok, expects422 ? '(ok)' : refused, other, r.errors, r.note ?? ''].map(
+      String,
+    );
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
+  const last = header.length - 1;
+  const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
   for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);
@@ -182,4 +209,24 @@ export async function ceiling(url: string): Promise<string> {
   await c.query('DROP TABLE ceiling');
   await c.end();
   return `${sha} MB/s SHA-256, ${json} JSON round trips of a 1 KB row/s (one core); PostgreSQL ${inserts} indexed rows/s`;
+}
+
+/**
+ * Runs `fn` on a database of its own, created on the admin connection's server and dropped
+ * afterwards with its connections (left for a closer look when `keep`, and its address printed).
+ */
+export async function withFreshDatabase<T>(admin: string, prefix: string, fn: (url: string) => Promise<T>, keep = false): Promise<T> {
+  const name = `${prefix}_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  const u = new URL(admin);
+  u.pathname = `/${name}`;
+  try {
+    return await fn(u.toString());
+  } finally {
+    if (keep) console.log(`kept database ${u.toString()}`);
+    else await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await c.end();
+  }
 }

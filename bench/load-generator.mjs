@@ -1,20 +1,27 @@
 // Load generator for the HTTP benchmarks, run as a process of its own so that generating load
 // and running the orchestrator never share an event loop. Plain JavaScript: no loader needed.
 //   node bench/load-generator.mjs '<json scenario>'  → prints one JSON line with the figures
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 const s = JSON.parse(process.argv[2]);
 // The generated datasets' document numbers: `9` (bench/http.ts) or `8` (bench/scale.ts) and the id.
 const documentOf = (id) => `${s.documentPrefix ?? '9'}${String(id).padStart(9, '0')}`;
-const form = (doc, start, days) =>
+const form = (doc, start, days, compensated) =>
   new URLSearchParams({
     documentoAsociado: doc,
     vacFechaInicio: start,
     vacDiasVacaciones: String(days),
+    vacCompensado: compensated ? '1' : '0',
     emailUserResponsable: 'admin@empresa.co',
   }).toString();
 const headers = { 'x-api-key': `Bearer ${s.key}`, 'content-type': 'application/x-www-form-urlencoded' };
-const starts = ['2026-03-02', '2026-03-16', '2026-04-06', '2026-04-20', '2026-05-04', '2026-05-19', '2026-06-01', '2026-06-16'];
+// calculate and add send the requests bench/data.ts planned: [document, start, days, compensated].
+const plan = s.plan ? JSON.parse(readFileSync(s.plan, 'utf8')) : undefined;
+const planned = (n) => {
+  const entry = plan[s.first + (s.pick === 'random' ? Math.floor(Math.random() * s.workers) : n % s.workers)];
+  return form(...entry);
+};
 
 function request(n) {
   // Each worker in turn, or (pick: 'random') any of them with the same chance every time.
@@ -23,18 +30,16 @@ function request(n) {
     case 'hello':
       return { method: 'GET', path: '/' };
     case 'calculate':
-      return { method: 'POST', path: '/api/vacaciones/calculate', headers, body: form(documentOf(worker), '2026-03-02', 10) };
+      return { method: 'POST', path: '/api/vacaciones/calculate', headers, body: planned(n) };
     case 'consult':
       return {
         method: 'GET',
         path: `/api/vacaciones/consultdatavacations?numeroDocumento=${documentOf(worker)}&emailResponsable=admin@empresa.co`,
         headers: { 'x-api-key': headers['x-api-key'] },
       };
-    case 'add': {
-      // Each worker once per round; later rounds move on so that nothing overlaps.
-      const start = starts[Math.floor(n / s.workers) % starts.length];
-      return { method: 'POST', path: '/api/vacaciones/add', headers, body: form(documentOf(worker), start, 6) };
-    }
+    case 'add':
+      // Each planned creation once, in the plan's order (valid in any order: see bench/data.ts).
+      return { method: 'POST', path: '/api/vacaciones/add', headers, body: planned(n) };
     case 'page': {
       // A panel page, signed in (or, without a cookie, an API read with the key): {doc} is a
       // worker's document, {unit} and {month} go round the lists given, {q} round the searches given.
@@ -71,6 +76,8 @@ console.log(
     p99: result.latency.p99,
     ok,
     non2xx: result.non2xx,
+    // Refusals (422) are answers of the service, counted apart from the other non-2xx answers.
+    refused: result.statusCodeStats?.['422']?.count ?? 0,
     errors: result.errors + result.timeouts,
     statuses,
   }),
