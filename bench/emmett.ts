@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { STREAM_DOES_NOT_EXIST } from '@event-driven-io/emmett';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
 import pg from 'pg';
-import { migrate } from '../src/db/migrations.ts';
+import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import { withFreshDatabase } from './lib.ts';
