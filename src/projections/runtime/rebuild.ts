@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.ts';
 import { START, comparePositions, type EventStore, type Position } from '../../store/types.ts';
-import { eventsUpTo, loadInPlace, readsLogInPlace } from './bulk.ts';
+import { analyzeLogIfStale, eventsUpTo, loadInPlace, readsLogInPlace } from './bulk.ts';
 import { lockCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { LockSession, rebuildKey, runnerKey } from './locks.ts';
 import { selectProjectors } from './registry.ts';
@@ -80,6 +80,7 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
     const inPlace = chosen.filter((p) => readsLogInPlace(db, store, p));
     if (inPlace.length > 0) {
       const head = await store.headPosition();
+      await analyzeLogIfStale(db);
       covered = await eventsUpTo(db, head);
       let loaded = 0;
       await eachAtOnce(inPlace, IN_PLACE_AT_ONCE, async (p) => {
