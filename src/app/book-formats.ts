@@ -3,7 +3,9 @@ import { stringify } from 'csv-stringify';
 import ExcelJS from 'exceljs';
 import type { BookWorker } from '../projections/register/book.ts';
 import type { RegisterEntry } from '../projections/register/queries.ts';
+import { BOOK_COLUMNS, type Cell } from './book-columns.ts';
 import { formulaSafe } from './csv-cell.ts';
+import { csvCell, xlsxCell, XLSX_FORMATS, type PeopleLayout } from './people-formats.ts';
 import { flagText } from './fields.ts';
 import { periodBody } from './period-body.ts';
 
@@ -90,45 +92,9 @@ export function jsonBook(head: Record<string, unknown>, workers: AsyncIterable<B
   return Readable.from(chunks(), { objectMode: false });
 }
 
-/** The columns of the CSV and XLSX register, in order. */
-export const BOOK_COLUMNS = [
-  'registro',
-  'asociadoId',
-  'tipoDocumento',
-  'numeroDocumento',
-  'nombres',
-  'apellidos',
-  'fechaIngreso',
-  'contratoId',
-  'periodo',
-  'periodoDesde',
-  'causadoEl',
-  'diasLaborados',
-  'diasCausados',
-  'diasDisfrutados',
-  'diasCompensados',
-  'diasPendientes',
-  'exigibleDesde',
-  'prescribeEl',
-  'prescrito',
-  'vacCodigoPila',
-  'subgerenciaId',
-  'vacFechaInicio',
-  'vacFechaFinal',
-  'vacDiasVacaciones',
-  'vacDiasCalendario',
-  'vacSalario',
-  'vacValorTotal',
-  'modalidad',
-  'anticipadas',
-  'estado',
-  'fechaInterrupcion',
-  'motivoInterrupcion',
-  'continuaDe',
-  'contratoLiquidado',
-] as const;
+export type { Cell } from './book-columns.ts';
+export { BOOK_COLUMNS } from './book-columns.ts';
 
-export type Cell = string | number | null;
 type Line = Partial<Record<(typeof BOOK_COLUMNS)[number], Cell>>;
 
 /**
@@ -179,8 +145,8 @@ export function bookLines(w: BookWorker): Cell[][] {
  * which quotes what needs quoting; text a spreadsheet would run as a formula (a worker named
  * `=cmd|...`) is kept as text by formulaSafe. A failure of the reading ends the output unfinished.
  */
-export function csvBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void): Readable {
-  return csvTable(BOOK_COLUMNS, linesOfEach(workers, bookLines), onError);
+export function csvBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void, people?: PeopleLayout): Readable {
+  return csvTable(BOOK_COLUMNS, linesOfEach(workers, bookLines), onError, people);
 }
 
 /** The lines `linesOf` gives of each item, in order, pulled as they are taken. */
@@ -192,11 +158,20 @@ export async function* linesOfEach<T>(items: AsyncIterable<T>, linesOf: (item: T
  * A table as CSV (RFC 4180, comma, the header line first, UTF-8 with a BOM for spreadsheets),
  * written as its groups of lines come, every text cell through formulaSafe.
  */
-export function csvTable(header: readonly string[], groups: AsyncIterable<Cell[][]>, onError: (err: unknown) => void): Readable {
+export function csvTable(
+  header: readonly string[],
+  groups: AsyncIterable<Cell[][]>,
+  onError: (err: unknown) => void,
+  people?: PeopleLayout,
+): Readable {
+  const shown = people ? (line: Cell[]) => line.map((c, i) => csvCell(people.columns[i]!.kind, c)) : (line: Cell[]) => line;
   async function* rows() {
-    for await (const lines of groups) for (const line of lines) yield line.map((c) => (typeof c === 'string' ? formulaSafe(c) : c));
+    for await (const lines of groups) for (const line of lines) yield shown(line).map((c) => (typeof c === 'string' ? formulaSafe(c) : c));
   }
-  const out = stringify({ header: true, columns: [...header], bom: true });
+  // For people, as Excel in Colombia opens it: `;` between fields (the comma is the decimal mark).
+  const out = people
+    ? stringify({ header: true, columns: people.columns.map((c) => c.label), bom: true, delimiter: ';' })
+    : stringify({ header: true, columns: [...header], bom: true });
   pipeline(Readable.from(rows()), out, (err) => {
     if (err) onError(err);
   });
@@ -250,8 +225,13 @@ export const XLSX_MAX_ROWS = 1_048_576;
  * rows, or `rowsPerSheet`) is closed and the register goes on in the next, *Libro de vacaciones
  * (2)* and so on, each with the header.
  */
-export function xlsxBook(workers: AsyncIterable<BookWorker>, onError: (err: unknown) => void, rowsPerSheet = XLSX_MAX_ROWS): Readable {
-  return xlsxTable('Libro de vacaciones', BOOK_COLUMNS, linesOfEach(workers, bookLines), onError, rowsPerSheet);
+export function xlsxBook(
+  workers: AsyncIterable<BookWorker>,
+  onError: (err: unknown) => void,
+  rowsPerSheet = XLSX_MAX_ROWS,
+  people?: PeopleLayout,
+): Readable {
+  return xlsxTable('Libro de vacaciones', BOOK_COLUMNS, linesOfEach(workers, bookLines), onError, rowsPerSheet, people);
 }
 
 /** A table as XLSX, written as its groups of lines come, in sheets named after `title` (see xlsxBook). */
@@ -261,29 +241,49 @@ export function xlsxTable(
   groups: AsyncIterable<Cell[][]>,
   onError: (err: unknown) => void,
   rowsPerSheet = XLSX_MAX_ROWS,
+  people?: PeopleLayout,
 ): Readable {
   const out = new PassThrough();
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: false });
-  let sheet = book.addWorksheet(title);
+  // Styles only for people (formats, widths, a bold header): a few shared styles, not one a cell.
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: people !== undefined });
+  const newSheet = (name: string) => {
+    if (!people) return book.addWorksheet(name);
+    const last = people.columns.length;
+    const ws = book.addWorksheet(name, {
+      views: [{ state: 'frozen', ySplit: 1 }],
+      autoFilter: { from: { row: 1, column: 1 }, to: { row: 1, column: last } },
+    } as Partial<ExcelJS.AddWorksheetOptions>);
+    ws.columns = people.columns.map((c) => ({ width: c.width, style: XLSX_FORMATS[c.kind] ? { numFmt: XLSX_FORMATS[c.kind] } : {} }));
+    return ws;
+  };
+  const headerCells = people ? people.columns.map((c) => c.label) : [...header];
+  const shown = people ? (line: Cell[]) => line.map((c, i) => xlsxCell(people.columns[i]!.kind, c)) : (line: Cell[]) => line;
+  let sheet = newSheet(title);
   let sheets = 1;
   let rows = 0;
-  const addRow = (cells: Cell[] | string[]) => {
+  const addHeader = () => {
+    const row = sheet.addRow(headerCells);
+    if (people) row.font = { bold: true };
+    row.commit();
+    rows++;
+  };
+  const addRow = (cells: (Cell | Date)[]) => {
     if (rows === rowsPerSheet) {
       sheet.commit();
-      sheet = book.addWorksheet(`${title} (${++sheets})`);
+      sheet = newSheet(`${title} (${++sheets})`);
       rows = 0;
-      addRow([...header]);
+      addHeader();
     }
     sheet.addRow(cells).commit();
     rows++;
   };
   void (async () => {
     try {
-      addRow([...header]);
+      addHeader();
       for await (const lines of groups) {
         // The caller went away: leaving the loop ends the reading of the table.
         if (out.destroyed) return;
-        for (const line of lines) addRow(line);
+        for (const line of lines) addRow(shown(line));
         await zipped(sheet, out);
         if (out.writableNeedDrain) await drained(out, out);
       }

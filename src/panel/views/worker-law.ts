@@ -2,6 +2,7 @@ import { NOT_IN_UNITS } from '../roles.ts';
 import type { FastifyInstance } from 'fastify';
 import { lawProblemMessage, warningBody } from '../../app/law-messages.ts';
 import { csvBook, xlsxBook } from '../../app/book-formats.ts';
+import { BOOK_FOR_PEOPLE } from '../../app/people-formats.ts';
 import { registerBook } from '../../projections/register/book.ts';
 import { periodsProblem, type PeriodReport, type PeriodsReport } from '../../projections/register/periods.ts';
 import type { SettlementWarning } from '../../projections/register/settlement.ts';
@@ -138,7 +139,9 @@ export function registerDownloadRoutes(app: FastifyInstance, ctx: PanelContext) 
       to: null,
     });
     const failed = (err: unknown) => req.log.error({ err, reqId: req.id }, 'the register download stopped while being written');
-    const body = await deps.readSide.fresh(async () => (formato === 'csv' ? csvBook(workers, failed) : xlsxBook(workers, failed)));
+    const body = await deps.readSide.fresh(async () =>
+      formato === 'csv' ? csvBook(workers, failed, BOOK_FOR_PEOPLE) : xlsxBook(workers, failed, undefined, BOOK_FOR_PEOPLE),
+    );
     req.log.info(
       { action: 'DESCARGA_LIBRO', numeroDocumento: documento, formato, responsable: req.panelUser!.email, source: 'panel' },
       'register downloaded',
