@@ -42,6 +42,56 @@ export async function workerSteps(ctx: PanelContext, workerId: number): Promise<
   });
 }
 
+/** One action of a person, as the history shows it: an edit's three events are one step. */
+export interface ActionStep extends Step {
+  /** The events of the action, in order; `stored` and `event` are the one that names it. */
+  parts: Step[];
+  /** Every record code the action touches. */
+  codes: string[];
+}
+
+const newCodeOf = (e: DomainEvent | undefined): string | null => {
+  const d = e?.data as { newCodigoPila?: unknown } | undefined;
+  return typeof d?.newCodigoPila === 'string' ? d.newCodigoPila : null;
+};
+
+/**
+ * A worker's events grouped by action: an edit (its start, the old record's release and the new
+ * record) is one step, named by the new record; any other event is a step of its own. Steps are
+ * numbered from 1 in order.
+ */
+export function actionSteps(events: readonly Step[]): ActionStep[] {
+  const steps: ActionStep[] = [];
+  /** Edits under way: the old record's code and the new one's, to the step that holds them. */
+  const open = new Map<string, ActionStep>();
+  for (const e of events) {
+    const ev = e.event;
+    const editOf =
+      ev?.type === 'VacationDeleted' && ev.data.reason === 'edit'
+        ? open.get(ev.data.codigoPila)
+        : ev?.type === 'VacationCreated' && ev.data.replaces
+          ? open.get(ev.data.replaces)
+          : undefined;
+    if (editOf) {
+      editOf.parts.push(e);
+      if (e.code) editOf.codes.push(e.code);
+      // The new record names the edit; the state is the one after its last event.
+      if (ev?.type === 'VacationCreated') Object.assign(editOf, { stored: e.stored, event: ev, code: e.code });
+      editOf.state = e.state;
+      continue;
+    }
+    const step: ActionStep = {
+      ...e,
+      n: steps.length + 1,
+      parts: [e],
+      codes: [e.code, newCodeOf(ev)].filter((c): c is string => c !== null),
+    };
+    steps.push(step);
+    if (ev?.type === 'VacationEditStarted' && e.code) open.set(e.code, step);
+  }
+  return steps;
+}
+
 /** A record's code and days as the audit trail's sentences name them. */
 export const recordDays = (d: { codigoPila: string; startDate: string; endDate: string }) =>
   `${d.codigoPila} del ${shortDate(d.startDate)} al ${shortDate(d.endDate)}`;
@@ -52,7 +102,7 @@ export function describe(e: DomainEvent | undefined, stored: StoredEvent): strin
   switch (e.type) {
     case 'VacationCreated':
       return e.data.replaces
-        ? `Edición: nuevo registro ${recordDays(e.data)} (${e.data.businessDays} días hábiles) en lugar de ${e.data.replaces}`
+        ? `Edición de ${e.data.replaces}: ahora ${recordDays(e.data)} (${e.data.businessDays} días hábiles)`
         : `Registro de vacaciones ${recordDays(e.data)} (${e.data.businessDays} días hábiles${e.data.compensated ? ', compensadas' : ''})`;
     case 'VacationImported':
       return (

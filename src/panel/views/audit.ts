@@ -16,6 +16,7 @@ import {
   describe,
   stateTable,
   through,
+  actionSteps,
   workerSteps,
   type Step,
 } from './audit-steps.ts';
@@ -55,9 +56,8 @@ export function auditPageRoutes(app: FastifyInstance, ctx: PanelContext) {
       deps.readSide.fresh(() => workerSteps(ctx, worker.id)),
       deps.readSide.auditOfWorker(worker.id, { limit: OTHER_RECORDS }) as Promise<AuditEntry[]>,
     ]);
-    const shown = code
-      ? steps.filter((s) => s.code === code || (s.event?.data as { newCodigoPila?: string } | undefined)?.newCodigoPila === code)
-      : steps;
+    const actions = actionSteps(steps);
+    const shown = code ? actions.filter((s) => s.codes.includes(code)) : actions;
     const asked = Number(q.paso);
     const current = shown.find((s) => s.n === asked) ?? shown.at(-1);
     const i = current ? shown.indexOf(current) : -1;
@@ -82,7 +82,7 @@ ${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="${
 ${
   current
     ? html`<section aria-labelledby="estado-titulo">
-<h2 id="estado-titulo">Estado después del paso ${current.n} de ${steps.length}</h2>
+<h2 id="estado-titulo">Estado después del paso ${current.n} de ${actions.length}</h2>
 <p>${bogotaTime(current.stored.recordedAt)}: ${describe(current.event, current.stored)},
   por ${meta(current).userEmail ?? '—'} (${through(meta(current))}).</p>
 <nav class="pager" aria-label="Recorrer los eventos">
@@ -121,9 +121,9 @@ ${
 <p>Flujo de eventos <code>${workerStream(worker.id)}</code>.</p>
 <ul>${shown.map(
         (s) =>
-          html`<li>Paso ${s.n}: evento <code>${s.stored.type}</code>, revisión ${String(s.stored.revision)}, solicitud <code>${
-            meta(s).requestId ?? '—'
-          }</code></li>`,
+          html`<li>Paso ${s.n}: ${s.parts.map(
+            (part, i) => html`${i > 0 ? ', ' : ''}evento <code>${part.stored.type}</code> (revisión ${String(part.stored.revision)})`,
+          )}; solicitud <code>${meta(s).requestId ?? '—'}</code></li>`,
       )}</ul>
 </details>`
     : html`<p>Sin eventos${code ? ' de ese registro' : ''}.</p>`
