@@ -101,9 +101,9 @@ export async function expectNoStackTrace(page: Page): Promise<void> {
   expect(text).not.toMatch(/\bat .+\.(ts|js):\d+|Error:|stack|node_modules|TypeError|ReferenceError/);
 }
 
-/** The path of the one-time link `vacaciones panel invite` prints on its last line. */
-export async function invitePath(env: NodeJS.ProcessEnv, email: string): Promise<string> {
-  const r = await runCli(env, ['panel', 'invite', email, '--url', 'http://panel.invalid']);
+/** The path of the one-time link `vacaciones panel invite` prints on its last line (`role`: `--rol` and its options). */
+export async function invitePath(env: NodeJS.ProcessEnv, email: string, role: string[] = []): Promise<string> {
+  const r = await runCli(env, ['panel', 'invite', email, ...role, '--url', 'http://panel.invalid']);
   if (r.code !== 0) throw new Error(`panel invite ${email} failed (${r.code}): ${r.stderr}`);
   const link = r.stdout.trim().split('\n').at(-1)!;
   return new URL(link).pathname;
