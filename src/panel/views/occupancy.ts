@@ -52,6 +52,12 @@ export function dailyCounts(days: string[], absences: Absence[]): Map<string, Ab
   return out;
 }
 
+/**
+ * People listed under the grid at most: a crowded subgerencia's month (thousands away in the same
+ * weeks) would otherwise make a page of megabytes; the grid still counts every one.
+ */
+const LISTED = 200;
+
 /** Ocupación: a subgerencia's month as a calendar of people away against the limit. */
 export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
@@ -154,12 +160,18 @@ ${
   who.length === 0
     ? html`<p>Nadie de la subgerencia está de vacaciones ${chosenDay ? 'ese día' : 'este mes'}.</p>`
     : html`<table>
-  <caption>${who.length} ${who.length === 1 ? 'registro' : 'registros'}</caption>
+  <caption>${
+    who.length > LISTED
+      ? chosenDay
+        ? `Los primeros ${LISTED} de ${who.length} registros de ese día, por fecha de inicio`
+        : `Los primeros ${LISTED} de ${who.length} registros, por fecha de inicio; elija un día para ver quiénes están ese día`
+      : `${who.length} ${who.length === 1 ? 'registro' : 'registros'}`
+  }</caption>
   <thead><tr>
     <th scope="col">Persona</th><th scope="col">Documento</th><th scope="col">Desde</th><th scope="col">Hasta</th>
     <th scope="col">Estado</th>
   </tr></thead>
-  <tbody>${who.map(
+  <tbody>${who.slice(0, LISTED).map(
     (
       a,
     ) => html`<tr><td><a href="${url`/panel/trabajador/${a.documentNumber}#${a.codigoPila}`}">${a.name}</a></td><td>${a.documentNumber}</td>
