@@ -1,5 +1,5 @@
-import type { NoveltyLine, WorkerNovelties } from '../projections/novelties/month.ts';
-import type { NoveltyTotals } from '../projections/novelties/queries.ts';
+import type { NoveltyLine, WorkerNovelties } from '../projections/law/novelties.ts';
+import type { NoveltyTotals } from '../projections/law/novelty-queries.ts';
 import { recordState, type Cell } from '../app/book-formats.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { addDays } from '../domain/index.ts';
-import { periodsReport, type PeriodWarning } from '../projections/register/periods.ts';
+import { periodsReport, type PeriodWarning } from '../projections/law/periods.ts';
 import { liveRegisterOfWorkers, type RegisterEntry } from '../projections/register/queries.ts';
 import { workerFilesPage, type WorkerFileRow } from '../reference/worker-files.ts';
 import type { PanelDeps } from './context.ts';

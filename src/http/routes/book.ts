@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerBook, type BookScope, type BookWorker } from '../../projections/register/book.ts';
+import { registerBook, type BookScope, type BookWorker } from '../../projections/law/book.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import { csvBook, jsonBook, xlsxBook } from '../../app/book-formats.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { Days360, toDecimal2 } from '../../domain/index.ts';
-import { periodsProblem } from '../../projections/register/periods.ts';
+import { periodsProblem } from '../../projections/law/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { methodNotAllowed } from '../auth.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../commands/audit.ts';
 import { actorOf } from '../request-actor.ts';
 import { contractStatus, toDecimal2 } from '../../domain/index.ts';
-import { vacationBalance } from '../../projections/availability/balance.ts';
+import { vacationBalance } from '../../projections/law/balance.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';

@@ -7,8 +7,8 @@ import {
   monthTotals,
   noveltiesPage,
   type WorkerNovelties,
-} from '../../projections/novelties/month.ts';
-import type { NoveltyFilter, NoveltyTotals } from '../../projections/novelties/queries.ts';
+} from '../../projections/law/novelties.ts';
+import type { NoveltyFilter, NoveltyTotals } from '../../projections/law/novelty-queries.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import { csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';

@@ -50,7 +50,7 @@ export const amortizationsProjector: Projector = {
 ${columnDefinitions(AMORTIZATION_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila, periodo)
       );
-      -- A payroll month's novelties are read by month (src/projections/novelties/).
+      -- A payroll month's novelties are read by month (src/projections/law/novelties.ts).
       CREATE INDEX IF NOT EXISTS ${t}_month ON ${t} (periodo, codigo_pila);
     `;
   },

@@ -10,10 +10,10 @@ import {
   type LedgerPeriods,
   type WorkedSheet,
 } from '../../domain/index.ts';
-import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
+import { accrualCheck, type AccrualProblem } from './balance.ts';
 import type { CompanyContractRef } from '../../commands/types.ts';
 import type { WorkerFile } from '../../commands/types.ts';
-import type { RegisterEntry } from './queries.ts';
+import type { RegisterEntry } from '../register/queries.ts';
 
 /** A pending period this close to prescribing is named in the warnings. */
 export const PRESCRIPTION_NOTICE_DAYS = 180;

@@ -5,7 +5,14 @@ import { workerStream } from '../../events/streams.ts';
 import { ReferenceRepository, type Worker } from '../../reference/repository.ts';
 import type { EventStore } from '../../store/types.ts';
 import type { RegisterEntry } from '../register/queries.ts';
-import { creationRevisions, noveltyPage, noveltyTotals, type NoveltyFilter, type NoveltyRow, type NoveltyTotals } from './queries.ts';
+import {
+  creationRevisions,
+  noveltyPage,
+  noveltyTotals,
+  type NoveltyFilter,
+  type NoveltyRow,
+  type NoveltyTotals,
+} from './novelty-queries.ts';
 
 /** One record's novelty in the month: its part of the amortization, and its dates within the month. */
 export interface NoveltyLine {

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/types.ts';
 import { workerFileByDocument, workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
 import { periodsReport, type PeriodReport, type PeriodsReport } from './periods.ts';
-import { liveRegisterOfWorkers, registerAsOf, type RegisterEntry } from './queries.ts';
+import { liveRegisterOfWorkers, registerAsOf, type RegisterEntry } from '../register/queries.ts';
 
 /** Whose register: every worker, the workers holding a contract of one subgerencia, or one worker. */
 export type BookScope =

@@ -1,9 +1,9 @@
 import { Days360, consultContract, governingContract, settlementOn, toDecimal2, valueOfUnits, type Unpaid } from '../../domain/index.ts';
 import type { CompanyContractRef, WorkerFile } from '../../commands/types.ts';
-import { accrualCheck, type AccrualProblem } from '../availability/balance.ts';
+import { accrualCheck, type AccrualProblem } from './balance.ts';
 import type { Contract } from '../../reference/repository.ts';
 import { entryRecord, reportOf, type PeriodReport, type PeriodWarning } from './periods.ts';
-import type { RegisterEntry } from './queries.ts';
+import type { RegisterEntry } from '../register/queries.ts';
 
 /** What a clerk must heed in a settlement (src/http/law-messages.ts words each). */
 export type SettlementWarning =
