@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
-import { absencesIn, type Absence } from '../../projections/occupancy/queries.ts';
+import { absencesIn, spansIn, type Span } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
 import { stateBadge } from './display-state.ts';
 
@@ -35,19 +35,19 @@ export function effectiveLimit(limits: CompanyLimit[]): number | null {
   return set.length ? Math.min(...set) : null;
 }
 
-/** People away on each day of the month (each person once, whatever their records). */
-export function dailyCounts(days: string[], absences: Absence[]): Map<string, Absence[]> {
-  const out = new Map<string, Absence[]>();
+/** People away on each day of the month (each person once, whatever their records), and the records on it. */
+export function dailyCounts(days: string[], spans: Span[]): Map<string, { people: number; records: number }> {
+  const out = new Map<string, { people: number; records: number }>();
   for (const day of days) {
     const seen = new Set<number>();
-    const away: Absence[] = [];
-    for (const a of absences) {
-      if (a.startDate <= day && day <= a.endDate && !seen.has(a.workerId)) {
+    let records = 0;
+    for (const a of spans) {
+      if (a.startDate <= day && day <= a.endDate) {
+        records++;
         seen.add(a.workerId);
-        away.push(a);
       }
     }
-    out.set(day, away);
+    out.set(day, { people: seen.size, records });
   }
   return out;
 }
@@ -83,19 +83,23 @@ export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
       });
     }
     const days = daysOf(month);
-    const [limits, absences] = await Promise.all([
+    const chosenDay = typeof query.dia === 'string' && DAY_RE.test(query.dia) && days.includes(query.dia) ? query.dia : null;
+    // The grid counts every record; the list under it names the first LISTED of the month or of the day chosen.
+    const [limits, spans, listed] = await Promise.all([
       companyLimitsOf(deps.db, unit.id),
-      deps.readSide.fresh(() => absencesIn(deps.db, unit.id, days[0]!, days.at(-1)!), { occupancy: true }),
+      deps.readSide.fresh(() => spansIn(deps.db, unit.id, days[0]!, days.at(-1)!), { occupancy: true }),
+      deps.readSide.fresh(() => absencesIn(deps.db, unit.id, chosenDay ?? days[0]!, chosenDay ?? days.at(-1)!, LISTED), {
+        occupancy: true,
+      }),
     ]);
     const limit = effectiveLimit(limits);
-    const perDay = dailyCounts(days, absences);
-    const chosenDay = typeof query.dia === 'string' && DAY_RE.test(query.dia) && perDay.has(query.dia) ? query.dia : null;
+    const perDay = dailyCounts(days, spans);
     const href = (o: { subgerencia?: string; mes?: string; dia?: string }) =>
       url`/panel/ocupacion?subgerencia=${o.subgerencia ?? unit.id}&mes=${o.mes ?? month}` + (o.dia ? url`&dia=${o.dia}` : '');
     const i = units.indexOf(unit);
     const prevUnit = units[(i - 1 + units.length) % units.length]!;
     const nextUnit = units[(i + 1) % units.length]!;
-    const atLimitDays = days.filter((d) => limit !== null && perDay.get(d)!.length >= limit);
+    const atLimitDays = days.filter((d) => limit !== null && perDay.get(d)!.people >= limit);
 
     const weeks: (string | null)[][] = [];
     let week: (string | null)[] = Array(weekday(days[0]!)).fill(null);
@@ -110,7 +114,7 @@ export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
 
     const cell = (d: string | null): Html => {
       if (!d) return html`<td class="out"></td>`;
-      const n = perDay.get(d)!.length;
+      const n = perDay.get(d)!.people;
       const full = limit !== null && n >= limit;
       const cls = [full ? 'at-limit' : '', weekday(d) >= 5 ? 'weekend' : ''].filter(Boolean).join(' ');
       const label = `${shortDate(d)}: ${n} ${n === 1 ? 'persona' : 'personas'} de vacaciones${full ? ', en el límite' : ''}`;
@@ -120,7 +124,7 @@ export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
       </td>`;
     };
 
-    const who = chosenDay ? perDay.get(chosenDay)! : absences;
+    const total = chosenDay ? perDay.get(chosenDay)!.records : spans.length;
     const body = html`
 <form method="get" action="/panel/ocupacion" class="row" novalidate>
   <div class="field"><label for="subgerencia">Subgerencia</label>
@@ -157,21 +161,21 @@ ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.
 <h2 id="quienes">${chosenDay ? `De vacaciones el ${shortDate(chosenDay)}` : `Vacaciones en ${monthName(month)}`}</h2>
 ${chosenDay ? html`<p><a href="${href({})}">Ver todo el mes</a></p>` : ''}
 ${
-  who.length === 0
+  total === 0
     ? html`<p>Nadie de la subgerencia está de vacaciones ${chosenDay ? 'ese día' : 'este mes'}.</p>`
     : html`<table>
   <caption>${
-    who.length > LISTED
+    total > LISTED
       ? chosenDay
-        ? `Los primeros ${LISTED} de ${who.length} registros de ese día, por fecha de inicio`
-        : `Los primeros ${LISTED} de ${who.length} registros, por fecha de inicio; elija un día para ver quiénes están ese día`
-      : `${who.length} ${who.length === 1 ? 'registro' : 'registros'}`
+        ? `Los primeros ${LISTED} de ${total} registros de ese día, por fecha de inicio`
+        : `Los primeros ${LISTED} de ${total} registros, por fecha de inicio; elija un día para ver quiénes están ese día`
+      : `${total} ${total === 1 ? 'registro' : 'registros'}`
   }</caption>
   <thead><tr>
     <th scope="col">Persona</th><th scope="col">Documento</th><th scope="col">Desde</th><th scope="col">Hasta</th>
     <th scope="col">Estado</th>
   </tr></thead>
-  <tbody>${who.slice(0, LISTED).map(
+  <tbody>${listed.map(
     (
       a,
     ) => html`<tr><td><a href="${url`/panel/trabajador/${a.documentNumber}#${a.codigoPila}`}">${a.name}</a></td><td>${a.documentNumber}</td>

@@ -39,11 +39,29 @@ export interface Absence {
  */
 const LONGEST_SPAN_DAYS = 600;
 
+/** Who is away and when: all the grid's counts need, without names or joins. */
+export interface Span {
+  workerId: number;
+  startDate: string;
+  endDate: string;
+}
+
+/** The spans of live enjoyed vacations of a subgerencia that reach some day from `from` to `to` (the grid's counts). */
+export async function spansIn(q: Queryable, subgerenciaId: string, from: string, to: string): Promise<Span[]> {
+  const r = await q.query<Record<string, unknown>>(
+    `SELECT o.worker_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date, to_char(o.end_date, 'YYYY-MM-DD') AS end_date
+       FROM ${OCCUPANCY_TABLE} o
+      WHERE o.subgerencia_id = $1 AND o.start_date <= $3::date AND o.start_date >= $2::date - $4::int AND o.end_date >= $2::date`,
+    [subgerenciaId, from, to, LONGEST_SPAN_DAYS],
+  );
+  return r.rows.map((row) => ({ workerId: toNumber(row.worker_id), startDate: row.start_date as string, endDate: row.end_date as string }));
+}
+
 /**
  * Live enjoyed vacations that keep people of a subgerencia away on some day from `from` to `to`, with
- * each worker's name (the panel's occupancy grid).
+ * each worker's name (the panel's occupancy grid), the first `limit` by start date.
  */
-export async function absencesIn(q: Queryable, subgerenciaId: string, from: string, to: string): Promise<Absence[]> {
+export async function absencesIn(q: Queryable, subgerenciaId: string, from: string, to: string, limit = 10_000): Promise<Absence[]> {
   const r = await q.query<Record<string, unknown>>(
     `SELECT o.codigo_pila, o.worker_id, to_char(o.start_date, 'YYYY-MM-DD') AS start_date, to_char(o.end_date, 'YYYY-MM-DD') AS end_date,
             w.document_number, w.first_names, w.last_names, coalesce(v.approved, false) AS approved,
@@ -52,8 +70,9 @@ export async function absencesIn(q: Queryable, subgerenciaId: string, from: stri
        JOIN ref_workers w ON w.id = o.worker_id
        LEFT JOIN ${VACATIONS_TABLE} v ON v.codigo_pila = o.codigo_pila
       WHERE o.subgerencia_id = $1 AND o.start_date <= $3::date AND o.start_date >= $2::date - $4::int AND o.end_date >= $2::date
-      ORDER BY o.start_date, w.last_names, w.first_names`,
-    [subgerenciaId, from, to, LONGEST_SPAN_DAYS],
+      ORDER BY o.start_date, w.last_names, w.first_names
+      LIMIT $5`,
+    [subgerenciaId, from, to, LONGEST_SPAN_DAYS, limit],
   );
   return r.rows.map((row) => ({
     codigoPila: row.codigo_pila as string,
