@@ -516,7 +516,10 @@ async function panelSection(ctx: Context): Promise<void> {
     ];
     const pages = [
       { name: 'worker page', path: '/panel/trabajador/{doc}' },
+      { name: 'home page', path: '/panel' },
       { name: 'occupancy page', path: '/panel/ocupacion?subgerencia={unit}&mes={month}', units, months },
+      { name: 'calendar page (one subgerencia, a month)', path: '/panel/calendario?sg={unit}&mes={month}', units, months },
+      { name: 'calendar page (every subgerencia, a quarter)', path: '/panel/calendario?vista=trimestre&mes={month}', units, months },
       {
         name: 'search by name or document',
         path: '/panel/trabajador?q={q}',
