@@ -63,24 +63,15 @@ export function refusalWords(f: Refusal, op: UseCase, ctx: { documentNumber?: st
 }
 
 /**
- * What a failed edit's audit record and log line say of it: what the caller was told, or, for an
- * internal failure, where the detail is.
+ * What a failed edit's audit record and log line say of it: what the caller was told (the rules
+ * and the owner mismatch line by line, else the message), or, for an internal failure, where the
+ * detail is.
  */
 export function editFailureDetail(f: CommandFailure | { kind: 'error' }, requestId: string): string[] {
-  switch (f.kind) {
-    case 'rules':
-      return ruleMessages(f.violations);
-    case 'not_owner':
-      return [notOwnerMessage(f.code, f.documentNumber)];
-    case 'record_not_found':
-      return [MESSAGES.recordNotFound];
-    case 'worker_not_found':
-      return [MESSAGES.workerNotFound];
-    case 'approved':
-      return [MESSAGES.editApproved];
-    case 'busy':
-      return [MESSAGES.busy];
-    case 'error':
-      return [`${MESSAGES.internal} Solicitud ${requestId}`];
-  }
+  if (f.kind === 'error') return [`${MESSAGES.internal} Solicitud ${requestId}`];
+  const w = refusalWords(f, 'edit', {});
+  return f.kind === 'rules' || f.kind === 'not_owner' ? w.text : [w.message];
 }
+
+/** Whether this person may delete a vacation record. */
+export const mayDelete = (user: { permissions: readonly string[] }) => user.permissions.includes(PERMISSION_DELETE);

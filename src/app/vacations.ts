@@ -5,7 +5,7 @@ import type { Actor, Outcome, VacationFigures, VacationRequest } from '../comman
 import type { User } from '../reference/repository.ts';
 import type { Position } from '../store/types.ts';
 import type { AppDeps } from './context.ts';
-import { PERMISSION_DELETE, editFailureDetail, refusalWords, type Refusal, type UseCase } from './refusals.ts';
+import { PERMISSION_DELETE, editFailureDetail, mayDelete, refusalWords, type Refusal, type UseCase } from './refusals.ts';
 
 /** Where a use case writes its log line: the request's logger, so the line carries the request id. */
 export interface UseCaseLog {
@@ -117,7 +117,7 @@ export class VacationUseCases {
       refused(w.status, f.kind === 'forbidden' ? `${w.message}: ${Object.values(w.errors).join(' ')}` : w.message);
       return { ok: false as const, ...f };
     };
-    if (!call.user.permissions.includes(PERMISSION_DELETE)) return refusal({ kind: 'forbidden', permission: PERMISSION_DELETE });
+    if (!mayDelete(call.user)) return refusal({ kind: 'forbidden', permission: PERMISSION_DELETE });
     let r: Outcome<{ value: Changed; position: Position }>;
     try {
       r = await this.deps.commands.delete(code, call.actor);

@@ -10,7 +10,7 @@ import { dateField, fromDayMonthYear, html, shortDate, url } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { panelCall } from '../call.ts';
 import { fromTo } from './vacation-form.ts';
-import { canDelete } from './worker-timeline.ts';
+import { mayDelete } from '../../app/refusals.ts';
 
 /** Reasons an interruption may give (CST art. 188), as the interface names them, with their labels. */
 const INTERRUPTION_LABELS: Record<InterruptionReason, string> = {
@@ -124,7 +124,7 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
     const user = req.panelUser!;
     const record = await recordOf(code);
     if (!record || record.status !== 'live') return noLiveRecord(req, reply, 'Eliminar vacaciones');
-    if (!canDelete(user)) {
+    if (!mayDelete(user)) {
       return ctx.render(req, reply, {
         title: 'Eliminar vacaciones',
         section: 'trabajador',

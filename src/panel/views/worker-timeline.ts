@@ -1,6 +1,4 @@
-import { PERMISSION_DELETE } from '../../app/refusals.ts';
 import type { VacationView } from '../../projections/index.ts';
-import type { User } from '../../reference/repository.ts';
 import { bogotaTime, pilaCode, html, pesos, shortDate, url, type Html } from '../html.ts';
 import { stateBadge, displayStateOf, type StateFacts } from './display-state.ts';
 import { amortizationTable, fromTo } from './vacation-form.ts';
@@ -12,7 +10,6 @@ export interface Can {
   delete: boolean;
 }
 
-export const canDelete = (user: User) => user.permissions.includes(PERMISSION_DELETE);
 /** A read model's record as the state functions take it. */
 const facts = (v: VacationView): StateFacts => ({ ...v, deleted: v.status === 'deleted' });
 

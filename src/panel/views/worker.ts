@@ -12,7 +12,8 @@ import { searchWorkers, subgerencias } from '../../reference/search.ts';
 import { periodsSection, registerLinks, settlementSection } from './worker-law.ts';
 import { panelCall } from '../call.ts';
 import { fromTo, previewBlock, readVacationForm, vacationForm, type FormState } from './vacation-form.ts';
-import { canDelete, timeline } from './worker-timeline.ts';
+import { mayDelete } from '../../app/refusals.ts';
+import { timeline } from './worker-timeline.ts';
 import { NOT_IN_UNITS } from '../roles.ts';
 
 /** Workers a search lists at most. */
@@ -144,7 +145,7 @@ ${periods}
 ${settlement}
 ${ctx.may(req, 'write') ? bookingSection(form, worker.documentNumber, csrf, balance, list) : ''}
 <h2>Vacaciones</h2>
-${timeline(list, { approve: ctx.may(req, 'approve'), write: ctx.may(req, 'write'), delete: canDelete(user) }, worker.documentNumber, csrf, today)}`;
+${timeline(list, { approve: ctx.may(req, 'approve'), write: ctx.may(req, 'write'), delete: mayDelete(user) }, worker.documentNumber, csrf, today)}`;
   }
 
   app.post('/trabajador/:documento/vacaciones', async (req, reply) => {
