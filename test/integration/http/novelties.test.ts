@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.ts';
 import { noveltiesOk } from '../../../src/http/integration-schemas.ts';
 import { NOVELTY_COLUMNS } from '../../../src/http/novelty-formats.ts';
+import { FIRST_WORKER } from '../../../src/projections/law/novelties.ts';
+import { noveltyPage } from '../../../src/projections/law/novelty-queries.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { createApiKey } from '../../../src/security/api-keys.ts';
@@ -193,6 +195,21 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/novedades${hasServer() ? '' :
       const r = await novelties(query);
       expect(r.status, r.text).toBe(400);
       expect(Object.keys(r.body.errors)).toEqual([field]);
+    }
+  });
+
+  it('finds the same lines walking the register one worker at a time as in one walk, now and at a cut-off', async () => {
+    for (const f of [
+      { month: '2026-12', asOf: null },
+      { month: '2026-11', asOf: '2026-11-20' },
+    ]) {
+      const whole = await noveltyPage(t.db, f, FIRST_WORKER, 100);
+      expect(whole.length).toBeGreaterThan(0);
+      // Ranges of one worker, most of them without a novelty in the month: the walk goes on past them.
+      expect(await noveltyPage(t.db, f, FIRST_WORKER, 100, 1)).toEqual(whole);
+      const workers = [...new Set(whole.map((r) => r.record.workerId))];
+      const firstTwo = await noveltyPage(t.db, f, FIRST_WORKER, 2, 1);
+      expect(firstTwo).toEqual(whole.filter((r) => workers.slice(0, 2).includes(r.record.workerId)));
     }
   });
 
