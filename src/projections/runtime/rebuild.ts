@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.ts';
 import { START, comparePositions, type EventStore, type Position } from '../../store/types.ts';
-import { analyzeLogIfStale, eventsUpTo, loadInPlace, readsLogInPlace } from './bulk.ts';
+import { analyzeLogIfStale, analyzeTables, eventsUpTo, loadInPlace, readsLogInPlace } from './bulk.ts';
 import { lockCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { LockSession, rebuildKey, runnerKey } from './locks.ts';
 import { selectProjectors } from './registry.ts';
@@ -92,6 +92,9 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
     const base = chosen.every((p) => from.get(p.name) !== START) ? covered : 0;
     const first = await replay(db, store, chosen, from, batchSize, (n) => report('replay', base + n, Math.max(total, base + n)));
     let count = base + first.count;
+    // A load in place analyzed its tables already; those filled event by event are analyzed here.
+    const replayed = chosen.filter((p) => from.get(p.name) === START);
+    await eachAtOnce(replayed, IN_PLACE_AT_ONCE, (p) => analyzeTables(db, db, p, REBUILD_SUFFIX));
 
     // Runner locks in name order, so that two rebuilds of overlapping sets cannot deadlock.
     for (const p of [...chosen].sort((a, b) => a.name.localeCompare(b.name))) await locks.lock(runnerKey(p.name));
