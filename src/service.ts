@@ -11,6 +11,7 @@ import { buildServer } from './server.ts';
 import { checkReadiness } from './db/readiness.ts';
 import type { Logger } from './logger.ts';
 import { WebhookDeliverer } from './integration/webhooks/deliverer.ts';
+import { PeriodWatchSweeper } from './projections/law/period-watch.ts';
 import { deadLetterCounts } from './integration/webhooks/repository.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { ProjectionService, projectionStatus } from './projections/index.ts';
@@ -123,6 +124,14 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     { logger },
   );
 
+  // The instances that project also figure the company's periods for the panel, one at a time.
+  const sweeper = new PeriodWatchSweeper(db, {
+    today,
+    onError: (err) => logger.error({ err }, 'the sweep of the accrual periods failed; it is tried again'),
+    onFinished: (ms) => logger.info({ ms: Math.round(ms) }, 'the accrual periods of every worker were figured for the panel'),
+  });
+  if (opts.projections !== false) sweeper.start();
+
   // Every instance delivers webhooks; a lock per subscription keeps each to one of them.
   const deliverer = new WebhookDeliverer(db, rawStore, {
     contractsOf: async (doc) => (await reference.workerFileByDocument(doc))?.contracts ?? [],
@@ -145,6 +154,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       closed = true;
       await app.close();
       await deliverer.stop();
+      await sweeper.stop();
       await audits.drain();
       if (opts.projections !== false) await projections?.stop();
       await feed.close();

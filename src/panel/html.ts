@@ -44,6 +44,9 @@ export function url(strings: TemplateStringsArray, ...values: (string | number)[
 
 const PESOS = new Intl.NumberFormat('es-CO', { style: 'currency', currency: 'COP', maximumFractionDigits: 0 });
 const DAYS = new Intl.NumberFormat('es-CO', { maximumFractionDigits: 2 });
+const COUNTS = new Intl.NumberFormat('es-CO');
+/** A count as people read it: "100.100". */
+export const count = (n: number | bigint) => COUNTS.format(n);
 const MONTH_NAMES = [
   'enero',
   'febrero',

@@ -22,4 +22,39 @@ export const projectionMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 42,
+    name: 'period watch: workers whose accrual periods need heeding, figured by a sweep',
+    sql: `
+      -- Workers whose periods report (src/projections/law/periods.ts) has something to heed on
+      -- the day the sweep figured it: periods owed beyond the limit (CST art. 190), pending days
+      -- about to prescribe (art. 488). Only those: the others have no row.
+      CREATE TABLE rm_period_watch (
+        worker_id       bigint PRIMARY KEY,
+        document_number text NOT NULL,
+        name            text NOT NULL,
+        subgerencias    text[] NOT NULL,
+        owed            integer,
+        owed_limit      integer,
+        extended        boolean NOT NULL DEFAULT false,
+        prescribes_on   date
+      );
+      CREATE INDEX rm_period_watch_owed ON rm_period_watch (owed DESC, name, worker_id) WHERE owed IS NOT NULL;
+      CREATE INDEX rm_period_watch_prescribes ON rm_period_watch (prescribes_on, name, worker_id) WHERE prescribes_on IS NOT NULL;
+      -- The last complete sweep (the day figured, the reference data's version then) and the one
+      -- under way: how far it got, and the instance holding it until its lease runs out.
+      CREATE TABLE rm_period_watch_sweep (
+        id                      integer PRIMARY KEY CHECK (id = 1),
+        figured_on              date,
+        reference_version       bigint,
+        finished_at             timestamptz,
+        sweeping_on             date,
+        sweep_reference_version bigint,
+        swept_up_to             bigint,
+        lease_owner             text,
+        lease_until             timestamptz
+      );
+      INSERT INTO rm_period_watch_sweep (id) VALUES (1);
+    `,
+  },
 ];

@@ -46,6 +46,10 @@ describe.skipIf(!hasChromium())(
       const { page } = b;
       await signInAs(page, srv.url, ADMIN, PANEL_PASSWORD);
       expect(await heading(page)).toBe('Inicio');
+      // The company's periods are figured by a sweep that starts with the service: its first is quick here.
+      await expect
+        .poll(async () => (await page.reload(), page.locator('main').innerText()), { timeout: 20_000 })
+        .toContain('Periodos de toda la empresa revisados el ');
       await expect(page.locator('main').innerText()).resolves.toContain('Hoy es 21 de noviembre de 2026.');
       await expect(section(page, 'hoy').innerText()).resolves.toBe('Nadie está de vacaciones hoy.');
       await expectAccessible(page);

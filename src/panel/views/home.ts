@@ -1,11 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import { addDays, dayOfWeek } from '../../domain/index.ts';
 import { awayBetween, type AbsenceWithUnit } from '../../projections/occupancy/queries.ts';
+import {
+  PRESCRIPTION_WATCH_DAYS,
+  SWEEP_EVERY_MINUTES,
+  periodWatch,
+  type PeriodWatch,
+  type WatchedWorker,
+} from '../../projections/law/period-watch.ts';
 import { awaitingApproval, type AwaitingApproval } from '../../projections/vacations/queries.ts';
 import { subgerencias } from '../../reference/search.ts';
-import { html, longDate, shortDate, url, type Html } from '../html.ts';
+import { bogotaTime, count, html, longDate, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
-import { PERIOD_WATCH_BATCH, PRESCRIPTION_WATCH_DAYS, watchPeriods, type WatchedWorker } from '../period-watch.ts';
 import { stateBadge } from './display-state.ts';
 
 /** People and records each list of the home page shows at most; the rest are counted and linked. */
@@ -17,7 +23,7 @@ export function weekOf(day: string): [string, string] {
   return [monday, addDays(monday, 6)];
 }
 
-const people = (n: number) => `${n} ${n === 1 ? 'persona' : 'personas'}`;
+const people = (n: number) => `${count(n)} ${n === 1 ? 'persona' : 'personas'}`;
 
 function awayTable(caption: string, list: AbsenceWithUnit[], units: Map<string, string>): Html {
   return html`<table>
@@ -56,52 +62,66 @@ function approvalsTable(list: AwaitingApproval[], units: Map<string, string>, cs
 </table>`;
 }
 
-function watchList(workers: WatchedWorker[]): Html {
-  const accumulating = workers.filter((w) => w.accumulation);
-  const prescribing = workers.filter((w) => w.prescribesOn).sort((a, b) => a.prescribesOn!.localeCompare(b.prescribesOn!));
-  const link = (w: WatchedWorker) => html`<a href="${url`/panel/trabajador/${w.documentNumber}#periodos`}">${w.name}</a>`;
+const link = (w: WatchedWorker) => html`<a href="${url`/panel/trabajador/${w.documentNumber}#periodos`}">${w.name}</a>`;
+const more = (shown: number, total: number) =>
+  total > shown ? html`<p class="muted">Se muestran ${shown} de ${count(total)} trabajadores.</p>` : '';
+
+function watchList(watch: PeriodWatch): Html {
+  const { accumulating, prescribing } = watch;
   return html`<h3>Más de dos periodos pendientes (CST art. 190)</h3>
 ${
-  accumulating.length === 0
+  accumulating.total === 0
     ? html`<p>Nadie acumula más periodos de los permitidos.</p>`
-    : html`<ul class="links">${accumulating.map(
+    : html`<ul class="links">${accumulating.workers.map(
         (w) =>
           html`<li>${link(w)}: ${w.accumulation!.owed} periodos con días pendientes (máximo ${w.accumulation!.limit}${
             w.accumulation!.extended ? ', personal técnico o de confianza' : ''
           })</li>`,
-      )}</ul>`
+      )}</ul>
+${more(accumulating.workers.length, accumulating.total)}`
 }
 <h3>Días que prescriben en los próximos ${PRESCRIPTION_WATCH_DAYS} días (CST art. 488)</h3>
 ${
-  prescribing.length === 0
+  prescribing.total === 0
     ? html`<p>Ningún periodo pendiente prescribe en los próximos ${PRESCRIPTION_WATCH_DAYS} días.</p>`
-    : html`<ul class="links">${prescribing.map((w) => html`<li>${link(w)}: prescriben el ${longDate(w.prescribesOn!)}</li>`)}</ul>`
+    : html`<ul class="links">${prescribing.workers.map((w) => html`<li>${link(w)}: prescriben el ${longDate(w.prescribesOn!)}</li>`)}</ul>
+${more(prescribing.workers.length, prescribing.total)}`
 }`;
+}
+
+/** When the periods were last figured, or that they are being figured for the first time. */
+function watchNote(watch: PeriodWatch, today: string): Html {
+  if (watch.figuredOn === null || watch.finishedAt === null) {
+    return html`<p role="status">Los periodos de la empresa se están revisando por primera vez; vuelva a cargar la página en
+  unos momentos.</p>`;
+  }
+  const day = watch.figuredOn === today ? '' : html` (con la fecha del ${longDate(watch.figuredOn)}; la revisión de hoy está en curso)`;
+  return html`<p class="muted">Periodos de toda la empresa revisados el ${bogotaTime(watch.finishedAt.toISOString())}${day}. Se revisan de nuevo cada
+  ${SWEEP_EVERY_MINUTES} minutos y cada día: una vacación registrada después aparece en la próxima revisión.</p>`;
 }
 
 /** Inicio: what needs doing today, each item a link to where it is done. */
 export function homePageRoutes(app: FastifyInstance, ctx: PanelContext) {
   const { deps } = ctx;
   app.get('/', async (req, reply) => {
-    const query = req.query as Record<string, unknown>;
     const scope = ctx.unitsOf(req);
     const today = deps.today();
     const [monday, sunday] = weekOf(today);
-    const after = typeof query.revisar === 'string' && /^\d{1,15}$/.test(query.revisar) ? Number(query.revisar) : 0;
     const [units, todayAway, weekAway, pending, watch] = await Promise.all([
       subgerencias(deps.db),
       deps.readSide.fresh(() => awayBetween(deps.db, scope, today, today, LIST_LIMIT), { occupancy: true }),
       deps.readSide.fresh(() => awayBetween(deps.db, scope, monday, sunday, LIST_LIMIT), { occupancy: true }),
       deps.readSide.fresh(() => awaitingApproval(deps.db, scope, LIST_LIMIT)),
-      watchPeriods(deps, after, scope),
+      periodWatch(deps.db, scope, today, LIST_LIMIT),
     ]);
     const names = new Map(units.map((u) => [u.id, u.name]));
+    const pendingCount = pending.capped ? `${count(pending.total)} o más` : count(pending.total);
     const calendar = (from: string) => url`/panel/calendario?desde=${from}`;
     const body = html`<p class="muted">Hoy es ${longDate(today)}.</p>
 <div class="cards">
-  <a class="card" href="#hoy"><span class="value">${todayAway.people}</span> de vacaciones hoy</a>
-  <a class="card" href="#semana"><span class="value">${weekAway.people}</span> de vacaciones esta semana</a>
-  <a class="card" href="#por-aprobar"><span class="value">${pending.total}</span> por aprobar</a>
+  <a class="card" href="#hoy"><span class="value">${count(todayAway.people)}</span> de vacaciones hoy</a>
+  <a class="card" href="#semana"><span class="value">${count(weekAway.people)}</span> de vacaciones esta semana</a>
+  <a class="card" href="#por-aprobar"><span class="value">${pendingCount}</span> por aprobar</a>
 </div>
 <h2 id="hoy">De vacaciones hoy</h2>
 ${
@@ -122,17 +142,12 @@ ${
 ${
   pending.total === 0
     ? html`<p>No hay vacaciones esperando aprobación.</p>`
-    : html`${pending.total > pending.records.length ? html`<p>Se muestran las ${pending.records.length} más próximas de ${pending.total}.</p>` : ''}
+    : html`${pending.total > pending.records.length ? html`<p>Se muestran las ${pending.records.length} más próximas de ${pendingCount}.</p>` : ''}
 ${approvalsTable(pending.records, names, ctx.may(req, 'approve') ? ctx.csrf(reply) : null)}`
 }
 <h2 id="periodos">Periodos que requieren atención</h2>
-<p class="muted">Revisados ${watch.reviewed} trabajadores${after > 0 ? ' de este tramo' : ''}: los periodos de cada uno se calculan
-  con su nómina, por eso se revisan de ${PERIOD_WATCH_BATCH} en ${PERIOD_WATCH_BATCH}.</p>
-${watchList(watch.workers)}
-<nav class="pager" aria-label="Tramos de trabajadores revisados">
-  ${after > 0 ? html`<a href="/panel#periodos">Volver al primer tramo</a>` : ''}
-  ${watch.next !== null ? html`<a href="${url`/panel?revisar=${watch.next}`}#periodos">Revisar los siguientes ${PERIOD_WATCH_BATCH} trabajadores</a>` : ''}
-</nav>`;
+${watchNote(watch, today)}
+${watchList(watch)}`;
     return ctx.render(req, reply, { title: 'Inicio', section: 'inicio', body });
   });
 }

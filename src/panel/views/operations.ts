@@ -3,7 +3,7 @@ import { deadLetterCounts, listWebhooks } from '../../integration/webhooks/repos
 import { LAG_COUNT_CAP } from '../../projections/runtime/status.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { positionToString } from '../../store/types.ts';
-import { bogotaTime, html } from '../html.ts';
+import { bogotaTime, count, html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 
 /** Every read model in the words of the people who read this page (the technical name is folded away). */
@@ -24,15 +24,12 @@ const STATE_LABELS: Record<string, string> = {
   idle: 'sin iniciar',
 };
 
-const COUNT = new Intl.NumberFormat('es-CO');
 /** Events a read model has yet to apply; the count stops at LAG_COUNT_CAP. */
-const pending = (lag: number) => (lag >= LAG_COUNT_CAP ? `${COUNT.format(LAG_COUNT_CAP)} o más` : COUNT.format(lag));
+const pending = (lag: number) => (lag >= LAG_COUNT_CAP ? `${count(LAG_COUNT_CAP)} o más` : count(lag));
 
 /** A position in the event log with its unit: the log's commit position, and the prepare position beside it. */
 const positionText = (p: { commit: bigint; prepare: bigint }) =>
-  p.commit === p.prepare
-    ? `evento en la posición ${COUNT.format(p.commit)}`
-    : `posición ${COUNT.format(p.commit)} (preparación ${COUNT.format(p.prepare)})`;
+  p.commit === p.prepare ? `evento en la posición ${count(p.commit)}` : `posición ${count(p.commit)} (preparación ${count(p.prepare)})`;
 
 /** Operación: the read models' checkpoints and lag, the last import, whether the stores answer. */
 export function operationsPageRoutes(app: FastifyInstance, ctx: PanelContext) {
@@ -91,8 +88,8 @@ ${
   <tbody>
   ${webhooks.map((w) => {
     const n = abandoned.get(w.name) ?? 0;
-    return html`<tr><th scope="row">${w.name}</th><td>${new URL(w.url).host}</td><td class="num">${COUNT.format(w.delivered)}</td>
-      <td class="num">${COUNT.format(w.failures)}</td><td class="num">${n > 0 ? html`<strong>${COUNT.format(n)}</strong>` : '0'}</td></tr>`;
+    return html`<tr><th scope="row">${w.name}</th><td>${new URL(w.url).host}</td><td class="num">${count(w.delivered)}</td>
+      <td class="num">${count(w.failures)}</td><td class="num">${n > 0 ? html`<strong>${count(n)}</strong>` : '0'}</td></tr>`;
   })}
   </tbody>
 </table>

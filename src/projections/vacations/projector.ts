@@ -173,8 +173,11 @@ ${columnDefinitions(VACATION_COLUMNS)},
       END $$;
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id);
       CREATE INDEX IF NOT EXISTS ${t}_record ON ${t} (record_id);
-      -- Records waiting for approval, soonest first (the panel's home page).
-      CREATE INDEX IF NOT EXISTS ${t}_pending ON ${t} (start_date) WHERE status = 'live' AND NOT approved;
+      -- Records waiting for approval, soonest first (the panel's home page), in the order it lists
+      -- them, so that the first fifteen are read off the index however many wait. It replaces an
+      -- index of the start date alone, under which 17,500 records starting on one day were sorted.
+      DROP INDEX IF EXISTS ${t}_pending;
+      CREATE INDEX IF NOT EXISTS ${t}_awaiting ON ${t} (start_date, record_id) WHERE status = 'live' AND NOT approved;
     `;
   },
   async apply(q: Queryable, events, suffix) {

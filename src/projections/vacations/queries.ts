@@ -138,18 +138,25 @@ export interface AwaitingApproval {
   compensated: boolean;
 }
 
+/** Records waiting for approval counted one by one up to here; beyond, the count says "or more". */
+export const AWAITING_COUNT_CAP = 10_000;
+
 /**
- * Live records of these subgerencias (every one when `units` is null) not yet approved: how many,
- * and the first `limit` by start date, read from the partial index of the pending ones.
+ * Live records of these subgerencias (every one when `units` is null) not yet approved: how many
+ * (up to AWAITING_COUNT_CAP, `capped` when there are that many or more), and the first `limit`
+ * by start date, read from the partial index of the pending ones.
  */
 export async function awaitingApproval(
   q: Queryable,
   units: readonly string[] | null,
   limit: number,
-): Promise<{ total: number; records: AwaitingApproval[] }> {
+): Promise<{ total: number; capped: boolean; records: AwaitingApproval[] }> {
   const where = `v.status = 'live' AND NOT v.approved AND ($1::text[] IS NULL OR v.subgerencia_id = ANY($1::text[]))`;
   const [count, list] = await Promise.all([
-    q.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${VACATIONS_TABLE} v WHERE ${where}`, [units]),
+    q.query<{ n: unknown }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${VACATIONS_TABLE} v WHERE ${where} LIMIT $2) x`, [
+      units,
+      AWAITING_COUNT_CAP,
+    ]),
     q.query<Row>(
       `SELECT v.codigo_pila, v.worker_id, v.document_number, v.subgerencia_id, v.start_date, v.end_date, v.business_days,
               v.compensated, w.first_names, w.last_names
@@ -158,8 +165,10 @@ export async function awaitingApproval(
       [units, limit],
     ),
   ]);
+  const total = toNumber(count.rows[0]?.n ?? 0);
   return {
-    total: toNumber(count.rows[0]?.n ?? 0),
+    total,
+    capped: total >= AWAITING_COUNT_CAP,
     records: list.rows.map((r) => ({
       codigoPila: r.codigo_pila as string,
       workerId: toNumber(r.worker_id),

@@ -99,7 +99,7 @@ describe('rebuild', () => {
     expect(leftovers.rows).toEqual([]);
     const indexes = await t.db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE tablename = 'rm_vacations' ORDER BY 1`);
     expect(indexes.rows.map((r) => r.indexname)).toEqual([
-      'rm_vacations_pending',
+      'rm_vacations_awaiting',
       'rm_vacations_pkey',
       'rm_vacations_record',
       'rm_vacations_worker',

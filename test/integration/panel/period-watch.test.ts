@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PERIOD_SWEEP_TABLE, periodWatch, sweepAll, sweepStep } from '../../../src/projections/law/period-watch.ts';
+import { periodsReport } from '../../../src/projections/law/periods.ts';
+import { liveRegisterOfWorkers } from '../../../src/projections/register/queries.ts';
+import { importReferenceData } from '../../../src/reference/import.ts';
+import { workerFilesPage } from '../../../src/reference/worker-files.ts';
+import { ProjectionService } from '../../../src/projections/runtime/service.ts';
+import { silentLogger } from '../../../src/projections/types.ts';
+import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { freshDb, type TestDb } from '../../support/db.ts';
+import { ROSA, PANEL_EXTRA } from '../../support/panel-corners.ts';
+import { loadFixture } from '../../support/server.ts';
+
+const TODAY = '2026-11-21';
+
+/** The fixture and Rosa, who piles up five pending periods, one of which prescribes within 90 days. */
+function data() {
+  const d = loadFixture();
+  d.asociados.push(...PANEL_EXTRA.asociados);
+  d.contratos.push(...PANEL_EXTRA.contratos);
+  d.nomina.push(...PANEL_EXTRA.nomina);
+  return d;
+}
+
+describe('the period watch figured by a sweep', () => {
+  let t: TestDb;
+  let projections: ProjectionService;
+  beforeAll(async () => {
+    t = await freshDb();
+    const store = new PostgresEventStore(t.db);
+    projections = new ProjectionService(t.db, store, { logger: silentLogger, idleMs: 10 });
+    await projections.start();
+    await importReferenceData(t.db, data());
+    // The register holds the imported records before any sweep reads it.
+    expect(await projections.waitFor(await store.headPosition(), 30_000)).toBe(true);
+  });
+  afterAll(async () => {
+    await projections?.stop();
+    await t?.drop();
+  });
+
+  const watch = (units: string[] | null = null, today = TODAY) => periodWatch(t.db, units, today, 15);
+
+  it('names nobody before the first sweep, and says so', async () => {
+    const w = await watch();
+    expect(w.figuredOn).toBeNull();
+    expect(w.accumulating).toEqual({ total: 0, workers: [] });
+  });
+
+  it('names, after a sweep, exactly the workers whose periods report warns, with what it warns of', async () => {
+    await sweepAll(t.db, TODAY);
+    const w = await watch();
+    expect(w.figuredOn).toBe(TODAY);
+    expect(w.sweeping).toBe(false);
+    expect(w.accumulating.workers).toEqual([
+      { documentNumber: ROSA.document, name: ROSA.name, accumulation: { owed: 5, limit: 2, extended: false }, prescribesOn: '2027-01-31' },
+    ]);
+    expect(w.prescribing.workers.map((x) => [x.documentNumber, x.prescribesOn])).toEqual([[ROSA.document, '2027-01-31']]);
+
+    // The same as the periods report of every worker, figured one by one.
+    const files = await workerFilesPage(t.db, 0, 10_000);
+    const records = await liveRegisterOfWorkers(
+      t.db,
+      files.map((f) => f.worker.id),
+    );
+    const warned = files
+      .filter((f) =>
+        periodsReport(
+          f,
+          records.filter((r) => r.workerId === f.worker.id),
+          TODAY,
+        ).warnings.some((x) => x.kind === 'accumulation'),
+      )
+      .map((f) => f.worker.documentNumber);
+    expect(warned).toEqual(w.accumulating.workers.map((x) => x.documentNumber));
+  });
+
+  it("keeps to a jefe's subgerencias, and to the 90 days ahead of the day asked", async () => {
+    expect((await watch(['SG-ADM'])).accumulating.total).toBe(1);
+    expect((await watch(['SG-TEC'])).accumulating.total).toBe(0);
+    expect((await watch(['SG-TEC'])).prescribing.total).toBe(0);
+    // On 1 February 2027 the days of 31 January have prescribed: no longer "about to".
+    expect((await watch(null, '2027-02-01')).prescribing.total).toBe(0);
+  });
+
+  it('sweeps a batch at a time to the same rows, and only when due: a new day or new reference data', async () => {
+    const before = await watch();
+    const owner = 'instance-a';
+    expect(await sweepStep(t.db, TODAY, owner)).toBe('idle');
+    // A new day: a sweep in batches of two workers, held by its instance until it ends.
+    expect(await sweepStep(t.db, '2026-11-22', owner, { batch: 2 })).toBe('worked');
+    expect((await watch()).sweeping).toBe(true);
+    expect(await sweepStep(t.db, '2026-11-22', 'instance-b', { batch: 2 })).toBe('busy-elsewhere');
+    let step;
+    do step = await sweepStep(t.db, '2026-11-22', owner, { batch: 2 });
+    while (step === 'worked');
+    expect(step).toBe('finished');
+    const after = await watch(null, '2026-11-22');
+    expect(after.figuredOn).toBe('2026-11-22');
+    expect(after.accumulating).toEqual(before.accumulating);
+
+    // A reference import that changes something makes a sweep due again, the same day.
+    expect(await sweepStep(t.db, '2026-11-22', owner)).toBe('idle');
+    const d = data();
+    d.asociados.find((a: { id: number }) => a.id === ROSA.id)!.apellidos = 'Vargas de Ortiz';
+    await importReferenceData(t.db, d);
+    expect(await sweepStep(t.db, '2026-11-22', owner)).toBe('finished');
+    expect((await watch(null, '2026-11-22')).accumulating.workers[0]!.name).toBe('Rosa Elena Vargas de Ortiz');
+  });
+
+  it('lets another instance take over a sweep whose lease ran out', async () => {
+    expect(await sweepStep(t.db, '2026-11-23', 'instance-a', { batch: 2 })).toBe('worked');
+    await t.db.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET lease_until = now() - interval '1 second'`);
+    let step;
+    do step = await sweepStep(t.db, '2026-11-23', 'instance-b', { batch: 2 });
+    while (step === 'worked');
+    expect(step).toBe('finished');
+    expect((await watch(null, '2026-11-23')).figuredOn).toBe('2026-11-23');
+  });
+});
