@@ -84,7 +84,7 @@ describe.skipIf(!hasChromium())(
         'Días en el límite: 2 dic 2026, 3 dic 2026, 4 dic 2026, 5 dic 2026, 6 dic 2026, 7 dic 2026, 8 dic 2026, 9 dic 2026.',
       );
       await expect(page.locator('.unit .count.full').count()).resolves.toBe(8);
-      await expect(page.locator('.unit .hint').innerText()).resolves.toBe('Máximo 2 personas a la vez');
+      await expect(page.locator('.unit .hint').innerText()).resolves.toBe('2 personas de vacaciones; máximo 2 personas a la vez');
 
       // Details on hover.
       await expect(maria.locator('.tip').isVisible()).resolves.toBe(false);

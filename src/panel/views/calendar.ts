@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { addDays, dayOfWeek, type HolidayLookup } from '../../domain/index.ts';
 import { holidayCalendar } from '../../config/holidays.ts';
-import { calendarPage, occupancyCounts, type AbsenceWithUnit, type CalendarPerson } from '../../projections/occupancy/queries.ts';
+import { calendarPage, dailyCounts, type AbsenceWithUnit, type CalendarPerson } from '../../projections/occupancy/queries.ts';
+import type { Queryable } from '../../db/types.ts';
 import { companyLimitsOf, subgerencias, type Subgerencia } from '../../reference/search.ts';
-import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
+import { count, html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { displayStateOf, stateLabel } from './display-state.ts';
 import { effectiveLimit } from './occupancy.ts';
@@ -97,13 +98,18 @@ function personLine(p: CalendarPerson, f: Frame, n: number): Html {
 interface UnitLoad {
   unit: Subgerencia;
   limit: number | null;
+  /** People away each day. */
   counts: Map<string, number>;
+  /** People away some day of the window. */
+  people: number;
 }
 
 function unitHeader(load: UnitLoad, f: Frame, n: number): Html {
   const full = load.limit === null ? [] : f.days.filter((d) => (load.counts.get(d) ?? 0) >= load.limit!);
   return html`<li class="line unit"><div class="who"><h2>${load.unit.name}</h2>
-    <span class="hint">${load.limit === null ? 'Sin máximo de personas a la vez' : `Máximo ${load.limit} personas a la vez`}</span></div>
+    <span class="hint">${count(load.people)} ${load.people === 1 ? 'persona' : 'personas'} de vacaciones; ${
+      load.limit === null ? 'sin máximo de personas a la vez' : `máximo ${load.limit} personas a la vez`
+    }</span></div>
   <div class="track n${n}" aria-hidden="true">${f.days.map((d, i) => {
     const c = load.counts.get(d) ?? 0;
     return html`<span class="count gs-${i + 1} ${dayClass(d, f)}${full.includes(d) ? ' full' : ''}">${c > 0 ? c : ''}</span>`;
@@ -111,6 +117,20 @@ function unitHeader(load: UnitLoad, f: Frame, n: number): Html {
   <p class="limit-days">${
     full.length === 0 ? 'Ningún día en el límite.' : html`<strong>Días en el límite:</strong> ${full.map((d) => shortDate(d)).join(', ')}.`
   }</p></li>`;
+}
+
+/** The people a page of the calendar shows, and the loads of their subgerencias against their limits. */
+async function pageOf(db: Queryable, v: CalendarView, known: readonly Subgerencia[], from: string, to: string) {
+  const page = await calendarPage(db, v.units, from, to, CALENDAR_PAGE_SIZE, (v.page - 1) * CALENDAR_PAGE_SIZE);
+  const days = daysFrom(from, to);
+  const loads = await Promise.all(
+    page.units.map(async (u): Promise<UnitLoad> => {
+      const counts = new Map([...dailyCounts(days, u.spans)].map(([d, c]) => [d, c.people]));
+      const limit = effectiveLimit(await companyLimitsOf(db, u.id));
+      return { unit: known.find((k) => k.id === u.id)!, limit, counts, people: u.people };
+    }),
+  );
+  return { people: page.people, loads, total: page.total, more: page.more };
 }
 
 /** Calendario: a line per person away, a bar per vacation, over a month or a quarter, by subgerencia. */
@@ -127,27 +147,13 @@ export function calendarPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     const last = v.quarter ? lastDayOf(shiftMonth(v.month, 2)) : lastDayOf(v.month);
     const f: Frame = { days: daysFrom(`${v.month}-01`, last), today, holidays };
     const n = f.days.length;
-    const { total, people } = await deps.readSide.fresh(
-      () => calendarPage(deps.db, v.units, f.days[0]!, last, CALENDAR_PAGE_SIZE, (v.page - 1) * CALENDAR_PAGE_SIZE),
-      { occupancy: true },
-    );
-    const shownUnits = [...new Set(people.map((p) => p.subgerenciaId))];
-    const loads = await Promise.all(
-      shownUnits.map(async (id): Promise<UnitLoad> => {
-        const [limits, counts] = await Promise.all([
-          companyLimitsOf(deps.db, id),
-          deps.readSide.fresh(() => occupancyCounts(deps.db, id, f.days[0]!, last), { occupancy: true }),
-        ]);
-        return {
-          unit: known.find((u) => u.id === id)!,
-          limit: effectiveLimit(limits),
-          counts: new Map(counts.map((c) => [c.day, c.count])),
-        };
-      }),
-    );
+    const { people, loads, total, more } = await deps.readSide.fresh(() => pageOf(deps.db, v, known, f.days[0]!, last), {
+      occupancy: true,
+    });
     const span = v.quarter ? `el trimestre de ${monthName(v.month)} a ${monthName(shiftMonth(v.month, 2))}` : monthName(v.month);
     const step = v.quarter ? 3 : 1;
-    const pages = Math.max(1, Math.ceil(total / CALENDAR_PAGE_SIZE));
+    const shownFrom = (v.page - 1) * CALENDAR_PAGE_SIZE + 1;
+    const shownTo = (v.page - 1) * CALENDAR_PAGE_SIZE + people.length;
     const lines: Html[] = [];
     for (const p of people) {
       const load = loads.find((l) => l.unit.id === p.subgerenciaId)!;
@@ -181,9 +187,11 @@ ${problems.length ? html`<div class="flash flash-error" role="alert">${problems.
 <p id="cal-resumen">${
       total === 0
         ? `Nadie de ${v.units.length === all.length ? 'la empresa' : 'estas subgerencias'} está de vacaciones en ${span}.`
-        : `${total} ${total === 1 ? 'persona' : 'personas'} de vacaciones en ${span}; se muestran ${(v.page - 1) * CALENDAR_PAGE_SIZE + 1} a ${
-            (v.page - 1) * CALENDAR_PAGE_SIZE + people.length
-          }.`
+        : people.length === 0
+          ? `No hay más personas de vacaciones en ${span}: vuelva a la primera página.`
+          : total === null
+            ? `Personas de vacaciones en ${span}, por subgerencia; se muestran ${count(shownFrom)} a ${count(shownTo)}.`
+            : `${count(total)} ${total === 1 ? 'persona' : 'personas'} de vacaciones en ${span}; se muestran ${count(shownFrom)} a ${count(shownTo)}.`
     }</p>
 ${legend()}
 ${
@@ -204,11 +212,11 @@ ${
 </div>`
 }
 ${
-  pages > 1
+  v.page > 1 || more
     ? html`<nav class="pager" aria-label="Páginas de personas">
   ${v.page > 1 ? html`<a href="${hrefOf(v, all, { page: v.page - 1 })}" rel="prev">← Página anterior</a>` : ''}
-  <span>Página ${v.page} de ${pages}</span>
-  ${v.page < pages ? html`<a href="${hrefOf(v, all, { page: v.page + 1 })}" rel="next">Página siguiente →</a>` : ''}
+  <span>Página ${count(v.page)}${total === null ? '' : ` de ${count(Math.max(1, Math.ceil(total / CALENDAR_PAGE_SIZE)))}`}</span>
+  ${more ? html`<a href="${hrefOf(v, all, { page: v.page + 1 })}" rel="next">Página siguiente →</a>` : ''}
 </nav>`
     : ''
 }`;

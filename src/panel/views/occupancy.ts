@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
-import { absencesIn, spansIn, type Span } from '../../projections/occupancy/queries.ts';
+import { absencesIn, dailyCounts, spansIn } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
 import { stateBadge } from './display-state.ts';
 
@@ -33,23 +33,6 @@ const weekday = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) 
 export function effectiveLimit(limits: CompanyLimit[]): number | null {
   const set = limits.map((l) => l.maxPeople).filter((n): n is number => n !== null);
   return set.length ? Math.min(...set) : null;
-}
-
-/** People away on each day of the month (each person once, whatever their records), and the records on it. */
-export function dailyCounts(days: string[], spans: Span[]): Map<string, { people: number; records: number }> {
-  const out = new Map<string, { people: number; records: number }>();
-  for (const day of days) {
-    const seen = new Set<number>();
-    let records = 0;
-    for (const a of spans) {
-      if (a.startDate <= day && day <= a.endDate) {
-        records++;
-        seen.add(a.workerId);
-      }
-    }
-    out.set(day, { people: seen.size, records });
-  }
-  return out;
 }
 
 /**
