@@ -150,13 +150,11 @@ export async function awaitingApproval(
   q: Queryable,
   units: readonly string[] | null,
   limit: number,
+  cap = AWAITING_COUNT_CAP,
 ): Promise<{ total: number; capped: boolean; records: AwaitingApproval[] }> {
   const where = `v.status = 'live' AND NOT v.approved AND ($1::text[] IS NULL OR v.subgerencia_id = ANY($1::text[]))`;
   const [count, list] = await Promise.all([
-    q.query<{ n: unknown }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${VACATIONS_TABLE} v WHERE ${where} LIMIT $2) x`, [
-      units,
-      AWAITING_COUNT_CAP,
-    ]),
+    q.query<{ n: unknown }>(`SELECT count(*) AS n FROM (SELECT 1 FROM ${VACATIONS_TABLE} v WHERE ${where} LIMIT $2) x`, [units, cap]),
     q.query<Row>(
       `SELECT v.codigo_pila, v.worker_id, v.document_number, v.subgerencia_id, v.start_date, v.end_date, v.business_days,
               v.compensated, w.first_names, w.last_names
@@ -168,7 +166,7 @@ export async function awaitingApproval(
   const total = toNumber(count.rows[0]?.n ?? 0);
   return {
     total,
-    capped: total >= AWAITING_COUNT_CAP,
+    capped: total >= cap,
     records: list.rows.map((r) => ({
       codigoPila: r.codigo_pila as string,
       workerId: toNumber(r.worker_id),

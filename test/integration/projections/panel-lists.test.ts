@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarPage } from '../../../src/projections/occupancy/queries.ts';
+import { awaitingApproval } from '../../../src/projections/vacations/queries.ts';
 import { ProjectionService } from '../../../src/projections/runtime/service.ts';
 import { silentLogger } from '../../../src/projections/types.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
@@ -25,7 +26,7 @@ const UNITS = ['SG-OPS', 'SG-ADM', 'SG-TEC'];
 const FROM = '2026-12-01';
 const TO = '2026-12-31';
 
-describe('the calendar by pages', () => {
+describe("the panel's lists: the calendar by pages, the records awaiting approval", () => {
   let t: TestDb;
   let projections: ProjectionService;
   beforeAll(async () => {
@@ -84,5 +85,15 @@ describe('the calendar by pages', () => {
     const first = await calendarPage(t.db, UNITS, FROM, TO, 2, 0);
     expect(first).toMatchObject({ total: null, more: true });
     expect(first.units.map((u) => u.id)).toEqual(['SG-OPS']);
+  });
+
+  it('lists the records awaiting approval soonest first, and counts them up to a cap', async () => {
+    const all = await awaitingApproval(t.db, null, 15);
+    expect(all).toMatchObject({ total: AWAY.length, capped: false });
+    expect(all.records.map((r) => r.startDate)).toEqual(AWAY.map((a) => a.start).sort());
+    const capped = await awaitingApproval(t.db, null, 2, 3);
+    expect(capped).toMatchObject({ total: 3, capped: true });
+    expect(capped.records.map((r) => r.startDate)).toEqual(all.records.slice(0, 2).map((r) => r.startDate));
+    expect(await awaitingApproval(t.db, ['SG-TEC'], 15)).toMatchObject({ total: 1, capped: false });
   });
 });
