@@ -215,6 +215,13 @@ function zipped(sheet: unknown, out: PassThrough): Promise<void> {
   return entry?._writableState?.needDrain && !out.destroyed ? drained(entry, out) : Promise.resolve();
 }
 
+/** The media types of the files the service writes. */
+export const CONTENT_TYPES = {
+  json: 'application/json; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+} as const;
+
 /** The rows an Excel worksheet holds, its header included. */
 export const XLSX_MAX_ROWS = 1_048_576;
 

@@ -19,7 +19,8 @@ export interface PeopleLayout {
   columns: readonly PeopleColumn[];
 }
 
-const col = (label: string, kind: Kind, width = Math.max(10, label.length + 2)): PeopleColumn => ({ label, kind, width });
+/** A column for people; its width, in characters, by default that of its label. */
+export const col = (label: string, kind: Kind, width = Math.max(10, label.length + 2)): PeopleColumn => ({ label, kind, width });
 
 const BOOK_LABELS: Record<(typeof BOOK_COLUMNS)[number], PeopleColumn> = {
   registro: col('Línea', 'word', 12),

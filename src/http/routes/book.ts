@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerBook, type BookScope, type BookWorker } from '../../projections/law/book.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
-import { csvBook, jsonBook, xlsxBook } from '../../app/book-formats.ts';
+import { CONTENT_TYPES, csvBook, jsonBook, xlsxBook } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { vacationError } from '../envelopes.ts';
@@ -12,12 +12,6 @@ import { bookQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
-
-const CONTENT_TYPES = {
-  json: 'application/json; charset=utf-8',
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-} as const;
 
 /**
  * The workers as an async iterable whose first one has already been read: a failure of the first

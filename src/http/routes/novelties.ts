@@ -11,7 +11,7 @@ import {
 import type { NoveltyFilter, NoveltyTotals } from '../../projections/law/novelty-queries.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
-import { csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
+import { CONTENT_TYPES, csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { vacationError } from '../envelopes.ts';
@@ -22,11 +22,6 @@ import { noveltiesQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
-
-const CONTENT_TYPES = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-} as const;
 
 /** The cursor of the page after `worker` in `month`: opaque to callers, and bound to the month it pages. */
 const cursorOf = (month: string, worker: number) => Buffer.from(`nov1:${month}:${worker}`).toString('base64url');

@@ -1,7 +1,6 @@
 import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { workerStream } from '../../events/streams.ts';
-import { formulaSafe } from '../../app/csv-cell.ts';
 import type { DomainEvent } from '../../events/types.ts';
 import { type StoredEvent } from '../../store/types.ts';
 import { html, pilaCode, shortDate, type Html } from '../html.ts';
@@ -162,12 +161,6 @@ export function stateTable(state: WorkerState, code: string | null): Html {
       <td class="num">${v.businessDays}</td><td>${stateBadge(v)}</td></tr>`,
   )}</tbody>
 </table>`;
-}
-
-export function csvCell(v: unknown): string {
-  const s = v === null || v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v);
-  const safe = formulaSafe(s);
-  return /[",\n\r;]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /**

@@ -4,6 +4,8 @@ import { verifyWorker } from '../../integrity/worker.ts';
 import { breakInSpanish } from '../../app/chain-break-messages.ts';
 import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
+import { CONTENT_TYPES } from '../../app/book-formats.ts';
+import { auditForPeople } from './audit-export.ts';
 import { positionToString } from '../../store/types.ts';
 import { bogotaTime, html, url } from '../html.ts';
 import type { PanelContext } from '../context.ts';
@@ -12,7 +14,6 @@ import {
   ACTION_LABEL,
   attachment,
   type Meta,
-  csvCell,
   describe,
   stateTable,
   through,
@@ -63,7 +64,8 @@ export function auditPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     const i = current ? shown.indexOf(current) : -1;
     const all = url`/panel/auditoria?documento=${worker.documentNumber}`;
     const base = all + (code ? url`&codigo=${code}` : '');
-    const exportAs = (format: 'csv' | 'json') => url`/panel/auditoria/exportar?documento=${worker.documentNumber}&formato=${format}`;
+    const exportAs = (format: 'csv' | 'xlsx' | 'json') =>
+      url`/panel/auditoria/exportar?documento=${worker.documentNumber}&formato=${format}`;
     const prev = i > 0 ? shown[i - 1] : undefined;
     const next = i >= 0 && i < shown.length - 1 ? shown[i + 1] : undefined;
     const meta = (s: Step) => s.stored.metadata as Meta;
@@ -75,6 +77,7 @@ export function auditPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   <a href="${url`/panel/trabajador/${worker.documentNumber}`}">Ver trabajador</a></p>
 ${code ? html`<p>Solo los eventos del registro <code>${code}</code>. <a href="${all}">Ver todos</a></p>` : ''}
 <p class="actions">
+  <a class="button secondary" href="${exportAs('xlsx')}" download>Exportar Excel</a>
   <a class="button secondary" href="${exportAs('csv')}" download>Exportar CSV</a>
   <a class="button secondary" href="${exportAs('json')}" download>Exportar JSON</a>
   <a class="button" href="${url`/panel/auditoria/verificar?documento=${worker.documentNumber}`}">Verificar</a>
@@ -187,7 +190,8 @@ ${
 
   app.get('/auditoria/exportar', async (req: FastifyRequest, reply: FastifyReply) => {
     const { doc, worker } = await workerOf(req);
-    const format = (req.query as Record<string, unknown>).formato === 'csv' ? 'csv' : 'json';
+    const asked = (req.query as Record<string, unknown>).formato;
+    const format = asked === 'csv' || asked === 'xlsx' ? asked : 'json';
     if (!worker) {
       return ctx.render(req, reply, {
         title: 'Auditoría',
@@ -243,26 +247,10 @@ ${
           ),
         );
     }
-    const columns = [
-      'paso',
-      'posicion',
-      'flujo',
-      'revision',
-      'tipo',
-      'registradoEn',
-      'descripcion',
-      'codigoPila',
-      'usuario',
-      'apiKey',
-      'origen',
-      'solicitud',
-      'estadoDespues',
-      'datos',
-    ] as const;
-    const lines = [columns.join(','), ...rows.map((r) => columns.map((c) => csvCell(r[c])).join(','))];
+    const failed = (err: unknown) => req.log.error({ err, reqId: req.id }, 'the audit export stopped while being written');
     return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', attachment(`${name}.csv`))
-      .send(`\ufeff${lines.join('\r\n')}\r\n`);
+      .type(CONTENT_TYPES[format])
+      .header('content-disposition', attachment(`${name}.${format}`))
+      .send(auditForPeople(actionSteps(steps), format, failed));
   });
 }

@@ -1,7 +1,7 @@
 import { NOT_IN_UNITS } from '../roles.ts';
 import type { FastifyInstance } from 'fastify';
 import { lawProblemMessage, warningBody } from '../../app/law-messages.ts';
-import { csvBook, xlsxBook } from '../../app/book-formats.ts';
+import { CONTENT_TYPES, csvBook, xlsxBook } from '../../app/book-formats.ts';
 import { BOOK_FOR_PEOPLE } from '../../app/people-formats.ts';
 import { registerBook } from '../../projections/law/book.ts';
 import { periodsProblem, type PeriodReport, type PeriodsReport } from '../../projections/law/periods.ts';
@@ -109,11 +109,6 @@ export async function settlementSection(ctx: PanelContext, file: WorkerFileRow, 
   <p class="hint">Una vista previa: nada se ha guardado.</p>
 </section>`;
 }
-
-const CONTENT_TYPES = {
-  csv: 'text/csv; charset=utf-8',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-} as const;
 
 /** The links to the worker's register. */
 export const registerLinks = (doc: string) => html`<p class="actions">

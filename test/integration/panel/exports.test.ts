@@ -71,3 +71,39 @@ describe("the worker's register, downloaded from the panel for people", () => {
     expect(worker[header.indexOf('Días causados')]).toMatch(/^\d+,\d{2}$/);
   });
 });
+
+describe("a worker's history (Auditoría), downloaded for people", () => {
+  it('is one line per action in Spanish, who and when in Bogotá, the technical detail in the last columns; CSV and XLSX alike', async () => {
+    // María's booking is then edited: the edit is one line, not its three events.
+    const page = await admin.get(`/panel/trabajador/${W.maria}`);
+    const code = /id="(VAC_[0-9a-f_]+)"/.exec(page.body)![1]!;
+    await admin.get(`/panel/vacaciones/${code}/editar`);
+    const edited = await admin.post(`/panel/vacaciones/${code}/editar`, { vacFechaInicio: '02/12/2026', vacDiasVacaciones: '7' });
+    expect(edited.status, edited.body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 1500)).toBe(303);
+
+    const csv = (await download(`/panel/auditoria/exportar?documento=${W.maria}&formato=csv`)).toString('utf8');
+    expect(csv.charCodeAt(0)).toBe(0xfeff);
+    const [head, ...lines] = csv.slice(1).trim().split(/\r?\n/);
+    const header = head!.split(';');
+    expect(header.slice(0, 5)).toEqual(['Paso', 'Fecha y hora (Bogotá)', 'Qué', 'Quién', 'Por dónde']);
+    expect(header.at(-1)).toBe('Detalle técnico: datos');
+    const cells = (l: string) => l.match(/("([^"]|"")*"|[^;]*)(;|$)/g)!.map((c) => c.replace(/;$/, ''));
+    const edit = lines.map(cells).find((l) => l[2]!.startsWith(`Edición de ${code}`))!;
+    expect(edit).toBeDefined();
+    expect(edit[1]).toMatch(/^\d{1,2} [a-z]{3} \d{4}, \d{2}:\d{2}$/);
+    expect(edit[3]).toBe(ADMIN);
+    expect(edit[4]).toBe('panel web');
+    expect(edit[8]).toContain('VacationEditStarted');
+    expect(edit[8]).toContain('VacationCreated');
+    // No line of its own for the edit's inner events.
+    expect(lines.some((l) => cells(l)[2]!.startsWith('Inicio de edición'))).toBe(false);
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await download(`/panel/auditoria/exportar?documento=${W.maria}&formato=xlsx`)) as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual(header);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.rowCount).toBe(lines.length + 1);
+    expect(sheet.getRow(sheet.rowCount).getCell(1).value).toBe(lines.length);
+  });
+});
