@@ -79,7 +79,13 @@ describe("a worker's history (Auditoría), downloaded for people", () => {
     const code = /id="(VAC_[0-9a-f_]+)"/.exec(page.body)![1]!;
     await admin.get(`/panel/vacaciones/${code}/editar`);
     const edited = await admin.post(`/panel/vacaciones/${code}/editar`, { vacFechaInicio: '02/12/2026', vacDiasVacaciones: '7' });
-    expect(edited.status, edited.body.replace(/<[^>]+>/g, " ").replace(/\s+/g, " ").slice(0, 1500)).toBe(303);
+    expect(
+      edited.status,
+      edited.body
+        .replace(/<[^>]+>/g, ' ')
+        .replace(/\s+/g, ' ')
+        .slice(0, 1500),
+    ).toBe(303);
 
     const csv = (await download(`/panel/auditoria/exportar?documento=${W.maria}&formato=csv`)).toString('utf8');
     expect(csv.charCodeAt(0)).toBe(0xfeff);
