@@ -28,6 +28,7 @@
  *   npm run bench:scale -- --only serve --database vac_scale_1_abc   (serve a kept database again)
  *   npm run bench:scale -- --formats json --only import,rebuild,panel   (the panel's pages over that data)
  *   npm run bench:scale -- --formats json --only law   (periods and the whole register over that data)
+ *   npm run bench:scale -- --formats json --only novelties --database vac_scale_1_abc   (a payroll month's novelties)
  *
  * Sections are named in SECTIONS; another scenario is a function of the same shape added there,
  * with the database its predecessors left behind.
@@ -579,12 +580,71 @@ async function lawSection(ctx: Context): Promise<void> {
   }
 }
 
+/** The payroll month with the most vacation novelties in the database: the one a payroll system finds heaviest. */
+async function busiestMonth(url: string): Promise<string> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const r = await c.query<{ periodo: string }>(
+      'SELECT periodo FROM rm_amortizations GROUP BY periodo ORDER BY count(*) DESC, periodo LIMIT 1',
+    );
+    return r.rows[0]?.periodo ?? BENCH_TODAY.slice(0, 7);
+  } finally {
+    await c.end();
+  }
+}
+
+/**
+ * A payroll month's vacation novelties over the whole employer (GET /api/vacaciones/novedades),
+ * for its busiest month: every JSON page followed by its cursor, then the CSV and the XLSX read to
+ * their end; each one's time and size, and the server's peak RSS.
+ */
+async function noveltiesSection(ctx: Context): Promise<void> {
+  const key = await importedWithKey(ctx.url);
+  const month = await busiestMonth(ctx.url);
+  const { server } = await startServer(ctx.url);
+  const get = (query: string) =>
+    fetch(`${server.url}/api/vacaciones/novedades?emailResponsable=admin@empresa.co&periodo=${month}${query}`, {
+      headers: { 'x-api-key': `Bearer ${key}` },
+    });
+  try {
+    let t0 = performance.now();
+    let pages = 0;
+    let workers = 0;
+    let bytes = 0;
+    for (let desde: string | null = ''; desde !== null; pages++) {
+      const res = await get(desde ? `&desde=${encodeURIComponent(desde)}` : '');
+      const text = await res.text();
+      bytes += text.length;
+      const body = JSON.parse(text) as { data: { trabajadores: unknown[]; siguiente: string | null } };
+      workers += body.data.trabajadores.length;
+      desde = body.data.siguiente;
+    }
+    ctx.lines.push(
+      `novelties of ${month}: ${workers} workers in ${pages} JSON pages, ${mb(bytes)} MB in ${secs(t0)} s (load average ${load()})`,
+    );
+    for (const formato of ['csv', 'xlsx']) {
+      t0 = performance.now();
+      const res = await get(`&formato=${formato}`);
+      bytes = 0;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
+      ctx.lines.push(
+        `novelties of ${month} as ${formato}: ${mb(bytes)} MB in ${secs(t0)} s (status ${res.status}, load average ${load()})`,
+      );
+    }
+    ctx.lines.push(`novelties: peak RSS of the server ${server.peakRssMb()} MB (heap limit ${HEAP_MB} MB)`);
+  } finally {
+    await server.stop();
+  }
+}
+
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
   import: importSection,
   rebuild: rebuildSection,
   serve: serveSection,
   panel: panelSection,
   law: lawSection,
+  novelties: noveltiesSection,
 };
 
 execSync('npm run --silent build', { stdio: 'inherit' });
