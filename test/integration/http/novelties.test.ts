@@ -247,4 +247,14 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/novedades${hasServer() ? '' :
     expect(sheet.rowCount).toBe(rows.length + 1);
     expect(sheet.getRow(sheet.rowCount).getCell(NOVELTY_COLUMNS.indexOf('valor') + 1).value).toBe(json.totales.valor);
   });
+
+  it('gives every page the totals of the month as they stand: a record added since counts at once', async () => {
+    const before = (await novelties({ periodo: '2026-12' })).body.data.totales;
+    expect((await novelties({ periodo: '2026-12', limite: '1' })).body.data.totales).toEqual(before);
+    await addVacation(c, vacationForm(FORMULA.document, '2026-12-07', 6));
+    const after = (await novelties({ periodo: '2026-12' })).body.data.totales;
+    expect(after.novedades).toBe(before.novedades + 1);
+    expect(after.diasHabiles).toBe(before.diasHabiles + 6);
+    expect((await novelties({ periodo: '2026-12', limite: '1' })).body.data.totales).toEqual(after);
+  });
 });
