@@ -176,6 +176,21 @@ describe('todayInBogota', () => {
   });
 });
 
+describe('todayInBogota asked in time order, as a projection reads events', () => {
+  it('gives the UTC−5 date at every step of seven minutes over three days, across each day boundary', () => {
+    const start = Date.UTC(2026, 10, 26, 0, 3);
+    for (let ms = start; ms < start + 3 * 24 * 3_600_000; ms += 7 * 60_000) {
+      expect(todayInBogota(new Date(ms))).toBe(new Date(ms - 5 * 3_600_000).toISOString().slice(0, 10));
+    }
+  });
+
+  it('gives the right date going back and forth between hours', () => {
+    expect(todayInBogota(new Date('2026-01-06T05:00:00Z'))).toBe('2026-01-06');
+    expect(todayInBogota(new Date('2026-01-06T04:59:59Z'))).toBe('2026-01-05');
+    expect(todayInBogota(new Date('2026-01-06T05:30:00Z'))).toBe('2026-01-06');
+  });
+});
+
 describe('todayInBogota during the 1992-1993 energy-saving hour', () => {
   it('given 1992-05-04T04:30Z, then Bogota (then UTC−4) was already on the 4th', () => {
     expect(todayInBogota(new Date(Date.UTC(1992, 4, 4, 4, 30)))).toBe('1992-05-04');
