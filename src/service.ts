@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BatchedAppender } from './store/throughput/batched-appender.ts';
+import { BatchedAppender } from './caching/batched-appender.ts';
 import { VacationCommands, commandEvents } from './commands/handler.ts';
 import type { Config } from './config/config.ts';
 import { migrate } from './migrations.ts';

@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { decode } from '../events/codec.ts';
 import { isUnitStream } from '../events/streams.ts';
 import type { DomainEvent } from '../events/types.ts';
-import { Gatherer, batchLimit, type Asked } from '../store/throughput/gather.ts';
+import { Gatherer, batchLimit, type Asked } from './gather.ts';
 import type { EventStore, StoredEvent } from '../store/types.ts';
 
 import type { StreamEvent as CachedEvent } from '../store/aggregate-port.ts';

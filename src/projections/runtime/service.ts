@@ -9,7 +9,7 @@ import { LockSession } from './locks.ts';
 import { allProjectors } from './registry.ts';
 import { BatchCommitter } from './committer.ts';
 import { ProjectionRunner } from './runner.ts';
-import { SharedReader } from '../../store/throughput/shared-reader.ts';
+import { SharedReader } from '../../caching/shared-reader.ts';
 import { ensureProjectionTables } from './tables.ts';
 import { LogIdentity, checkLog } from './log-identity.ts';
 import { consoleLogger, type ProjectionHooks, type ProjectionLogger, type Projector } from '../types.ts';

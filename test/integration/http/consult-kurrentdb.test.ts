@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../../src/app/context.ts';
 import { ReferenceRepository } from '../../../src/reference/repository.ts';
-import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
+import { BatchedAppender } from '../../../src/caching/batched-appender.ts';
 import type { TestDb } from '../../support/db.ts';
 import { appendRaw, binaryEvent, fakeStore } from '../../support/fake-kurrent.ts';
 import { ADMIN, W } from '../../support/http.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
+import { BatchedAppender } from '../../../src/caching/batched-appender.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { EventStore, StreamWrite } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SharedReader } from '../../../src/store/throughput/shared-reader.ts';
+import { SharedReader } from '../../../src/caching/shared-reader.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { START, type EventStore, type Position } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';

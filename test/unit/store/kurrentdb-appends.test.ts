@@ -4,7 +4,7 @@ import { classifyError } from '../../../src/http/errors.ts';
 import { chainHash } from '../../../src/store/chain.ts';
 import { CHAIN_ATTEMPTS, HEAD_WINDOW, UNKNOWN_RESENDS, UNREACHABLE_REVISION } from '../../../src/store/kurrentdb-append.ts';
 import { KurrentEventStore } from '../../../src/store/kurrentdb-store.ts';
-import { BatchedAppender } from '../../../src/store/throughput/batched-appender.ts';
+import { BatchedAppender } from '../../../src/caching/batched-appender.ts';
 import { ContendedStreamError, DuplicateEventIdError, type StreamWrite } from '../../../src/store/types.ts';
 import {
   FakeKurrentClient,

@@ -1,4 +1,4 @@
-import { ContendedStreamError, type EventStore, type Position, type StreamWrite } from '../types.ts';
+import { ContendedStreamError, type EventStore, type Position, type StreamWrite } from '../store/types.ts';
 
 interface Pending {
   writes: StreamWrite[];

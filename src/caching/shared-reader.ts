@@ -1,4 +1,4 @@
-import { comparePositions, type EventStore, type Position, type ReadAllOptions, type StoredEvent } from '../types.ts';
+import { comparePositions, type EventStore, type Position, type ReadAllOptions, type StoredEvent } from '../store/types.ts';
 
 /**
  * The runners of one service read the same log at nearly the same place. This keeps the most
