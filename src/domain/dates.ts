@@ -154,6 +154,12 @@ function bogotaDateOf(now: Date): string {
   return result;
 }
 
+/** The last day of a `YYYY-MM` month. */
+export function lastDayOfMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return `${month}-${pad(new Date(Date.UTC(y, m, 0)).getUTCDate(), 2)}`;
+}
+
 /** Every date from `from` to `to`, both included; empty when `to` is before `from`. */
 export function eachDay(from: string, to: string): string[] {
   const first = toDayNumber(from);

@@ -237,3 +237,19 @@ export const eventMetadataSchema = z.object({
   source: z.enum(['http', 'import', 'cli', 'panel']).optional(),
 });
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;
+
+/** The metadata of an event no person asked for: written by one of the service's own tools. */
+export function unattendedMetadata(source: 'import' | 'cli', occurredAt: string, businessDate?: string): EventMetadata {
+  return {
+    userId: null,
+    userEmail: null,
+    apiKeyId: null,
+    apiKeyName: null,
+    requestId: null,
+    correlationId: null,
+    idempotencyKey: null,
+    occurredAt,
+    ...(businessDate !== undefined ? { businessDate } : {}),
+    source,
+  };
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { EventMetadata } from '../events/types.ts';
+import { unattendedMetadata } from '../events/types.ts';
 import { auditLogOf } from '../store/audit-log.ts';
 import { compareUtf8 } from '../store/chain.ts';
 import { START, comparePositions, positionToString, type EventStore, type Position } from '../store/types.ts';
@@ -84,17 +84,7 @@ async function headsFromLog(store: EventStore, at: Position, each: (h: StreamHea
 export async function recordAnchor(store: EventStore, now: Date = new Date()): Promise<Anchor> {
   const head = await store.headPosition();
   const anchor: Anchor = { ...(await rootAt(store, head)), anchoredAt: now.toISOString() };
-  const metadata: EventMetadata = {
-    userId: null,
-    userEmail: null,
-    apiKeyId: null,
-    apiKeyName: null,
-    requestId: null,
-    correlationId: null,
-    idempotencyKey: null,
-    occurredAt: anchor.anchoredAt,
-    source: 'cli',
-  };
+  const metadata = unattendedMetadata('cli', anchor.anchoredAt);
   await store.append([
     { stream: ANCHOR_STREAM, expectedRevision: 'any', events: [{ id: randomUUID(), type: ANCHOR_TYPE, data: anchor, metadata }] },
   ]);

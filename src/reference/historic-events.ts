@@ -12,7 +12,7 @@ import {
 } from '../domain/index.ts';
 import { checkedMetadata, encodeBuilt, type CheckedMetadata } from '../events/codec.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
-import type { VacationImported } from '../events/types.ts';
+import { unattendedMetadata, type VacationImported } from '../events/types.ts';
 import type { HistoricHandler, HistoricVacation } from './import-historic.ts';
 import { ReferenceRepository, type WorkerRecords } from './repository.ts';
 import { nextRecordIds } from '../store/record-ids.ts';
@@ -164,18 +164,7 @@ export function historicImporter(
     return {
       async build() {
         const t = now();
-        const metadata = checkedMetadata({
-          userId: null,
-          userEmail: null,
-          apiKeyId: null,
-          apiKeyName: null,
-          requestId: null,
-          correlationId: null,
-          idempotencyKey: null,
-          occurredAt: t.toISOString(),
-          ...(today ? { businessDate: today() } : {}),
-          source: 'import',
-        });
+        const metadata = checkedMetadata(unattendedMetadata('import', t.toISOString(), today?.()));
         const all: StreamWrite[] = [];
         for (const [i, row] of fresh.entries()) {
           all.push(...writesFor(historicRecord(row, files.get(row.workerId)!, ids[i]!, calendar, t.toISOString()), metadata));

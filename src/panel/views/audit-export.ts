@@ -3,7 +3,7 @@ import { csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import { col, type PeopleLayout } from '../../app/people-formats.ts';
 import { positionToString } from '../../store/types.ts';
 import { bogotaTime } from '../html.ts';
-import { describe, through, type ActionStep, type Meta } from './audit-steps.ts';
+import { describe, liveSummary, through, type ActionStep, type Meta } from './audit-steps.ts';
 
 /**
  * A worker's history as an auditor hands it on: one line per action, as the page shows them (an
@@ -30,7 +30,7 @@ export const AUDIT_FOR_PEOPLE: PeopleLayout = {
 /** An action's line, in AUDIT_FOR_PEOPLE's columns. */
 export function auditLine(step: ActionStep): Cell[] {
   const meta = step.stored.metadata as Meta;
-  const live = [...step.state.vacations.values()].filter((v) => !v.deleted);
+  const live = liveSummary(step.state);
   return [
     step.n,
     bogotaTime(step.stored.recordedAt),
@@ -38,8 +38,8 @@ export function auditLine(step: ActionStep): Cell[] {
     meta.userEmail ?? '—',
     through(meta),
     step.codes.join(', '),
-    live.length,
-    live.reduce((n, v) => n + v.businessDays, 0),
+    live.records,
+    live.businessDays,
     step.parts
       .map((p) => `${p.stored.type} (${p.stored.stream}, revisión ${p.stored.revision}, posición ${positionToString(p.stored.position)})`)
       .join('; '),

@@ -143,12 +143,17 @@ export const ACTION_LABEL: Record<string, string> = {
   ERROR_EDICION: 'Edición fallida',
 };
 
+/** A worker's live records after a step: how many, their business days, their codes. */
+export function liveSummary(state: WorkerState): { records: number; businessDays: number; codes: string[] } {
+  const live = [...state.vacations.values()].filter((v) => !v.deleted);
+  return { records: live.length, businessDays: live.reduce((n, v) => n + v.businessDays, 0), codes: live.map((v) => v.codigoPila) };
+}
+
 export function stateTable(state: WorkerState, code: string | null): Html {
   const list = [...state.vacations.values()].sort((a, b) => a.startDate.localeCompare(b.startDate));
   if (list.length === 0) return html`<p>Hasta este paso el trabajador no tenía vacaciones.</p>`;
-  const live = list.filter((v) => !v.deleted);
-  const taken = live.reduce((n, v) => n + v.businessDays, 0);
-  return html`<p>${live.length} ${live.length === 1 ? 'registro vigente' : 'registros vigentes'}, ${taken} días hábiles tomados.</p>
+  const { records, businessDays } = liveSummary(state);
+  return html`<p>${records} ${records === 1 ? 'registro vigente' : 'registros vigentes'}, ${businessDays} días hábiles tomados.</p>
 <table>
   <caption>Vacaciones en ese momento</caption>
   <thead><tr>

@@ -15,6 +15,7 @@ import {
   attachment,
   type Meta,
   describe,
+  liveSummary,
   stateTable,
   through,
   actionSteps,
@@ -204,7 +205,7 @@ ${
     const steps = await deps.readSide.fresh(() => workerSteps(ctx, worker.id));
     const rows = steps.map((s) => {
       const m = s.stored.metadata as Meta & Record<string, unknown>;
-      const live = [...s.state.vacations.values()].filter((v) => !v.deleted);
+      const live = liveSummary(s.state);
       return {
         paso: s.n,
         posicion: positionToString(s.stored.position),
@@ -220,11 +221,7 @@ ${
         solicitud: m.requestId ?? null,
         datos: s.stored.data,
         metadatos: s.stored.metadata,
-        estadoDespues: {
-          registrosVigentes: live.length,
-          diasTomados: live.reduce((n, v) => n + v.businessDays, 0),
-          codigosVigentes: live.map((v) => v.codigoPila),
-        },
+        estadoDespues: { registrosVigentes: live.records, diasTomados: live.businessDays, codigosVigentes: live.codes },
       };
     });
     const name = `auditoria-${worker.documentNumber}`;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { addDays, dayOfWeek, type HolidayLookup } from '../../domain/index.ts';
+import { dayOfWeek, eachDay, lastDayOfMonth, type HolidayLookup } from '../../domain/index.ts';
 import { holidayCalendar } from '../../config/holidays.ts';
 import { calendarPage, dailyCounts, type AbsenceWithUnit, type CalendarPerson } from '../../projections/occupancy/queries.ts';
 import type { Queryable } from '../../db/types.ts';
@@ -16,15 +16,6 @@ const DAY_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const WEEKDAY_LETTER = ['D', 'L', 'M', 'X', 'J', 'V', 'S'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const lastDayOf = (month: string) => {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return `${month}-${pad(new Date(Date.UTC(y, m, 0)).getUTCDate())}`;
-};
-function daysFrom(from: string, to: string): string[] {
-  const out: string[] = [];
-  for (let d = from; d <= to; d = addDays(d, 1)) out.push(d);
-  return out;
-}
 
 export interface CalendarView {
   /** The first month shown, YYYY-MM. */
@@ -122,7 +113,7 @@ function unitHeader(load: UnitLoad, f: Frame, n: number): Html {
 /** The people a page of the calendar shows, and the loads of their subgerencias against their limits. */
 async function pageOf(db: Queryable, v: CalendarView, known: readonly Subgerencia[], from: string, to: string) {
   const page = await calendarPage(db, v.units, from, to, CALENDAR_PAGE_SIZE, (v.page - 1) * CALENDAR_PAGE_SIZE);
-  const days = daysFrom(from, to);
+  const days = eachDay(from, to);
   const loads = await Promise.all(
     page.units.map(async (u): Promise<UnitLoad> => {
       const counts = new Map([...dailyCounts(days, u.spans)].map(([d, c]) => [d, c.people]));
@@ -144,8 +135,8 @@ export function calendarPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     const problems: string[] = [];
     const v = calendarQuery(req.query as Record<string, unknown>, known, today, problems);
     const all = known.map((u) => u.id);
-    const last = v.quarter ? lastDayOf(shiftMonth(v.month, 2)) : lastDayOf(v.month);
-    const f: Frame = { days: daysFrom(`${v.month}-01`, last), today, holidays };
+    const last = v.quarter ? lastDayOfMonth(shiftMonth(v.month, 2)) : lastDayOfMonth(v.month);
+    const f: Frame = { days: eachDay(`${v.month}-01`, last), today, holidays };
     const n = f.days.length;
     const { people, loads, total, more } = await deps.readSide.fresh(() => pageOf(deps.db, v, known, f.days[0]!, last), {
       occupancy: true,

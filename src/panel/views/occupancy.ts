@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { eachDay, lastDayOfMonth } from '../../domain/index.ts';
 import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { absencesIn, dailyCounts, spansIn } from '../../projections/occupancy/queries.ts';
@@ -17,12 +18,7 @@ const WEEKDAYS = [
   ['dom', 'domingo'],
 ] as const;
 
-const pad = (n: number) => String(n).padStart(2, '0');
-function daysOf(month: string): string[] {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return Array.from({ length: last }, (_, i) => `${month}-${pad(i + 1)}`);
-}
+const daysOf = (month: string) => eachDay(`${month}-01`, lastDayOfMonth(month));
 /** 0 = Monday … 6 = Sunday. */
 const weekday = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/types.ts';
 import { workerFileByDocument, workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
 import { periodsReport, type PeriodReport, type PeriodsReport } from './periods.ts';
-import { liveRegisterOfWorkers, registerAsOf, type RegisterEntry } from '../register/queries.ts';
+import { byWorker, liveRegisterOfWorkers, registerAsOf, type RegisterEntry } from '../register/queries.ts';
 
 /** Whose register: every worker, the workers holding a contract of one subgerencia, or one worker. */
 export type BookScope =
@@ -96,18 +96,15 @@ export async function* registerBook(q: Queryable, o: BookOptions): AsyncGenerato
     const files = await workerFilesPage(q, after, size, scope.kind === 'subgerencia' ? scope.subgerenciaId : undefined);
     if (files.length === 0) return;
     after = files[files.length - 1]!.worker.id;
-    const byWorker = new Map<number, RegisterEntry[]>();
-    for (const r of await recordsOf(
-      q,
-      files.map((f) => f.worker.id),
-      o,
-    )) {
-      const list = byWorker.get(r.workerId);
-      if (list) list.push(r);
-      else byWorker.set(r.workerId, [r]);
-    }
+    const records = byWorker(
+      await recordsOf(
+        q,
+        files.map((f) => f.worker.id),
+        o,
+      ),
+    );
     for (const file of files) {
-      const lines = bookLinesOf(file, byWorker.get(file.worker.id) ?? [], o, false);
+      const lines = bookLinesOf(file, records.get(file.worker.id) ?? [], o, false);
       if (lines) yield lines;
     }
     if (files.length < size) return;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/types.ts';
-import type { Amortization } from '../../domain/index.ts';
+import { lastDayOfMonth, type Amortization } from '../../domain/index.ts';
 import { decode } from '../../events/codec.ts';
 import { workerStream } from '../../events/streams.ts';
 import { ReferenceRepository, type Worker } from '../../reference/repository.ts';
@@ -37,13 +37,6 @@ export const NOVELTY_PAGE_SIZE = 500;
 /** Below every worker id: where the first page starts. */
 export const FIRST_WORKER = Number.MIN_SAFE_INTEGER;
 
-/** The last day of a `YYYY-MM` month. */
-export function monthEnd(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return `${month}-${String(last).padStart(2, '0')}`;
-}
-
 /**
  * The plan of each version the read model no longer holds (interrupted after the cut): that of
  * the event that created the record, read from the worker's stream at its revision.
@@ -67,7 +60,7 @@ async function earlierPlans(q: Queryable, store: EventStore, rows: readonly Nove
 async function linesOf(q: Queryable, store: EventStore, month: string, rows: readonly NoveltyRow[]): Promise<NoveltyLine[]> {
   const plans = await earlierPlans(q, store, rows);
   const first = `${month}-01`;
-  const last = monthEnd(month);
+  const last = lastDayOfMonth(month);
   const lines: NoveltyLine[] = [];
   for (const row of rows) {
     const part = row.part ?? plans.get(row.record.codigoPila)?.find((a) => a.periodo === month);

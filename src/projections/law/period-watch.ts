@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/types.ts';
 import { addDays } from '../../domain/index.ts';
 import { workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
-import { liveRegisterOfWorkers, type RegisterEntry } from '../register/queries.ts';
+import { byWorker, liveRegisterOfWorkers } from '../register/queries.ts';
 import { toNumber } from '../sql.ts';
 import { periodsReport, type PeriodWarning } from './periods.ts';
 
@@ -57,19 +57,15 @@ export async function figureBatch(
   files: readonly WorkerFileRow[],
   day: string,
 ): Promise<{ file: WorkerFileRow; row: WatchedWorker }[]> {
-  const records = await liveRegisterOfWorkers(
-    q,
-    files.map((f) => f.worker.id),
+  const records = byWorker(
+    await liveRegisterOfWorkers(
+      q,
+      files.map((f) => f.worker.id),
+    ),
   );
-  const byWorker = new Map<number, RegisterEntry[]>();
-  for (const r of records) {
-    const list = byWorker.get(r.workerId);
-    if (list) list.push(r);
-    else byWorker.set(r.workerId, [r]);
-  }
   const out: { file: WorkerFileRow; row: WatchedWorker }[] = [];
   for (const file of files) {
-    const row = watchRow(file, periodsReport(file, byWorker.get(file.worker.id) ?? [], day).warnings, day);
+    const row = watchRow(file, periodsReport(file, records.get(file.worker.id) ?? [], day).warnings, day);
     if (row) out.push({ file, row });
   }
   return out;

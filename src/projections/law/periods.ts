@@ -6,6 +6,7 @@ import {
   periodsOn,
   prescribesOn,
   toDecimal2,
+  type AccrualPeriod,
   type LedgerRecord,
   type LedgerPeriods,
   type WorkedSheet,
@@ -21,16 +22,11 @@ export const PRESCRIPTION_NOTICE_DAYS = 180;
 export const ACCUMULATION_LIMIT = 2;
 export const ACCUMULATION_LIMIT_EXTENDED = 4;
 
-export interface PeriodReport {
-  contractId: number;
-  number: number;
-  from: string;
-  /** Null while the period is in progress. */
-  earnedOn: string | null;
-  daysWorked: number;
-  annualDays: number | null;
-  /** Its contract was settled: shown as history, owed nothing more (what it had pending was paid then). */
-  settled: boolean;
+/** A ledger period as the report shows it: the ledger's own fields (src/domain/periods.ts), and what was taken of it. */
+export interface PeriodReport extends Pick<
+  AccrualPeriod<number>,
+  'contractId' | 'number' | 'from' | 'earnedOn' | 'daysWorked' | 'annualDays' | 'settled'
+> {
   /** Not earned, and its contract earns nothing more on the cut-off date: its proportional part is final. */
   closed: boolean;
   /** Days, to two decimals. */

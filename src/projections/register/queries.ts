@@ -57,6 +57,17 @@ export async function liveRegisterOf(q: Queryable, workerId: number): Promise<Re
   return r.rows.map(toEntry);
 }
 
+/** Register entries by worker, each worker's in the order read. */
+export function byWorker(entries: readonly RegisterEntry[]): Map<number, RegisterEntry[]> {
+  const out = new Map<number, RegisterEntry[]>();
+  for (const r of entries) {
+    const list = out.get(r.workerId);
+    if (list) list.push(r);
+    else out.set(r.workerId, [r]);
+  }
+  return out;
+}
+
 /** These workers' live records as they stand now, oldest start first, by worker: one indexed query. */
 export async function liveRegisterOfWorkers(q: Queryable, workerIds: readonly number[]): Promise<RegisterEntry[]> {
   if (workerIds.length === 0) return [];

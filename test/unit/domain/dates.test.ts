@@ -12,6 +12,7 @@ import {
   monthOf,
   toDayNumber,
   todayInBogota,
+  lastDayOfMonth,
 } from '../../../src/domain/index.ts';
 
 const anyDate = fc.integer({ min: toDayNumber('0000-01-01'), max: toDayNumber('9999-12-31') }).map(fromDayNumber);
@@ -194,6 +195,17 @@ describe('todayInBogota asked in time order, as a projection reads events', () =
 describe('todayInBogota during the 1992-1993 energy-saving hour', () => {
   it('given 1992-05-04T04:30Z, then Bogota (then UTC−4) was already on the 4th', () => {
     expect(todayInBogota(new Date(Date.UTC(1992, 4, 4, 4, 30)))).toBe('1992-05-04');
+  });
+});
+
+describe('lastDayOfMonth', () => {
+  it('gives the last day of short, long and leap months', () => {
+    expect(['2026-02', '2028-02', '2026-04', '2026-12'].map(lastDayOfMonth)).toEqual([
+      '2026-02-28',
+      '2028-02-29',
+      '2026-04-30',
+      '2026-12-31',
+    ]);
   });
 });
 
