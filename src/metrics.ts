@@ -1,6 +1,6 @@
 import client from 'prom-client';
 import type { HttpMetrics } from './app/context.ts';
-import type { AppendResult, EventStore, StreamWrite } from './store/types.ts';
+import type { AppendResult, EventStore, ReadByStreamOptions, StreamWrite } from './store/types.ts';
 
 /** Prometheus figures of one service instance, on a registry of its own (tests build several). */
 export class Metrics implements HttpMetrics {
@@ -106,6 +106,7 @@ export function timedStore(store: EventStore, metrics: Metrics): EventStore {
     readStream: (stream, opts) => store.readStream(stream, opts),
     readStreams: (requests) => store.readStreams(requests),
     readAll: (opts) => store.readAll(opts),
+    ...(store.readByStream ? { readByStream: (opts: ReadByStreamOptions) => store.readByStream!(opts) } : {}),
     headPosition: () => store.headPosition(),
     countAfter: (after, opts) => store.countAfter(after, opts),
     logDatabase: () => store.logDatabase(),

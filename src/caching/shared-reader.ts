@@ -18,7 +18,9 @@ export class SharedReader {
     private readonly maxEvents = 2_000,
   ) {}
 
-  async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
+  async readAll({ after, limit, types }: ReadAllOptions): Promise<StoredEvent[]> {
+    // A filtered read is not a stretch of the log: it neither comes from the window nor extends it.
+    if (types) return this.store.readAll({ after, limit, types });
     const cached = this.fromWindow(after, limit);
     if (cached && cached.length > 0) return cached;
     // Runners that reach the end of the window together share one read of the store.

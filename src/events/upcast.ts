@@ -18,8 +18,3 @@ export function upcast(type: EventType, version: number, data: Record<string, un
     v += 1;
   }
 }
-
-/** Whether events of a type may be stored at a version readers must upcast from. */
-export function hasUpcasters(type: string): boolean {
-  return Object.keys(upcasters[type as EventType] ?? {}).length > 0;
-}

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Amortization } from '../domain/index.ts';
 import { decode, type DecodedEvent } from '../events/codec.ts';
 import { workerIdOfStream } from '../events/streams.ts';
-import { fold } from '../projections/vacations/projector.ts';
+import { evolveRecord } from '../projections/vacations/projector.ts';
 import { toView, type VacationView } from '../projections/vacations/queries.ts';
 import { shownVacations, type ContractsOf, type ShownVacation } from '../projections/vacations/shown.ts';
 import { START, type EventStore, type Position, type StoredEvent } from '../store/types.ts';
@@ -96,15 +96,15 @@ const FEED_SCAN_READS = 20;
  */
 function recordAt(stream: readonly DecodedEvent[], code: string, revision: number): VacationView | undefined {
   const mine = stream.filter((e) => e.stored.revision <= revision && (e.event.data as { codigoPila?: string }).codigoPila === code);
-  const change = fold(mine).get(code);
-  if (!change || !('row' in change)) return undefined;
+  const row = evolveRecord(undefined, mine);
+  if (!row) return undefined;
   let plan: Amortization[] = [];
   for (const { event } of mine) {
     if (event.type === 'VacationCreated' || event.type === 'VacationImported' || event.type === 'VacationInterrupted')
       plan = event.data.amortizations;
   }
   return toView(
-    change.row,
+    row,
     [...plan].sort((a, b) => (a.periodo < b.periodo ? -1 : a.periodo > b.periodo ? 1 : 0)),
   );
 }

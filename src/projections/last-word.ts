@@ -1,24 +1,20 @@
 import type { DecodedEvent } from '../events/codec.ts';
-import type { VacationDeleted, VacationRecord } from '../events/types.ts';
+import type { VacationRecord } from '../events/types.ts';
 
 /**
- * What a batch last says about each code, for read models that only care whether a record is
- * live: a later event on the same code overrides an earlier one, so each key is written once
- * (see insertRows) and replaying the batch lands on the same rows.
+ * For read models that only care whether a record is live: the unit its last event leaves, the
+ * record as it then stands (an interruption carries it too) made into `live`'s unit (none when
+ * `live` answers null), or none after a deletion. Events that say nothing of the record leave
+ * the unit as it was.
  */
-export function lastWordPerCode<T>(
-  events: readonly DecodedEvent[],
-  live: (r: VacationRecord) => T,
-  deleted: (d: VacationDeleted) => T,
-): Map<string, T> {
-  const words = new Map<string, T>();
+export function lastWord<T>(unit: T | undefined, events: readonly DecodedEvent[], live: (r: VacationRecord) => T | null): T | undefined {
+  let out = unit;
   for (const { event } of events) {
-    // An interruption carries the record as it now stands.
     if (event.type === 'VacationCreated' || event.type === 'VacationImported' || event.type === 'VacationInterrupted') {
-      words.set(event.data.codigoPila, live(event.data));
+      out = live(event.data) ?? undefined;
     } else if (event.type === 'VacationDeleted') {
-      words.set(event.data.codigoPila, deleted(event.data));
+      out = undefined;
     }
   }
-  return words;
+  return out;
 }

@@ -1,37 +1,61 @@
-import type { Queryable } from '../db/types.ts';
 import type { DecodedEvent } from '../events/codec.ts';
+import type { Columns } from './sql.ts';
+
+/** A row of a read model table, by column name. */
+export type Row = Record<string, unknown>;
 
 /**
- * A read model: the tables it owns (nothing else writes them) and how a batch of events changes
- * them. `suffix` is '' for the live tables; a rebuild fills `<table><suffix>` and swaps them in.
+ * A read model, written once and run two ways: live, a batch at a time (runtime/units.ts), and
+ * by a rebuild, over the whole log in bulk (runtime/bulk.ts). It owns one table, whose rows fall
+ * into units: the rows of one key (a record's code, a worker), which only the events of that key
+ * change. `evolve` is the whole of what the events do to a unit, pure and without a database, so
+ * that both ways give the same rows and tests need no database to hold it to its rules.
+ * `suffix` is '' for the live table; a rebuild fills `<table><suffix>` and swaps it in.
  */
-export interface Projector {
+export interface ProjectorDefinition<U> {
   readonly name: string;
-  /**
-   * Event types `apply` acts on. A batch with none of them changes no table, so the runner only
-   * moves the checkpoint (kept in memory, written now and then) instead of a transaction.
-   */
+  /** Event types `evolve` acts on; the rebuild reads no others from the log. */
   readonly handles: ReadonlySet<string>;
-  /** Live names of every table the projector owns. */
-  readonly tables: readonly string[];
-  /** Idempotent DDL (IF NOT EXISTS) of the tables and their indexes under the given suffix. */
+  /** The live name of the table the projector owns. */
+  readonly table: string;
+  readonly columns: Columns;
+  /** The column that holds a unit's key; every row of a unit carries it, and the primary key starts with it. */
+  readonly keyColumn: string;
+  /** Idempotent DDL (IF NOT EXISTS) of the table and its indexes under the given suffix. */
   ddl(suffix: string): string;
   /**
-   * Applies a batch in order. Must be idempotent: applying the same batch twice in a row leaves
-   * the tables as applying it once.
+   * The key of the unit an event changes, or undefined for none. A unit's events lie in one
+   * stream (a record's in its worker's): a rebuild reads stream by stream and writes a unit out
+   * when its stream ends. One met in a second stream goes out twice and fails on the table's key;
+   * the rebuild then goes by the log's order.
    */
-  apply(q: Queryable, events: readonly DecodedEvent[], suffix: string): Promise<void>;
+  unitOf(e: DecodedEvent): string | undefined;
   /**
-   * Optional, for rebuilds from the PostgreSQL event log (src/projections/runtime/bulk.ts): statements
-   * that fill the empty tables under `suffix` with what `apply` makes of every event of the log
-   * up to a position (`$1` its commit as text, `$2` its prepare), read where the events lie
-   * instead of passing each through this process. Their rows must equal those of `apply` on the
-   * same events (the rebuild tests compare both). They read payloads as stored, so they serve only
-   * while no event type they handle has an upcaster. A value they cannot read exactly as `apply`
-   * does must stop them with an invalid_datetime_format or datetime_field_overflow error (see
-   * timestampSql): the rebuild then replays that read model's events through `apply` instead.
+   * The unit after its events, in the log's order (undefined: no unit, no rows). Answers the very
+   * `unit` it was given when the events change nothing, so that a batch applied a second time
+   * writes nothing.
    */
-  replaySql?(suffix: string): readonly string[];
+  evolve(unit: U | undefined, events: readonly DecodedEvent[]): U | undefined;
+  /** The unit's rows, as the table holds them. */
+  rowsOf(unit: U): readonly Row[];
+  /** A unit from its rows as read back (integer columns as numbers, times as ISO strings). */
+  unitFrom(rows: readonly Row[]): U;
+  /** Units are written once and never change (one per event): live batches write without reading. */
+  readonly appendOnly?: boolean;
+}
+
+declare const opaque: unique symbol;
+/** A projector's unit, opaque to the runtime: only the projector that made one reads it. */
+export type Unit = { readonly [opaque]: true };
+
+export interface Projector extends ProjectorDefinition<Unit> {
+  /** Live names of every table the projector owns (its one table). */
+  readonly tables: readonly string[];
+}
+
+/** A projector from its definition; the runtime hands each projector back only its own units. */
+export function defineProjector<U>(def: ProjectorDefinition<U>): Projector {
+  return { ...(def as unknown as ProjectorDefinition<Unit>), tables: [def.table] };
 }
 
 /** The subset of pino the projections use, so that tests can pass a silent one. */

@@ -9,6 +9,7 @@ import {
   StreamTombstonedError,
   UnsupportedError,
   WrongExpectedVersionError,
+  eventTypeFilter,
   excludeSystemEvents,
   jsonEvent,
   type AllStreamResolvedEvent,
@@ -335,12 +336,14 @@ export class KurrentEventStore implements EventStore {
     direction: typeof FORWARDS | typeof BACKWARDS,
     from: Position | typeof END,
     maxCount: number,
+    types?: readonly string[],
   ): Promise<AllStreamResolvedEvent[]> {
     const atStart = from !== END && from.commit === 0n && from.prepare === 0n;
     const options: ClientReadAllOptions = {
       direction,
       fromPosition: atStart ? FROM_START : from,
-      filter: excludeSystemEvents(),
+      // Filtered on the server: the events of other types never travel.
+      filter: types ? eventTypeFilter({ regex: `^(${types.map(escapeRegex).join('|')})$` }) : excludeSystemEvents(),
       maxCount,
     };
     return this.readAllOf(options);
@@ -356,7 +359,7 @@ export class KurrentEventStore implements EventStore {
     }
   }
 
-  async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
+  async readAll({ after, limit, types }: ReadAllOptions): Promise<StoredEvent[]> {
     const out: StoredEvent[] = [];
     let cursor = after;
     // Pages come back short of `limit` when probe or non-JSON events are skipped: read on until
@@ -364,7 +367,7 @@ export class KurrentEventStore implements EventStore {
     // cursor itself comes back.
     while (out.length < limit) {
       const want = limit - out.length + 1;
-      const page = await this.readAllPage(FORWARDS, cursor, want);
+      const page = await this.readAllPage(FORWARDS, cursor, want, types);
       let last: Position | undefined;
       for (const r of page) {
         if (!r.event) continue;
@@ -401,7 +404,7 @@ export class KurrentEventStore implements EventStore {
    * for COUNT_REUSE_MS: every projector asks on each /metrics scrape, most of them from the
    * same checkpoint.
    */
-  async countAfter(after: Position, opts: { upTo?: number } = {}): Promise<number> {
+  async countAfter(after: Position, opts: { upTo?: number; types?: readonly string[] } = {}): Promise<number> {
     const now = Date.now();
     for (const [key, c] of this.counts) if (now - c.at >= COUNT_REUSE_MS) this.counts.delete(key);
     const key = positionToString(after);
@@ -446,3 +449,5 @@ export class KurrentEventStore implements EventStore {
     await this.client.close();
   }
 }
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -17,6 +17,7 @@ import {
   type EventStore,
   type Position,
   type ReadAllOptions,
+  type ReadByStreamOptions,
   type StoredEvent,
   type StreamWrite,
 } from './types.ts';
@@ -335,13 +336,29 @@ export class PostgresEventStore implements EventStore {
     return out;
   }
 
-  async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
+  async readAll({ after, limit, types }: ReadAllOptions): Promise<StoredEvent[]> {
+    const params: unknown[] = [after.commit.toString(), after.prepare.toString(), limit];
+    if (types) params.push(types);
     const r = await this.db.query<EventRow>(
       `SELECT ${COLUMNS} FROM events
-       WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
+       WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}${types ? ' AND events.type = ANY ($4::text[])' : ''}
        ORDER BY events.tx_id, events.position
        LIMIT $3`,
-      [after.commit.toString(), after.prepare.toString(), limit],
+      params,
+    );
+    return r.rows.map(storedFromRow);
+  }
+
+  async readByStream({ after, upTo, types, limit }: ReadByStreamOptions): Promise<StoredEvent[]> {
+    // Walks the (stream, revision) key from where the last page ended; the position bound keeps
+    // out what was appended since `upTo` was read, all of it visible then.
+    const r = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events
+       WHERE (events.stream, events.revision) > ($1::text, $2::bigint) AND events.type = ANY ($3::text[])
+         AND (tx_id, position) <= ($4::text::xid8, $5::bigint)
+       ORDER BY events.stream, events.revision
+       LIMIT $6`,
+      [after?.stream ?? '', after?.revision ?? -1, types, upTo.commit.toString(), upTo.prepare.toString(), limit],
     );
     return r.rows.map(storedFromRow);
   }
@@ -354,18 +371,19 @@ export class PostgresEventStore implements EventStore {
     return row ? { commit: BigInt(row.tx_id), prepare: BigInt(row.position) } : { commit: 0n, prepare: 0n };
   }
 
-  async countAfter(after: Position, opts: { upTo?: number } = {}): Promise<number> {
-    const params = [after.commit.toString(), after.prepare.toString()];
-    const range = `FROM events WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}`;
+  async countAfter(after: Position, opts: { upTo?: number; types?: readonly string[] } = {}): Promise<number> {
+    const params: unknown[] = [after.commit.toString(), after.prepare.toString()];
+    const typed = opts.types ? ` AND events.type = ANY ($${opts.upTo === undefined ? 3 : 4}::text[])` : '';
+    const range = `FROM events WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}${typed}`;
     // Bounded, the count walks the log's (tx_id, position) index from the checkpoint and stops:
     // a lag of none is one index probe. Unbounded (a rebuild's total), the planner may read it
     // any way it likes, in parallel workers too.
     const r =
       opts.upTo === undefined
-        ? await this.db.query<{ n: string }>(`SELECT count(*)::text AS n ${range}`, params)
+        ? await this.db.query<{ n: string }>(`SELECT count(*)::text AS n ${range}`, opts.types ? [...params, opts.types] : params)
         : await this.db.query<{ n: string }>(
             `SELECT count(*)::text AS n FROM (SELECT ${range} ORDER BY events.tx_id, events.position LIMIT $3) AS pending`,
-            [...params, opts.upTo],
+            opts.types ? [...params, opts.upTo, opts.types] : [...params, opts.upTo],
           );
     return Number(r.rows[0]?.n ?? 0);
   }

@@ -45,6 +45,20 @@ export interface ReadAllOptions {
   /** Exclusive. START reads from the beginning. */
   after: Position;
   limit: number;
+  /**
+   * Only events of these types (a rebuild reads what its read models handle and nothing else).
+   * A page shorter than `limit` still means the readable log ends there.
+   */
+  types?: readonly string[];
+}
+
+export interface ReadByStreamOptions {
+  /** Exclusive: the stream and revision of the last event of the previous page. */
+  after?: { stream: string; revision: number };
+  /** Inclusive: no event past this position. */
+  upTo: Position;
+  types: readonly string[];
+  limit: number;
 }
 
 export interface EventStore {
@@ -66,6 +80,13 @@ export interface EventStore {
   readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>>;
   /** Committed events after `after`, never passing an event whose transaction is still open. */
   readAll(opts: ReadAllOptions): Promise<StoredEvent[]>;
+  /**
+   * Optional (PostgreSQL): the events of these types up to `upTo`, stream by stream in name
+   * order, each stream's in revision order, `limit` at a time after `after` (a stream and a
+   * revision; none: from the first). For work over the whole log that folds each stream on its
+   * own, such as a rebuild: what a stream holds arrives together.
+   */
+  readByStream?(opts: ReadByStreamOptions): Promise<StoredEvent[]>;
   /** Position of the newest event readable now (START when empty). */
   headPosition(): Promise<Position>;
   /**
@@ -74,7 +95,7 @@ export interface EventStore {
    * bound of its own too and answers the bound (KurrentDB: 10,000, a lower bound of the lag),
    * and may answer from a count made up to a second before.
    */
-  countAfter(after: Position, opts?: { upTo?: number }): Promise<number>;
+  countAfter(after: Position, opts?: { upTo?: number; types?: readonly string[] }): Promise<number>;
   /**
    * The PostgreSQL database the log is kept in, or undefined (KurrentDB): work over the whole
    * log (a rebuild, a verification, an anchor) may then run where the events lie instead of

@@ -334,6 +334,40 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       expect(await t.store.countAfter(read.at(-1)!.position, { upTo: 12 })).toBe(0);
     });
 
+    it('reads only the events of the types asked for, in order across pages, and counts them where it can', async () => {
+      const head = await t.store.headPosition();
+      const streams = [s('q1'), s('q2')];
+      const kinds = ['Wanted', 'Other', 'AlsoWanted'];
+      for (let i = 0; i < 24; i++) {
+        await t.store.append([{ stream: streams[i % 2]!, expectedRevision: 'any', events: [ev(kinds[i % 3]!, { i })] }]);
+      }
+      const types = ['Wanted', 'AlsoWanted'];
+      const read: StoredEvent[] = [];
+      for (let after = head; ;) {
+        const page = await t.store.readAll({ after, limit: 5, types });
+        if (page.length === 0) break;
+        read.push(...page);
+        after = page.at(-1)!.position;
+      }
+      expect(read.map((e) => e.data.i)).toEqual(Array.from({ length: 24 }, (_, i) => i).filter((i) => i % 3 !== 1));
+      expect(read.every((e) => types.includes(e.type))).toBe(true);
+      if (t.store.logDatabase()) expect(await t.store.countAfter(head, { types })).toBe(16);
+      if (!t.store.readByStream) return;
+      // Stream by stream, each in revision order, up to a position: what came after it is left out.
+      const upTo = read.at(-3)!.position;
+      const byStream: StoredEvent[] = [];
+      for (let after: { stream: string; revision: number } | undefined; ;) {
+        const page = await t.store.readByStream({ after, upTo, types, limit: 3 });
+        if (page.length === 0) break;
+        byStream.push(...page);
+        after = { stream: page.at(-1)!.stream, revision: page.at(-1)!.revision };
+      }
+      const upToHere = read.slice(0, -2);
+      const mine = byStream.filter((e) => streams.includes(e.stream));
+      const expected = [...streams].sort().flatMap((stream) => upToHere.filter((e) => e.stream === stream).map((e) => e.data.i));
+      expect(mine.map((e) => e.data.i)).toEqual(expected);
+    });
+
     it('writes and reads back 10,000 events in order', async () => {
       const head = await t.store.headPosition();
       const stream = s('bulk');

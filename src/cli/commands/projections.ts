@@ -94,7 +94,9 @@ export function registerProjections(program: Command, io: CliIo): void {
           progress.done();
           const secs = r.durationMs / 1000;
           const rate = Math.round(r.events / Math.max(secs, 0.001));
-          io.out(`rebuilt ${r.projectors.join(', ')}: ${r.events} events in ${secs.toFixed(1)} s (${rate} events/s)`);
+          io.out(
+            `rebuilt ${r.projectors.join(', ')}: ${r.events} events of the types they handle in ${secs.toFixed(1)} s (${rate} events/s)`,
+          );
         } finally {
           progress.done();
           await store.close();

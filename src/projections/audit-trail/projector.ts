@@ -1,6 +1,7 @@
 import type { DomainEvent } from '../../events/types.ts';
-import { columnDefinitions, insertRows, loggedEvents, timestamp, timestampSql, type Columns } from '../sql.ts';
-import type { Projector } from '../types.ts';
+import type { DecodedEvent } from '../../events/codec.ts';
+import { columnDefinitions, timestamp, type Columns } from '../sql.ts';
+import { defineProjector, type Projector, type Row } from '../types.ts';
 
 export const AUDIT_TABLE = 'rm_audit';
 /** The Spanish label a deletion's history copy carries beside its action DELETE. */
@@ -111,11 +112,40 @@ const HANDLED = [
   'ContractStatusChecked',
 ] as const;
 
+/** The row of one event, or none for an event the trail does not show. */
+function rowOf({ event, metadata, stored }: DecodedEvent): Row | undefined {
+  const e = entry(event);
+  if (!e) return undefined;
+  return {
+    event_id: stored.id,
+    commit_pos: stored.position.commit.toString(),
+    prepare_pos: stored.position.prepare.toString(),
+    worker_id: (event.data as { workerId: number }).workerId,
+    codigo_pila: e.codigoPila,
+    action: e.action,
+    user_id: metadata.userId ?? null,
+    user_email: metadata.userEmail ?? null,
+    api_key_name: metadata.apiKeyName ?? null,
+    request_id: metadata.requestId ?? null,
+    correlation_id: metadata.correlationId ?? null,
+    occurred_at: timestamp(metadata.occurredAt) ?? timestamp(stored.recordedAt),
+    details: e.details,
+  };
+}
+
 /** Who did what to which worker and record, one row per event, never updated. */
-export const auditProjector: Projector = {
+export const auditProjector: Projector = defineProjector<Row>({
   name: 'audit',
   handles: new Set(HANDLED),
-  tables: [AUDIT_TABLE],
+  table: AUDIT_TABLE,
+  columns: AUDIT_COLUMNS,
+  keyColumn: 'event_id',
+  appendOnly: true,
+  unitOf: (e) => e.stored.id,
+  // A unit is one event: the same event twice in a batch is still one row.
+  evolve: (unit, events) => unit ?? rowOf(events[0]!),
+  rowsOf: (row) => [row],
+  unitFrom: (rows) => rows[0]!,
   ddl(suffix) {
     const t = `${AUDIT_TABLE}${suffix}`;
     return `
@@ -127,66 +157,4 @@ ${columnDefinitions(AUDIT_COLUMNS)},
       CREATE INDEX IF NOT EXISTS ${t}_code ON ${t} (codigo_pila, commit_pos, prepare_pos) WHERE codigo_pila IS NOT NULL;
     `;
   },
-  async apply(q, events, suffix) {
-    const rows: Record<string, unknown>[] = [];
-    const seen = new Set<string>();
-    for (const { event, metadata, stored } of events) {
-      const e = entry(event);
-      if (!e || seen.has(stored.id)) continue;
-      seen.add(stored.id);
-      rows.push({
-        event_id: stored.id,
-        commit_pos: stored.position.commit.toString(),
-        prepare_pos: stored.position.prepare.toString(),
-        worker_id: (event.data as { workerId: number }).workerId,
-        codigo_pila: e.codigoPila,
-        action: e.action,
-        user_id: metadata.userId ?? null,
-        user_email: metadata.userEmail ?? null,
-        api_key_name: metadata.apiKeyName ?? null,
-        request_id: metadata.requestId ?? null,
-        correlation_id: metadata.correlationId ?? null,
-        occurred_at: timestamp(metadata.occurredAt) ?? timestamp(stored.recordedAt),
-        details: e.details,
-      });
-    }
-    await insertRows(q, `${AUDIT_TABLE}${suffix}`, AUDIT_COLUMNS, rows, 'ON CONFLICT (event_id) DO NOTHING');
-  },
-  replaySql(suffix) {
-    // entry() of each event, in SQL. A deletion keeps only those of its snapshot's fields that
-    // are there, as JSON.stringify leaves out the undefined ones.
-    const snapshotFields = ['recordId', 'startDate', 'endDate', 'businessDays', 'calendarDays', 'totalValue', 'compensated', 'approved'];
-    // A record's amortizations are counted, not copied.
-    const withPeriods = "(e.data - 'amortizations') || jsonb_build_object('periods', jsonb_array_length(e.data->'amortizations'))";
-    const details = `CASE e.type
-        WHEN 'VacationCreated' THEN ${withPeriods}
-        WHEN 'VacationImported' THEN ${withPeriods}
-        WHEN 'VacationInterrupted' THEN ${withPeriods}
-        WHEN 'VacationDeleted' THEN
-          CASE WHEN e.data->>'reason' = 'edit' THEN '{}'::jsonb ELSE jsonb_build_object('etiqueta', '${DELETE_LABEL}') END
-          || (e.data - 'snapshot')
-          || coalesce((SELECT jsonb_object_agg(s.key, s.value) FROM jsonb_each(e.data->'snapshot') AS s
-                        WHERE s.key IN (${snapshotFields.map((f) => `'${f}'`).join(', ')})), '{}'::jsonb)
-        ELSE e.data END`;
-    const action = `CASE e.type
-        WHEN 'VacationCreated' THEN CASE WHEN coalesce(e.data->>'replaces', '') <> '' THEN 'EDICION' ELSE 'CREACION' END
-        WHEN 'VacationImported' THEN 'IMPORTACION'
-        WHEN 'VacationDeleted' THEN CASE WHEN e.data->>'reason' = 'edit' THEN 'EDICION_BAJA' ELSE 'DELETE' END
-        WHEN 'VacationEditStarted' THEN 'EDICION_INICIO'
-        WHEN 'VacationEditFailed' THEN 'ERROR_EDICION'
-        WHEN 'VacationApproved' THEN 'APROBACION'
-        WHEN 'VacationInterrupted' THEN 'INTERRUPCION'
-        WHEN 'VacationDataConsulted' THEN 'CONSULTA_DATOS'
-        ELSE 'VERIFICACION_CONTRATO' END`;
-    return [
-      `INSERT INTO ${AUDIT_TABLE}${suffix} (${Object.keys(AUDIT_COLUMNS).join(', ')})
-       SELECT e.event_id, e.tx_id::text::bigint, e.position, (e.data->>'workerId')::bigint,
-              CASE WHEN e.type IN ('VacationDataConsulted', 'ContractStatusChecked') THEN NULL ELSE e.data->>'codigoPila' END,
-              ${action}, (e.metadata->>'userId')::bigint, e.metadata->>'userEmail', e.metadata->>'apiKeyName',
-              e.metadata->>'requestId', e.metadata->>'correlationId',
-              coalesce(${timestampSql("e.metadata->>'occurredAt'")}, date_trunc('milliseconds', e.recorded_at)),
-              ${details}
-         FROM ${loggedEvents(HANDLED)}`,
-    ];
-  },
-};
+});

@@ -1,7 +1,7 @@
 import type { VacationRecord } from '../../events/types.ts';
-import { lastWordPerCode } from '../last-word.ts';
-import { LATEST_FIRST, columnDefinitions, columnNames, loggedEvents, upsertRows, type Columns } from '../sql.ts';
-import type { Projector } from '../types.ts';
+import { lastWord } from '../last-word.ts';
+import { columnDefinitions, type Columns } from '../sql.ts';
+import { defineProjector, type Projector } from '../types.ts';
 
 /**
  * One row per live enjoyed vacation and the days it spans. Until migration 16 it was one row per
@@ -35,10 +35,16 @@ const span = (r: VacationRecord): Span | null =>
     : null;
 
 /** The days each live enjoyed vacation keeps its worker away from their subgerencia. */
-export const occupancyProjector: Projector = {
+export const occupancyProjector: Projector = defineProjector<Span>({
   name: 'occupancy',
   handles: new Set(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted']),
-  tables: [OCCUPANCY_TABLE],
+  table: OCCUPANCY_TABLE,
+  columns: OCCUPANCY_COLUMNS,
+  keyColumn: 'codigo_pila',
+  unitOf: (e) => (e.event.data as { codigoPila: string }).codigoPila,
+  evolve: (unit, events) => lastWord(unit, events, span),
+  rowsOf: (s) => [s as unknown as Record<string, unknown>],
+  unitFrom: (rows) => rows[0] as unknown as Span,
   ddl(suffix) {
     const t = `${OCCUPANCY_TABLE}${suffix}`;
     return `
@@ -51,26 +57,4 @@ ${columnDefinitions(OCCUPANCY_COLUMNS)},
       CREATE INDEX IF NOT EXISTS ${t}_days ON ${t} USING gist (daterange(start_date, end_date, '[]'));
     `;
   },
-  async apply(q, events, suffix) {
-    const t = `${OCCUPANCY_TABLE}${suffix}`;
-    const spans = lastWordPerCode(events, span, () => null);
-    const freed = [...spans].filter(([, s]) => s === null).map(([code]) => code);
-    if (freed.length > 0) await q.query(`DELETE FROM ${t} WHERE codigo_pila = ANY($1::text[])`, [freed]);
-    const occupied = [...spans.values()].filter((s): s is Span => s !== null);
-    await upsertRows(q, t, OCCUPANCY_COLUMNS, occupied as unknown as Record<string, unknown>[], ['codigo_pila']);
-  },
-  replaySql(suffix) {
-    // The last word on each code, then span() of it.
-    return [
-      `INSERT INTO ${OCCUPANCY_TABLE}${suffix} (${columnNames(OCCUPANCY_COLUMNS)})
-       SELECT w.code, w.subgerencia_id, w.worker_id, w.start_date, w.end_date
-         FROM (SELECT DISTINCT ON (e.data->>'codigoPila') e.data->>'codigoPila' AS code, e.type,
-                      e.data->>'subgerenciaId' AS subgerencia_id, (e.data->>'workerId')::bigint AS worker_id,
-                      (e.data->>'startDate')::date AS start_date, (e.data->>'endDate')::date AS end_date,
-                      (e.data->>'compensated')::boolean AS compensated
-                 FROM ${loggedEvents(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted'])}
-                ORDER BY e.data->>'codigoPila', ${LATEST_FIRST}) w
-        WHERE w.type <> 'VacationDeleted' AND NOT w.compensated AND w.subgerencia_id IS NOT NULL AND w.end_date >= w.start_date`,
-    ];
-  },
-};
+});

@@ -1,113 +1,172 @@
 import type { Db, Queryable } from '../../db/types.ts';
-import { hasUpcasters } from '../../events/upcast.ts';
-import type { EventStore, Position } from '../../store/types.ts';
-import type { Projector } from '../types.ts';
+import type { DecodedEvent } from '../../events/codec.ts';
+import { copyRows } from '../sql.ts';
+import type { Projector, Unit } from '../types.ts';
+import { deleteUnits, eventsByUnit, loadUnits, rowsOfUnits } from './units.ts';
 
 /**
- * Rebuilding a read model where the events lie: when the log is the PostgreSQL event store of the
- * very database the read models are in, a projector's replaySql fills its build tables from the
- * log in a few set-based statements, instead of every event travelling to this process, being
- * decoded, folded and sent back as rows in batches. What follows the position it read up to is
- * then applied the usual way.
+ * A read model's build table filled the bulk way, by the projector's own evolve: a unit's events
+ * are evolved in memory as they come and the unit goes to the table once, by COPY.
+ *
+ * Read stream by stream (`take` told which stream may go on in the next batch), every unit but
+ * those of that stream is complete after a batch, as a unit's events all lie in one stream: they
+ * go out, and memory holds little more than a batch. Read in the log's order instead (a store
+ * that cannot read stream by stream), units stay in memory across batches until `maxUnits` of
+ * them are held, then all go out; one met again after that is read back, and its rows replaced
+ * when it goes out again, so memory stays bounded whatever the size of the log. Live batches
+ * (units.ts) read and write every unit they touch: the same rows, some times the work.
  */
-export function readsLogInPlace(db: Db, store: EventStore, p: Projector): boolean {
-  return (
-    store.logDatabase() === db &&
-    p.replaySql !== undefined &&
-    // replaySql reads payloads as stored; an upcaster would have apply() read something else.
-    ![...p.handles].some(hasUpcasters)
-  );
+export class BulkBuild {
+  /** Units evolved since the last spill; undefined for one whose rows must go. */
+  private units = new Map<string, Unit | undefined>();
+  /** Keys among `units` whose rows lie in the table already (read back after a spill). */
+  private stored = new Set<string>();
+  /** Units complete (read stream by stream), waiting to go out together. */
+  private ready: (Unit | undefined)[] = [];
+  /** Whether rows went to the table in the log's order: a unit not in memory may be there. */
+  private spilled = false;
+  /** The spills, one after another on a connection of their own, while the replay reads on. */
+  private lane: Promise<void> = Promise.resolve();
+  /** Writes queued on the lane and not yet landed. */
+  private writing = 0;
+
+  constructor(
+    private readonly db: Db,
+    readonly projector: Projector,
+    private readonly suffix: string,
+    private readonly maxUnits: number,
+  ) {}
+
+  /**
+   * Evolves the units of a batch (events of other projectors are passed over). `openStream`,
+   * when the batch is read stream by stream: the stream that may go on in the next batch.
+   */
+  async take(events: readonly DecodedEvent[], openStream?: string): Promise<void> {
+    const p = this.projector;
+    const touched = eventsByUnit(p, events);
+    if (touched.size === 0) return;
+    if (this.spilled && !p.appendOnly) {
+      const missing = [...touched.keys()].filter((key) => !this.units.has(key));
+      if (missing.length > 0) {
+        // A unit's rows are read back only once its spill has landed.
+        await this.lane;
+        for (const [key, unit] of await loadUnits(this.db, p, missing, this.suffix)) {
+          this.units.set(key, unit);
+          this.stored.add(key);
+        }
+      }
+    }
+    for (const [key, own] of touched) this.units.set(key, p.evolve(p.appendOnly ? undefined : this.units.get(key), own));
+    if (openStream !== undefined) {
+      // Only the units of the stream that may go on stay: every other one is complete.
+      const open = new Set<string>();
+      for (const e of events) if (e.stored.stream === openStream && p.handles.has(e.event.type)) open.add(p.unitOf(e)!);
+      for (const [key, unit] of this.units) {
+        if (open.has(key)) continue;
+        this.units.delete(key);
+        this.ready.push(unit);
+      }
+    }
+    if (this.ready.length >= READY_ROWS) this.spillReady();
+    if (this.units.size >= this.maxUnits) this.spill();
+    // The reading waits when the writing falls behind, rather than holding ever more rows.
+    if (this.writing > WRITES_AHEAD) await this.lane;
+  }
+
+  private spillReady(): void {
+    const ready = this.ready;
+    this.ready = [];
+    this.write([], ready);
+  }
+
+  /** Writes the units in memory out and forgets them. */
+  private spill(): void {
+    const units = this.units;
+    const stored = this.stored;
+    this.units = new Map();
+    this.stored = new Set();
+    this.spilled = true;
+    this.write([...stored], units.values());
+  }
+
+  /** In the background, on a connection of its own: replaces the rows of `stored` by those of `units`. */
+  private write(stored: string[], units: Iterable<Unit | undefined>): void {
+    const p = this.projector;
+    const rows = rowsOfUnits(p, units);
+    this.writing++;
+    this.lane = this.lane
+      .then(() =>
+        // Not durable: losing a table nobody reads yet only means rebuilding again.
+        this.db.transaction(
+          async (tx) => {
+            await deleteUnits(tx, p, stored, this.suffix);
+            await copyRows(tx, `${p.table}${this.suffix}`, p.columns, rows);
+          },
+          { durable: false },
+        ),
+      )
+      .finally(() => this.writing--);
+    // Failures surface in finish(); meanwhile the rejection is not left unhandled.
+    this.lane.catch(() => {});
+  }
+
+  /** Writes out what is left; answers once every spill has landed, or with the first that failed. */
+  async finish(): Promise<void> {
+    if (this.ready.length > 0) this.spillReady();
+    if (this.units.size > 0) this.spill();
+    await this.lane;
+  }
+
+  /** Waits for the spills in flight, whatever their outcome (before the build's tables are dropped). */
+  async settle(): Promise<void> {
+    await this.lane.catch(() => {});
+  }
 }
 
-/** What replaySql raises on a value it cannot read as apply() does (see timestampSql). */
-const UNREADABLE = new Set(['22007', '22008']);
+/** Complete units written out together, read stream by stream. */
+const READY_ROWS = 5_000;
+/** Writes a build may have queued before its reading waits. */
+const WRITES_AHEAD = 2;
 
-/** The statements that drop a table's keys and indexes, and those that make them again. */
-interface Detached {
-  drop: string[];
-  create: string[];
-}
-
-async function indexesOf(q: Queryable, tables: readonly string[]): Promise<Detached> {
-  const r = await q.query<{
-    table_name: string;
-    index_name: string;
-    constraint_name: string | null;
-    constraint_def: string | null;
-    index_def: string;
-  }>(
-    `SELECT t.relname AS table_name, i.relname AS index_name, c.conname AS constraint_name,
-            pg_get_constraintdef(c.oid) AS constraint_def, pg_get_indexdef(x.indexrelid) AS index_def
+/** The statements that make a table's indexes other than its constraints' (its key among them). */
+async function secondaryIndexes(q: Queryable, tables: readonly string[]): Promise<{ name: string; create: string }[]> {
+  const r = await q.query<{ index_name: string; index_def: string }>(
+    `SELECT i.relname AS index_name, pg_get_indexdef(x.indexrelid) AS index_def
        FROM pg_index x
        JOIN pg_class i ON i.oid = x.indexrelid
-       JOIN pg_class t ON t.oid = x.indrelid
-       LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid
       WHERE x.indrelid = ANY ($1::text[]::regclass[])
-      ORDER BY t.relname, i.relname`,
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
+      ORDER BY i.relname`,
     [tables],
   );
-  const out: Detached = { drop: [], create: [] };
-  for (const row of r.rows) {
-    if (row.constraint_name !== null) {
-      out.drop.push(`ALTER TABLE ${row.table_name} DROP CONSTRAINT ${row.constraint_name}`);
-      out.create.push(`ALTER TABLE ${row.table_name} ADD CONSTRAINT ${row.constraint_name} ${row.constraint_def}`);
-    } else {
-      out.drop.push(`DROP INDEX ${row.index_name}`);
-      out.create.push(row.index_def);
-    }
-  }
-  return out;
+  return r.rows.map((row) => ({ name: row.index_name, create: row.index_def }));
 }
 
 /**
- * Fills a projector's empty build tables (`<table><suffix>`) with its read model of the log up to
- * `upTo`, in one transaction. Keys and indexes are dropped first and built again once the rows
- * are in: one sort per index instead of keeping each up row by row (some three times faster).
- * Answers false, with the tables left empty as they were, when the statements met a value they
- * cannot read exactly as apply() does; the caller then replays that projector's events.
+ * Drops a build table's secondary indexes and answers the statements that make them again: built
+ * once over all the rows (one sort each) instead of kept up row by row. The key stays, for the
+ * units read back and replaced.
  */
-export async function loadInPlace(db: Db, p: Projector, suffix: string, upTo: Position): Promise<boolean> {
-  const statements = p.replaySql!(suffix);
-  const position = [upTo.commit.toString(), upTo.prepare.toString()];
-  try {
-    // Not durable: losing tables nobody reads yet only means rebuilding again.
-    await db.transaction(
-      async (tx) => {
-        // Room for the sorts of DISTINCT ON and of the index builds, for this transaction only.
-        if (db.kind === 'postgres') await tx.exec(`SET LOCAL work_mem = '64MB'; SET LOCAL maintenance_work_mem = '256MB'`);
-        const indexes = await indexesOf(
-          tx,
-          p.tables.map((t) => `${t}${suffix}`),
-        );
-        for (const sql of indexes.drop) await tx.exec(sql);
-        // A statement that does not stop at the position (totals over rows already written) takes no parameters.
-        for (const sql of statements) await tx.query(sql, /\$1\b/.test(sql) ? position : []);
-        for (const sql of indexes.create) await tx.exec(sql);
-        await analyzeTables(tx, db, p, suffix);
-      },
-      { durable: false },
-    );
-    return true;
-  } catch (err) {
-    if (UNREADABLE.has((err as { code?: string }).code ?? '')) return false;
-    throw err;
-  }
-}
-
-/**
- * The statements of a load in place read and sort the whole log, and plan on its statistics:
- * right after an import or a burst of appends, before autovacuum has looked, the planner takes
- * the log for small and a rebuild of 40,000 events took six minutes instead of one second. So
- * the log is analyzed first when a tenth of it changed since it last was (a sample: seconds at
- * millions of events).
- */
-export async function analyzeLogIfStale(db: Db): Promise<void> {
-  if (db.kind !== 'postgres') return;
-  const r = await db.query<{ stale: boolean }>(
-    `SELECT n_mod_since_analyze > 0.1 * greatest(n_live_tup, 1000) OR (last_analyze IS NULL AND last_autoanalyze IS NULL) AS stale
-       FROM pg_stat_user_tables WHERE relname = 'events'`,
+export async function detachIndexes(db: Db, p: Projector, suffix: string): Promise<string[]> {
+  if (db.kind !== 'postgres') return [];
+  const indexes = await secondaryIndexes(
+    db,
+    p.tables.map((t) => `${t}${suffix}`),
   );
-  if (r.rows[0]?.stale) await db.query('ANALYZE events');
+  for (const { name } of indexes) await db.exec(`DROP INDEX ${name}`);
+  return indexes.map((i) => i.create);
+}
+
+/** Makes the indexes detachIndexes dropped, with room for their sorts. */
+export async function attachIndexes(db: Db, statements: readonly string[]): Promise<void> {
+  if (statements.length === 0) return;
+  await db.transaction(
+    async (tx) => {
+      await tx.exec(`SET LOCAL maintenance_work_mem = '256MB'`);
+      for (const sql of statements) await tx.exec(sql);
+    },
+    { durable: false },
+  );
 }
 
 /**
@@ -119,13 +178,4 @@ export async function analyzeLogIfStale(db: Db): Promise<void> {
 export async function analyzeTables(q: Queryable, db: Db, p: Projector, suffix: string): Promise<void> {
   if (db.kind !== 'postgres') return;
   await q.exec(`ANALYZE ${p.tables.map((t) => `${t}${suffix}`).join(', ')}`);
-}
-
-/** How many events of the log lie up to a position: what a load in place covers. */
-export async function eventsUpTo(db: Db, upTo: Position): Promise<number> {
-  const r = await db.query<{ n: string }>(
-    `SELECT count(*)::text AS n FROM events WHERE (tx_id, position) <= ($1::text::xid8, $2::bigint)`,
-    [upTo.commit.toString(), upTo.prepare.toString()],
-  );
-  return Number(r.rows[0]?.n ?? 0);
 }

@@ -3,6 +3,7 @@ import { Gatherer, batchLimit } from '../../caching/gather.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import { START, type Position } from '../../store/types.ts';
 import type { ProjectionHooks, Projector } from '../types.ts';
+import { applyBatch } from './units.ts';
 
 /** One runner's batch: its events and the checkpoint move that goes with them. */
 export interface BatchCommit {
@@ -58,7 +59,7 @@ export class BatchCommitter {
         const moved = await advanceCheckpoints(tx, commits);
         for (const c of commits) {
           if (!moved.has(c.projector.name)) continue;
-          if (c.events.length) await c.projector.apply(tx, c.events, '');
+          if (c.events.length) await applyBatch(tx, c.projector, c.events, '');
           await this.hooks?.beforeCommit?.(c.projector.name, c.events);
         }
         return commits.map((c) => moved.has(c.projector.name));

@@ -1,12 +1,14 @@
 import type { Db } from '../../db/types.ts';
-import { START, comparePositions, type EventStore, type Position } from '../../store/types.ts';
-import { analyzeLogIfStale, analyzeTables, eventsUpTo, loadInPlace, readsLogInPlace } from './bulk.ts';
+import type { DecodedEvent } from '../../events/codec.ts';
+import { START, type EventStore, type Position } from '../../store/types.ts';
+import { BulkBuild, analyzeTables, attachIndexes, detachIndexes } from './bulk.ts';
 import { lockCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { LockSession, rebuildKey, runnerKey } from './locks.ts';
 import { selectProjectors } from './registry.ts';
 import { decodeAll } from './runner.ts';
 import { dropTables, swapTables } from './tables.ts';
 import { LOG_TABLE_DDL, LogIdentity, recordLog } from './log-identity.ts';
+import { applyBatch } from './units.ts';
 import type { Projector } from '../types.ts';
 
 /** Build tables live under this suffix until the swap; the rebuild lock keeps it to one rebuild at a time. */
@@ -23,12 +25,15 @@ export interface RebuildProgress {
 
 export interface RebuildOptions {
   onProgress?: (p: RebuildProgress) => void;
-  /** Events per read and per transaction (default 5000). */
+  /** Events per read of the log (default 10,000). */
   batchSize?: number;
+  /** Units each read model holds in memory before it writes them out (default 100,000; see BulkBuild). */
+  unitsInMemory?: number;
 }
 
 export interface RebuildResult {
   projectors: string[];
+  /** Events of the types the read models handle, all applied (the log's others are not read). */
   events: number;
   durationMs: number;
   /** Checkpoint the rebuilt tables were swapped in at. */
@@ -44,16 +49,16 @@ const SWAP_ATTEMPTS = 5;
 
 /**
  * Rebuilds read models from the first event while the live ones keep serving: fills fresh
- * `<table>__rebuild` tables, then takes each projector's runner lock (the live runner hands it
- * over at its next batch boundary), applies what arrived meanwhile, and in one transaction drops
- * the live tables, renames the new ones in and sets the checkpoints.
- *
- * On the PostgreSQL event store, the read models that can are first filled in the database itself
- * from the log up to its head (bulk.ts); the others replay every event through this process.
+ * `<table>__rebuild` tables in bulk (BulkBuild: the projectors' own evolve over the events of
+ * the types they handle, written by COPY, indexes made once at the end), then takes each
+ * projector's runner lock (the live runner hands it over at its next batch boundary), applies
+ * what arrived meanwhile the live way, and in one transaction drops the live tables, renames the
+ * new ones in and sets the checkpoints.
  */
 export async function rebuild(db: Db, store: EventStore, names?: readonly string[], opts: RebuildOptions = {}): Promise<RebuildResult> {
   const chosen = selectProjectors(names);
-  const batchSize = opts.batchSize ?? 5000;
+  const batchSize = opts.batchSize ?? 10_000;
+  const types = [...new Set(chosen.flatMap((p) => [...p.handles]))];
   const t0 = performance.now();
   const locks = new LockSession(db);
   let built = false;
@@ -61,46 +66,79 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
     for (const p of chosen) {
       if (!(await locks.tryLock(rebuildKey(p.name)))) throw new RebuildBusyError(`a rebuild of ${p.name} is already running`);
     }
-    await db.transaction(async (tx) => {
-      for (const p of chosen) {
-        await dropTables(tx, p, REBUILD_SUFFIX);
-        await tx.exec(p.ddl(REBUILD_SUFFIX));
-      }
-      await tx.exec(LOG_TABLE_DDL);
-    });
+    let indexes = await makeBuildTables(db, chosen);
     built = true;
 
     const report = (phase: RebuildProgress['phase'], done: number, total: number) =>
       opts.onProgress?.({ phase, done, total, elapsedMs: performance.now() - t0 });
 
-    const total = await store.countAfter(START);
-    // How far each build is: loaded in place up to the head, or nowhere yet.
-    const from = new Map<string, Position>(chosen.map((p) => [p.name, START]));
-    let covered = 0;
-    const inPlace = chosen.filter((p) => readsLogInPlace(db, store, p));
-    if (inPlace.length > 0) {
-      const head = await store.headPosition();
-      await analyzeLogIfStale(db);
-      covered = await eventsUpTo(db, head);
-      let loaded = 0;
-      await eachAtOnce(inPlace, IN_PLACE_AT_ONCE, async (p) => {
-        if (await loadInPlace(db, p, REBUILD_SUFFIX, head)) from.set(p.name, head);
-        report('replay', Math.round((covered * ++loaded) / inPlace.length), total);
-      });
+    const total = await store.countAfter(START, { types });
+    const progress = (n: number) => report('replay', n, Math.max(total, n));
+    const fill = async (byStream: boolean) => {
+      const builds = chosen.map((p) => new BulkBuild(db, p, REBUILD_SUFFIX, opts.unitsInMemory ?? 100_000));
+      try {
+        const read =
+          byStream && store.readByStream
+            ? await readByStream(
+                store,
+                types,
+                await store.headPosition(),
+                batchSize,
+                async (events, open) => {
+                  for (const b of builds) await b.take(events, open);
+                },
+                progress,
+              )
+            : await readLog(
+                store,
+                types,
+                START,
+                batchSize,
+                async (events) => {
+                  for (const b of builds) await b.take(events);
+                },
+                progress,
+              );
+        for (const b of builds) await b.finish();
+        return read;
+      } finally {
+        for (const b of builds) await b.settle();
+      }
+    };
+    let first: { position: Position; count: number };
+    try {
+      first = await fill(true);
+    } catch (err) {
+      // A unit whose events lie in two streams (a code the service never writes twice) went out
+      // twice, read stream by stream: the log's order gives it as live batches do.
+      if ((err as { code?: string }).code !== UNIQUE_VIOLATION || !store.readByStream) throw err;
+      indexes = await makeBuildTables(db, chosen);
+      first = await fill(false);
     }
-    // The events of the head loaded in place are counted once, however many read models they went to.
-    const base = chosen.every((p) => from.get(p.name) !== START) ? covered : 0;
-    const first = await replay(db, store, chosen, from, batchSize, (n) => report('replay', base + n, Math.max(total, base + n)));
-    let count = base + first.count;
-    // A load in place analyzed its tables already; those filled event by event are analyzed here.
-    const replayed = chosen.filter((p) => from.get(p.name) === START);
-    await eachAtOnce(replayed, IN_PLACE_AT_ONCE, (p) => analyzeTables(db, db, p, REBUILD_SUFFIX));
+    let count = first.count;
+    await eachAtOnce(chosen, AT_ONCE, async (p) => {
+      await attachIndexes(db, indexes.get(p.name)!);
+      await analyzeTables(db, db, p, REBUILD_SUFFIX);
+    });
 
     // Runner locks in name order, so that two rebuilds of overlapping sets cannot deadlock.
     for (const p of [...chosen].sort((a, b) => a.name.localeCompare(b.name))) await locks.lock(runnerKey(p.name));
-    const atPosition = new Map(chosen.map((p) => [p.name, first.position]));
-    const rest = await store.countAfter(first.position);
-    const more = await replay(db, store, chosen, atPosition, batchSize, (n) => report('catch-up', count + n, count + rest));
+    const rest = await store.countAfter(first.position, { types });
+    const more = await readLog(
+      store,
+      types,
+      first.position,
+      batchSize,
+      (events) =>
+        // Not durable: losing tables nobody reads yet only means rebuilding again.
+        db.transaction(
+          async (tx) => {
+            for (const p of chosen) await applyBatch(tx, p, events, REBUILD_SUFFIX);
+          },
+          { durable: false },
+        ),
+      (n) => report('catch-up', count + n, count + Math.max(rest, n)),
+    );
     count += more.count;
 
     await swap(db, chosen, more.position, await new LogIdentity(store).current());
@@ -124,10 +162,26 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
 }
 
 /**
- * Read models loaded in place at once, each on a connection of its own: the database's two
- * sides of the work (reading the log, writing and indexing) overlap, and no more than that.
+ * Empty build tables of the projectors, without their secondary indexes (made once the rows are
+ * in): answers the statements that make those again, by projector.
  */
-const IN_PLACE_AT_ONCE = 2;
+async function makeBuildTables(db: Db, projectors: readonly Projector[]): Promise<Map<string, string[]>> {
+  await db.transaction(async (tx) => {
+    for (const p of projectors) {
+      await dropTables(tx, p, REBUILD_SUFFIX);
+      await tx.exec(p.ddl(REBUILD_SUFFIX));
+    }
+    await tx.exec(LOG_TABLE_DDL);
+  });
+  const indexes = new Map<string, string[]>();
+  for (const p of projectors) indexes.set(p.name, await detachIndexes(db, p, REBUILD_SUFFIX));
+  return indexes;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Read models whose indexes are made at once, each on a connection of its own: the two cores, no more. */
+const AT_ONCE = 2;
 
 /** Runs `fn` over the items, `width` at a time; the first failure fails the whole once the others end. */
 async function eachAtOnce<T>(items: readonly T[], width: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -141,65 +195,66 @@ async function eachAtOnce<T>(items: readonly T[], width: number, fn: (item: T) =
   if (failed) throw failed.reason;
 }
 
-/** Batches a projector may run ahead of the slowest one: bounds the events held in memory. */
-const AHEAD = 2;
-
 /**
- * Applies to each projector's build the events after its own position in `from`, reading the
- * log once from the earliest of them to its end; answers the last position read (the latest of
- * `from` when there was nothing more) and how many events were read. Each projector writes on a
- * connection of its own and goes on to the next batch as soon as it is done with this one, so the
- * database works on several projectors at once while the next batch is read and decoded. The
- * tables are not read until the swap, so they need not agree with each other batch by batch; a
- * failure anywhere fails the rebuild and drops them all.
+ * Hands `apply` the events of these types up to `upTo`, stream by stream, a batch at a time, with
+ * the stream that may go on in the next batch (the last one of this); reads the next batch while
+ * one is applied. Answers `upTo` (from which the catch-up goes on in the log's order) and how many
+ * events were read.
  */
-async function replay(
-  db: Db,
+async function readByStream(
   store: EventStore,
-  projectors: readonly Projector[],
-  from: ReadonlyMap<string, Position>,
+  types: readonly string[],
+  upTo: Position,
   batchSize: number,
+  apply: (events: DecodedEvent[], openStream: string) => Promise<unknown>,
   onBatch: (count: number) => void,
 ): Promise<{ position: Position; count: number }> {
-  const starts = projectors.map((p) => from.get(p.name) ?? START);
-  let position = starts.reduce((a, b) => (comparePositions(a, b) <= 0 ? a : b));
-  let last = starts.reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b));
+  const read = (after?: { stream: string; revision: number }) => {
+    const page = store.readByStream!({ after, upTo, types, limit: batchSize });
+    page.catch(() => {});
+    return page;
+  };
   let count = 0;
-  const lanes: Promise<void>[] = projectors.map(() => Promise.resolve());
-  const pending: Promise<unknown>[] = [];
-  try {
-    let next = store.readAll({ after: position, limit: batchSize });
-    for (;;) {
-      const stored = await next;
-      if (stored.length === 0) break;
-      position = stored[stored.length - 1]!.position;
-      if (comparePositions(position, last) > 0) last = position;
-      next = store.readAll({ after: position, limit: batchSize });
-      next.catch(() => {});
-      const events = decodeAll(stored);
-      projectors.forEach((p, i) => {
-        const after = starts[i]!;
-        const own = after === START ? events : events.filter((e) => comparePositions(e.stored.position, after) > 0);
-        // A batch with nothing the projector handles changes none of its tables.
-        if (!own.some((e) => p.handles.has(e.event.type))) return;
-        // Not durable: losing the last batches of tables nobody reads yet only means rebuilding again.
-        lanes[i] = lanes[i]!.then(() => db.transaction((tx) => p.apply(tx, own, REBUILD_SUFFIX), { durable: false }));
-      });
-      const size = stored.length;
-      const done = Promise.all(lanes).then(() => {
-        count += size;
-        onBatch(count);
-      });
-      done.catch(() => {});
-      pending.push(done);
-      if (pending.length > AHEAD) await pending.shift();
-    }
-    for (const done of pending) await done;
-  } finally {
-    // Never leave a projector writing after a failure: the caller drops the tables next.
-    await Promise.allSettled(lanes);
+  let next = read();
+  for (;;) {
+    const stored = await next;
+    if (stored.length === 0) break;
+    const last = stored[stored.length - 1]!;
+    next = read({ stream: last.stream, revision: last.revision });
+    await apply(decodeAll(stored), last.stream);
+    count += stored.length;
+    onBatch(count);
   }
-  return { position: last, count };
+  return { position: upTo, count };
+}
+
+/**
+ * Hands `apply` the events of these types after `from`, a batch at a time, in the log's order,
+ * reading the next batch while one is applied; answers the last position read (`from` when there
+ * was nothing) and how many events were.
+ */
+async function readLog(
+  store: EventStore,
+  types: readonly string[],
+  from: Position,
+  batchSize: number,
+  apply: (events: DecodedEvent[]) => Promise<unknown>,
+  onBatch: (count: number) => void,
+): Promise<{ position: Position; count: number }> {
+  let position = from;
+  let count = 0;
+  let next = store.readAll({ after: position, limit: batchSize, types });
+  for (;;) {
+    const stored = await next;
+    if (stored.length === 0) break;
+    position = stored[stored.length - 1]!.position;
+    next = store.readAll({ after: position, limit: batchSize, types });
+    next.catch(() => {});
+    await apply(decodeAll(stored));
+    count += stored.length;
+    onBatch(count);
+  }
+  return { position, count };
 }
 
 /**

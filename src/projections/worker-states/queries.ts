@@ -1,4 +1,4 @@
-import { stateOf, type VacationState, type WorkerState } from '../../commands/worker-state.ts';
+import type { VacationState } from '../../commands/worker-state.ts';
 import type { Queryable } from '../../db/types.ts';
 import type { Columns } from '../sql.ts';
 
@@ -23,10 +23,4 @@ export async function storedRecords(
     [workerIds],
   );
   return new Map(r.rows.map((row) => [Number(row.worker_id), row]));
-}
-
-/** The rows of these workers under `suffix`, as states. */
-export async function storedStates(q: Queryable, workerIds: readonly number[], suffix = ''): Promise<Map<number, WorkerState>> {
-  const rows = await storedRecords(q, workerIds, suffix);
-  return new Map([...rows].map(([id, row]) => [id, stateOf(row.revision, row.records)]));
 }

@@ -90,7 +90,12 @@ describe.skipIf(!hasServer())(`CLI: projections and replay${hasServer() ? '' : `
 
     const rebuilt = await run('projections', 'rebuild', 'vacations', 'audit');
     expect(rebuilt.stderr).toMatch(/rebuild replay: \d+\/\d+ events \(100%\)/);
-    expect(rebuilt.stdout.trim()).toMatch(new RegExp(`^rebuilt vacations, audit: ${total} events in [\\d.]+ s \\(\\d+ events/s\\)$`));
+    const applied = /^rebuilt vacations, audit: (\d+) events of the types they handle in [\d.]+ s \(\d+ events\/s\)$/.exec(
+      rebuilt.stdout.trim(),
+    );
+    // The log's other events (codes assigned, places booked) are not read at all.
+    expect(Number(applied?.[1])).toBeGreaterThan(0);
+    expect(Number(applied?.[1])).toBeLessThan(total);
     expect(rebuilt.code).toBe(0);
 
     const after = statusRows((await run('projections', 'status')).stdout);

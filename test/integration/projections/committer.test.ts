@@ -3,22 +3,28 @@ import type { Db, Queryable } from '../../../src/db/types.ts';
 import type { DecodedEvent } from '../../../src/events/codec.ts';
 import { BatchCommitter } from '../../../src/projections/runtime/committer.ts';
 import { readCheckpoints } from '../../../src/projections/index.ts';
-import type { Projector } from '../../../src/projections/types.ts';
+import { defineProjector, type Projector, type Row } from '../../../src/projections/types.ts';
 import { START, type Position } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 
 /** A projector that records the ids of the events it is given in a table of its own. */
 function recorder(name: string, opts: { failing?: boolean } = {}): Projector {
-  return {
+  return defineProjector<Row>({
     name,
     handles: new Set(['Noted']),
-    tables: [`t_${name}`],
+    table: `t_${name}`,
+    columns: { id: 'text NOT NULL' },
+    keyColumn: 'id',
+    appendOnly: true,
     ddl: () => `CREATE TABLE IF NOT EXISTS t_${name} (id text PRIMARY KEY)`,
-    async apply(q: Queryable, events: readonly DecodedEvent[]) {
+    unitOf: (e) => e.stored.id,
+    evolve: (unit, events) => {
       if (opts.failing) throw new Error(`${name} cannot apply`);
-      for (const e of events) await q.query(`INSERT INTO t_${name} (id) VALUES ($1) ON CONFLICT DO NOTHING`, [e.stored.id]);
+      return unit ?? { id: events[0]!.stored.id };
     },
-  };
+    rowsOf: (row) => [row],
+    unitFrom: (rows) => rows[0]!,
+  });
 }
 
 const at = (n: number): Position => ({ commit: BigInt(n), prepare: BigInt(n) });

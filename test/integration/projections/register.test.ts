@@ -11,6 +11,7 @@ import { decode } from '../../../src/events/codec.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { AppendResult } from '../../../src/store/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
+import { applyBatch } from '../../../src/projections/runtime/units.ts';
 import {
   approvedEvent,
   created,
@@ -131,8 +132,8 @@ describe('the register read model', () => {
     const before = await dump();
     const events = (await store.readStream('worker-201')).map((e) => decode(e)!);
     await t.db.transaction(async (tx) => {
-      await registerProjector.apply(tx, events.slice(1), '');
-      await registerProjector.apply(tx, events, '');
+      await applyBatch(tx, registerProjector, events.slice(1), '');
+      await applyBatch(tx, registerProjector, events, '');
     });
     expect(await dump()).toEqual(before);
   });

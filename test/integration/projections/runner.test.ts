@@ -9,6 +9,7 @@ import {
   type ProjectionLogger,
 } from '../../../src/projections/index.ts';
 import { decodeAll } from '../../../src/projections/runtime/runner.ts';
+import { applyBatch } from '../../../src/projections/runtime/units.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { START, comparePositions, type Position, type StoredEvent } from '../../../src/store/types.ts';
 import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
@@ -58,7 +59,7 @@ describe('projection runner', () => {
       const batch = events.slice(i, i + 7);
       const apply = () =>
         t.db.transaction(async (tx) => {
-          for (const p of allProjectors) await p.apply(tx, batch, '');
+          for (const p of allProjectors) await applyBatch(tx, p, batch, '');
         });
       await apply();
       const once = await dumpTables(t.db);
