@@ -274,6 +274,17 @@ async function databaseMb(url: string): Promise<number> {
   }
 }
 
+/** How many events the log holds. */
+async function logEvents(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n);
+  } finally {
+    await c.end();
+  }
+}
+
 async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   const migrated = async (url: string) => {
     const db = new PostgresDb({ connectionString: url, max: 1 });
@@ -319,9 +330,11 @@ async function rebuildSection(ctx: Context): Promise<void> {
   const appended = await appendActivity(ctx.url);
   ctx.lines.push(`activity: ${appended} events appended through the event store in ${secs(t0)} s`);
   const r = await cli(ctx.url, ['projections', 'rebuild']);
-  const events = Number(/: (\d+) events in/.exec(r.stdout)?.[1]);
+  // The rebuild reads only the types its read models handle; the rate is of the whole log it covers.
+  const handled = Number(/: (\d+) events of the types they handle/.exec(r.stdout)?.[1]);
+  const events = await logEvents(ctx.url);
   ctx.lines.push(
-    `rebuild: ${events} events in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`,
+    `rebuild: ${events} events in the log (${handled} of the types the read models handle, the only ones read) in ${r.seconds.toFixed(1)} s (whole command) = ${Math.round(events / r.seconds)} events/s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`,
   );
   ctx.lines.push(`database after the rebuild: ${await databaseMb(ctx.url)} MB`);
 }

@@ -3,5 +3,8 @@
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../src/cli/main.ts');
-await main(process.argv);
+const { relaunchForBulk } = await import('../src/cli/relaunch.ts');
+if (!relaunchForBulk()) {
+  const { main } = await import('../src/cli/main.ts');
+  await main(process.argv);
+}

@@ -1,4 +1,5 @@
 import { main } from './main.ts';
+import { relaunchForBulk } from './relaunch.ts';
 
 // Entry point of the compiled build (dist/cli/run.js), which `npm start` runs.
-await main(process.argv);
+if (!relaunchForBulk()) await main(process.argv);
