@@ -66,8 +66,13 @@ const COPY_CHUNK = 20_000;
 function copyEncoder(definition: string): (v: unknown) => string {
   const type = sqlType(definition);
   if (type === 'json' || type === 'jsonb') return (v) => (v === null || v === undefined ? '\\N' : copyText(JSON.stringify(v)));
+  // Values of these types never hold a character COPY escapes: no need to look.
+  if (PLAIN.has(type)) return plainText;
   return copyText;
 }
+
+const PLAIN = new Set(['bigint', 'integer', 'smallint', 'boolean', 'date', 'timestamptz', 'uuid']);
+const plainText = (v: unknown): string => (v === null || v === undefined ? '\\N' : v === true ? 't' : v === false ? 'f' : String(v));
 
 /**
  * Writes rows into a table that holds none of their keys, by COPY where the database offers it
@@ -77,18 +82,36 @@ export async function copyRows(q: Queryable, table: string, columns: Columns, ro
   if (rows.length === 0) return;
   if (!q.copyFrom) return insertRows(q, table, columns, rows);
   const names = Object.keys(columns);
-  const encoders = names.map((n) => copyEncoder(columns[n]!));
-  const fields: string[] = new Array<string>(names.length);
+  const line = lineEncoder(columns);
   for (let i = 0; i < rows.length; i += COPY_CHUNK) {
     const lines: string[] = [];
-    for (const row of rows.slice(i, i + COPY_CHUNK)) {
-      for (let c = 0; c < names.length; c++) fields[c] = encoders[c]!(row[names[c]!]);
-      lines.push(fields.join('\t'));
-    }
+    const end = Math.min(rows.length, i + COPY_CHUNK);
+    for (let r = i; r < end; r++) lines.push(line(rows[r]!));
     lines.push('');
     await q.copyFrom(`${table} (${names.join(', ')})`, lines.join('\n'));
   }
 }
+
+/**
+ * A row as a line of COPY's text format, by a function made for the columns: each read by its
+ * name where it stands, which V8 makes a fixed-offset read of the row's shape. A loop over the
+ * names reads every one by a lookup, and was a tenth of a rebuild. The names are the read
+ * model's own column names, never data.
+ */
+function lineEncoder(columns: Columns): (row: Record<string, unknown>) => string {
+  const made = lineEncoders.get(columns);
+  if (made) return made;
+  const names = Object.keys(columns);
+  if (!names.every((n) => /^[a-z_][a-z0-9_]*$/.test(n))) throw new Error(`not a column name among ${names.join(', ')}`);
+  const encoders = names.map((n) => copyEncoder(columns[n]!));
+  const body = `return ${names.map((n, i) => `e[${i}](r.${n})`).join(" + '\\t' + ")};`;
+  const make = new Function('e', 'r', body) as (e: readonly ((v: unknown) => string)[], r: Record<string, unknown>) => string;
+  const encode = (row: Record<string, unknown>) => make(encoders, row);
+  lineEncoders.set(columns, encode);
+  return encode;
+}
+
+const lineEncoders = new WeakMap<Columns, (row: Record<string, unknown>) => string>();
 
 /**
  * An event's ISO time as something PostgreSQL will take, or null. Payload times are free strings;

@@ -60,7 +60,7 @@ export class BulkBuild {
     if (openStream !== undefined) {
       // Only the units of the stream that may go on stay: every other one is complete.
       const open = new Set<string>();
-      for (const e of events) if (e.stored.stream === openStream && p.handles.has(e.event.type)) open.add(p.unitOf(e)!);
+      for (const [key, own] of touched) if (own[own.length - 1]!.stored.stream === openStream) open.add(key);
       for (const [key, unit] of this.units) {
         if (open.has(key)) continue;
         this.units.delete(key);
