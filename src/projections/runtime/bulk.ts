@@ -129,31 +129,50 @@ const READY_ROWS = 5_000;
 const WRITES_AHEAD = 2;
 
 /** The statements that make a table's indexes other than its constraints' (its key among them). */
-async function secondaryIndexes(q: Queryable, tables: readonly string[]): Promise<{ name: string; create: string }[]> {
-  const r = await q.query<{ index_name: string; index_def: string }>(
-    `SELECT i.relname AS index_name, pg_get_indexdef(x.indexrelid) AS index_def
+async function indexesOf(q: Queryable, tables: readonly string[]): Promise<{ drop: string; create: string; key: boolean }[]> {
+  const r = await q.query<{
+    table_name: string;
+    index_name: string;
+    constraint_name: string | null;
+    constraint_def: string | null;
+    index_def: string;
+  }>(
+    `SELECT t.relname AS table_name, i.relname AS index_name, c.conname AS constraint_name,
+            pg_get_constraintdef(c.oid) AS constraint_def, pg_get_indexdef(x.indexrelid) AS index_def
        FROM pg_index x
        JOIN pg_class i ON i.oid = x.indexrelid
+       JOIN pg_class t ON t.oid = x.indrelid
+       LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.conrelid = x.indrelid
       WHERE x.indrelid = ANY ($1::text[]::regclass[])
-        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
-      ORDER BY i.relname`,
+      ORDER BY c.conname NULLS LAST, i.relname`,
     [tables],
   );
-  return r.rows.map((row) => ({ name: row.index_name, create: row.index_def }));
+  return r.rows.map((row) =>
+    row.constraint_name !== null
+      ? {
+          drop: `ALTER TABLE ${row.table_name} DROP CONSTRAINT ${row.constraint_name}`,
+          create: `ALTER TABLE ${row.table_name} ADD CONSTRAINT ${row.constraint_name} ${row.constraint_def}`,
+          key: true,
+        }
+      : { drop: `DROP INDEX ${row.index_name}`, create: row.index_def, key: false },
+  );
 }
 
 /**
- * Drops a build table's secondary indexes and answers the statements that make them again: built
- * once over all the rows (one sort each) instead of kept up row by row. The key stays, for the
- * units read back and replaced.
+ * Drops a build table's indexes and answers the statements that make them again: built once over
+ * all the rows (one sort each) instead of kept up row by row. With `keys`, its key too (keys
+ * first when made again), for a build that never reads a unit back nor replaces one: a unit
+ * written twice then fails as the key is made, as it would have on writing.
  */
-export async function detachIndexes(db: Db, p: Projector, suffix: string): Promise<string[]> {
+export async function detachIndexes(db: Db, p: Projector, suffix: string, keys: boolean): Promise<string[]> {
   if (db.kind !== 'postgres') return [];
-  const indexes = await secondaryIndexes(
-    db,
-    p.tables.map((t) => `${t}${suffix}`),
-  );
-  for (const { name } of indexes) await db.exec(`DROP INDEX ${name}`);
+  const indexes = (
+    await indexesOf(
+      db,
+      p.tables.map((t) => `${t}${suffix}`),
+    )
+  ).filter((i) => keys || !i.key);
+  for (const { drop } of indexes) await db.exec(drop);
   return indexes.map((i) => i.create);
 }
 

@@ -66,60 +66,60 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
     for (const p of chosen) {
       if (!(await locks.tryLock(rebuildKey(p.name)))) throw new RebuildBusyError(`a rebuild of ${p.name} is already running`);
     }
-    let indexes = await makeBuildTables(db, chosen);
     built = true;
-
     const report = (phase: RebuildProgress['phase'], done: number, total: number) =>
       opts.onProgress?.({ phase, done, total, elapsedMs: performance.now() - t0 });
-
     const total = await store.countAfter(START, { types });
     const progress = (n: number) => report('replay', n, Math.max(total, n));
-    const fill = async (byStream: boolean) => {
+
+    /** Fresh build tables filled from the log, stream by stream or in its order, indexed and analyzed. */
+    const build = async (byStream: boolean) => {
+      // Read stream by stream, no unit is read back or replaced: the keys too are made at the end.
+      const indexes = await makeBuildTables(db, chosen, byStream);
       const builds = chosen.map((p) => new BulkBuild(db, p, REBUILD_SUFFIX, opts.unitsInMemory ?? 100_000));
+      let read: { position: Position; count: number };
       try {
-        const read =
-          byStream && store.readByStream
-            ? await readByStream(
-                store,
-                types,
-                await store.headPosition(),
-                batchSize,
-                async (events, open) => {
-                  for (const b of builds) await b.take(events, open);
-                },
-                progress,
-              )
-            : await readLog(
-                store,
-                types,
-                START,
-                batchSize,
-                async (events) => {
-                  for (const b of builds) await b.take(events);
-                },
-                progress,
-              );
+        read = byStream
+          ? await readByStream(
+              store,
+              types,
+              await store.headPosition(),
+              batchSize,
+              async (events, open) => {
+                for (const b of builds) await b.take(events, open);
+              },
+              progress,
+            )
+          : await readLog(
+              store,
+              types,
+              START,
+              batchSize,
+              async (events) => {
+                for (const b of builds) await b.take(events);
+              },
+              progress,
+            );
         for (const b of builds) await b.finish();
-        return read;
       } finally {
         for (const b of builds) await b.settle();
       }
+      await eachAtOnce(chosen, AT_ONCE, async (p) => {
+        await attachIndexes(db, indexes.get(p.name)!);
+        await analyzeTables(db, db, p, REBUILD_SUFFIX);
+      });
+      return read;
     };
     let first: { position: Position; count: number };
     try {
-      first = await fill(true);
+      first = await build(store.readByStream !== undefined);
     } catch (err) {
       // A unit whose events lie in two streams (a code the service never writes twice) went out
       // twice, read stream by stream: the log's order gives it as live batches do.
       if ((err as { code?: string }).code !== UNIQUE_VIOLATION || !store.readByStream) throw err;
-      indexes = await makeBuildTables(db, chosen);
-      first = await fill(false);
+      first = await build(false);
     }
     let count = first.count;
-    await eachAtOnce(chosen, AT_ONCE, async (p) => {
-      await attachIndexes(db, indexes.get(p.name)!);
-      await analyzeTables(db, db, p, REBUILD_SUFFIX);
-    });
 
     // Runner locks in name order, so that two rebuilds of overlapping sets cannot deadlock.
     for (const p of [...chosen].sort((a, b) => a.name.localeCompare(b.name))) await locks.lock(runnerKey(p.name));
@@ -162,10 +162,10 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
 }
 
 /**
- * Empty build tables of the projectors, without their secondary indexes (made once the rows are
- * in): answers the statements that make those again, by projector.
+ * Empty build tables of the projectors, without their secondary indexes (and with `keys`, without
+ * their keys): answers the statements that make those again once the rows are in, by projector.
  */
-async function makeBuildTables(db: Db, projectors: readonly Projector[]): Promise<Map<string, string[]>> {
+async function makeBuildTables(db: Db, projectors: readonly Projector[], keys: boolean): Promise<Map<string, string[]>> {
   await db.transaction(async (tx) => {
     for (const p of projectors) {
       await dropTables(tx, p, REBUILD_SUFFIX);
@@ -174,7 +174,7 @@ async function makeBuildTables(db: Db, projectors: readonly Projector[]): Promis
     await tx.exec(LOG_TABLE_DDL);
   });
   const indexes = new Map<string, string[]>();
-  for (const p of projectors) indexes.set(p.name, await detachIndexes(db, p, REBUILD_SUFFIX));
+  for (const p of projectors) indexes.set(p.name, await detachIndexes(db, p, REBUILD_SUFFIX, keys));
   return indexes;
 }
 
