@@ -53,6 +53,15 @@ export interface Projector extends ProjectorDefinition<Unit> {
   readonly tables: readonly string[];
 }
 
+/** The unit of the read models of records: the record's PILA code. */
+export const recordCode = (e: DecodedEvent): string => (e.event.data as { codigoPila: string }).codigoPila;
+
+/** A unit that is one row, for read models of one row a unit. */
+export const oneRow = {
+  rowsOf: (row: Row): readonly Row[] => [row],
+  unitFrom: (rows: readonly Row[]): Row => rows[0]!,
+};
+
 /** A projector from its definition; the runtime hands each projector back only its own units. */
 export function defineProjector<U>(def: ProjectorDefinition<U>): Projector {
   return { ...(def as unknown as ProjectorDefinition<Unit>), tables: [def.table] };

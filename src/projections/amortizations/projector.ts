@@ -1,6 +1,6 @@
 import type { DecodedEvent } from '../../events/codec.ts';
 import { columnDefinitions, type Columns } from '../sql.ts';
-import { defineProjector, type Projector, type Row } from '../types.ts';
+import { defineProjector, recordCode, type Projector, type Row } from '../types.ts';
 
 export const AMORTIZATIONS_TABLE = 'rm_amortizations';
 
@@ -43,7 +43,7 @@ export const amortizationsProjector: Projector = defineProjector<Row[]>({
   table: AMORTIZATIONS_TABLE,
   columns: AMORTIZATION_COLUMNS,
   keyColumn: 'codigo_pila',
-  unitOf: (e) => (e.event.data as { codigoPila: string }).codigoPila,
+  unitOf: recordCode,
   evolve: evolveParts,
   rowsOf: (parts) => parts,
   unitFrom: (rows) => [...rows],

@@ -1,7 +1,7 @@
 import type { DomainEvent } from '../../events/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import { columnDefinitions, timestamp, type Columns } from '../sql.ts';
-import { defineProjector, type Projector, type Row } from '../types.ts';
+import { defineProjector, oneRow, type Projector, type Row } from '../types.ts';
 
 export const AUDIT_TABLE = 'rm_audit';
 /** The Spanish label a deletion's history copy carries beside its action DELETE. */
@@ -144,8 +144,7 @@ export const auditProjector: Projector = defineProjector<Row>({
   unitOf: (e) => e.stored.id,
   // A unit is one event: the same event twice in a batch is still one row.
   evolve: (unit, events) => unit ?? rowOf(events[0]!),
-  rowsOf: (row) => [row],
-  unitFrom: (rows) => rows[0]!,
+  ...oneRow,
   ddl(suffix) {
     const t = `${AUDIT_TABLE}${suffix}`;
     return `

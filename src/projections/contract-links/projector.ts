@@ -1,7 +1,7 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWord } from '../last-word.ts';
 import { columnDefinitions, type Columns } from '../sql.ts';
-import { defineProjector, type Projector, type Row } from '../types.ts';
+import { defineProjector, oneRow, recordCode, type Projector, type Row } from '../types.ts';
 
 export const CONTRACT_LINKS_TABLE = 'rm_vacation_contract_links';
 
@@ -26,10 +26,9 @@ export const contractLinksProjector: Projector = defineProjector<Row>({
   table: CONTRACT_LINKS_TABLE,
   columns: CONTRACT_LINK_COLUMNS,
   keyColumn: 'codigo_pila',
-  unitOf: (e) => (e.event.data as { codigoPila: string }).codigoPila,
+  unitOf: recordCode,
   evolve: (unit, events) => lastWord(unit, events, linkRow),
-  rowsOf: (row) => [row],
-  unitFrom: (rows) => rows[0]!,
+  ...oneRow,
   ddl(suffix) {
     const t = `${CONTRACT_LINKS_TABLE}${suffix}`;
     return `

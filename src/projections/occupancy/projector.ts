@@ -1,7 +1,7 @@
 import type { VacationRecord } from '../../events/types.ts';
 import { lastWord } from '../last-word.ts';
 import { columnDefinitions, type Columns } from '../sql.ts';
-import { defineProjector, type Projector } from '../types.ts';
+import { defineProjector, recordCode, type Projector } from '../types.ts';
 
 /**
  * One row per live enjoyed vacation and the days it spans. Until migration 16 it was one row per
@@ -41,7 +41,7 @@ export const occupancyProjector: Projector = defineProjector<Span>({
   table: OCCUPANCY_TABLE,
   columns: OCCUPANCY_COLUMNS,
   keyColumn: 'codigo_pila',
-  unitOf: (e) => (e.event.data as { codigoPila: string }).codigoPila,
+  unitOf: recordCode,
   evolve: (unit, events) => lastWord(unit, events, span),
   rowsOf: (s) => [s as unknown as Record<string, unknown>],
   unitFrom: (rows) => rows[0] as unknown as Span,

@@ -2,7 +2,7 @@ import type { DecodedEvent } from '../../events/codec.ts';
 import type { EventMetadata, VacationRecord } from '../../events/types.ts';
 import { todayInBogota } from '../../domain/index.ts';
 import { columnDefinitions, type Columns } from '../sql.ts';
-import { defineProjector, type Projector, type Row } from '../types.ts';
+import { defineProjector, recordCode, type Projector, type Row } from '../types.ts';
 
 /**
  * The vacation register (libro de vacaciones): every version of every record, each with the
@@ -131,7 +131,7 @@ export const registerProjector: Projector = defineProjector<Row[]>({
   table: REGISTER_TABLE,
   columns: REGISTER_COLUMNS,
   keyColumn: 'codigo_pila',
-  unitOf: (e) => (e.event.data as { codigoPila: string }).codigoPila,
+  unitOf: recordCode,
   evolve: evolveVersions,
   rowsOf: (versions) => versions,
   unitFrom: (rows) => [...rows],

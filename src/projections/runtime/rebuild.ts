@@ -1,6 +1,6 @@
 import type { Db } from '../../db/types.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
-import { START, type EventStore, type Position } from '../../store/types.ts';
+import { START, type EventStore, type Position, type StoredEvent } from '../../store/types.ts';
 import { BulkBuild, analyzeTables, attachIndexes, detachIndexes } from './bulk.ts';
 import { lockCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { LockSession, rebuildKey, runnerKey } from './locks.ts';
@@ -196,10 +196,34 @@ async function eachAtOnce<T>(items: readonly T[], width: number, fn: (item: T) =
 }
 
 /**
- * Hands `apply` the events of these types up to `upTo`, stream by stream, a batch at a time, with
- * the stream that may go on in the next batch (the last one of this); reads the next batch while
- * one is applied. Answers `upTo` (from which the catch-up goes on in the log's order) and how many
- * events were read.
+ * Hands `apply` the pages `read` gives, each with its last event, reading the next page (after
+ * that event) while one is applied; answers the last event read and how many were.
+ */
+async function eachPage(
+  read: (last: StoredEvent | undefined) => Promise<StoredEvent[]>,
+  apply: (events: DecodedEvent[], last: StoredEvent) => Promise<unknown>,
+  onBatch: (count: number) => void,
+): Promise<{ last: StoredEvent | undefined; count: number }> {
+  let last: StoredEvent | undefined;
+  let count = 0;
+  let next = read(undefined);
+  for (;;) {
+    const stored = await next;
+    if (stored.length === 0) break;
+    last = stored[stored.length - 1]!;
+    next = read(last);
+    next.catch(() => {});
+    await apply(decodeAll(stored), last);
+    count += stored.length;
+    onBatch(count);
+  }
+  return { last, count };
+}
+
+/**
+ * The events of these types up to `upTo`, stream by stream, with the stream that may go on in the
+ * next batch (the last one of this). Answers `upTo`, from which the catch-up goes on in the log's
+ * order.
  */
 async function readByStream(
   store: EventStore,
@@ -209,30 +233,15 @@ async function readByStream(
   apply: (events: DecodedEvent[], openStream: string) => Promise<unknown>,
   onBatch: (count: number) => void,
 ): Promise<{ position: Position; count: number }> {
-  const read = (after?: { stream: string; revision: number }) => {
-    const page = store.readByStream!({ after, upTo, types, limit: batchSize });
-    page.catch(() => {});
-    return page;
-  };
-  let count = 0;
-  let next = read();
-  for (;;) {
-    const stored = await next;
-    if (stored.length === 0) break;
-    const last = stored[stored.length - 1]!;
-    next = read({ stream: last.stream, revision: last.revision });
-    await apply(decodeAll(stored), last.stream);
-    count += stored.length;
-    onBatch(count);
-  }
+  const { count } = await eachPage(
+    (last) => store.readByStream!({ after: last && { stream: last.stream, revision: last.revision }, upTo, types, limit: batchSize }),
+    (events, last) => apply(events, last.stream),
+    onBatch,
+  );
   return { position: upTo, count };
 }
 
-/**
- * Hands `apply` the events of these types after `from`, a batch at a time, in the log's order,
- * reading the next batch while one is applied; answers the last position read (`from` when there
- * was nothing) and how many events were.
- */
+/** The events of these types after `from`, in the log's order; answers the last position read (`from` when none). */
 async function readLog(
   store: EventStore,
   types: readonly string[],
@@ -241,20 +250,8 @@ async function readLog(
   apply: (events: DecodedEvent[]) => Promise<unknown>,
   onBatch: (count: number) => void,
 ): Promise<{ position: Position; count: number }> {
-  let position = from;
-  let count = 0;
-  let next = store.readAll({ after: position, limit: batchSize, types });
-  for (;;) {
-    const stored = await next;
-    if (stored.length === 0) break;
-    position = stored[stored.length - 1]!.position;
-    next = store.readAll({ after: position, limit: batchSize, types });
-    next.catch(() => {});
-    await apply(decodeAll(stored));
-    count += stored.length;
-    onBatch(count);
-  }
-  return { position, count };
+  const { last, count } = await eachPage((l) => store.readAll({ after: l?.position ?? from, limit: batchSize, types }), apply, onBatch);
+  return { position: last?.position ?? from, count };
 }
 
 /**

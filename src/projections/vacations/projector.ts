@@ -1,7 +1,7 @@
 import type { DecodedEvent } from '../../events/codec.ts';
 import type { VacationRecord } from '../../events/types.ts';
 import { columnDefinitions, timestamp, type Columns } from '../sql.ts';
-import { defineProjector, type Projector, type Row } from '../types.ts';
+import { defineProjector, oneRow, recordCode, type Projector, type Row } from '../types.ts';
 
 export const VACATIONS_TABLE = 'rm_vacations';
 
@@ -128,10 +128,9 @@ export const vacationsProjector: Projector = defineProjector<Row>({
   table: VACATIONS_TABLE,
   columns: VACATION_COLUMNS,
   keyColumn: 'codigo_pila',
-  unitOf: (e) => (e.event.data as { codigoPila: string }).codigoPila,
+  unitOf: recordCode,
   evolve: evolveRecord,
-  rowsOf: (row) => [row],
-  unitFrom: (rows) => rows[0]!,
+  ...oneRow,
   ddl(suffix) {
     const t = `${VACATIONS_TABLE}${suffix}`;
     return `
