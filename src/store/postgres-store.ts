@@ -64,6 +64,26 @@ const VISIBLE = `tx_id < ${BOUNDARY}`;
 
 const UNIQUE_VIOLATION = '23505';
 
+/**
+ * A page of the log read stream by stream: walks the (stream, revision) key from where the last
+ * page ended; the position bound keeps out what was appended since `upTo` was read, all of it
+ * visible then.
+ */
+export const BY_STREAM_PAGE = `SELECT ${COLUMNS} FROM events
+  WHERE (events.stream, events.revision) > ($1::text, $2::bigint) AND events.type = ANY ($3::text[])
+    AND (tx_id, position) <= ($4::text::xid8, $5::bigint)
+  ORDER BY events.stream, events.revision
+  LIMIT $6`;
+
+/**
+ * The walk of the key is the one plan that stops at the page's end. A log the planner has no
+ * statistics of (a bulk import where autovacuum is off, and the import leaves the log's to it)
+ * got a scan and sort of the whole log for every page instead: the first rebuild of 50,000
+ * workers took 70 s rather than 33.
+ */
+export const BY_STREAM_PLAN =
+  'SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_sort = off; SET LOCAL max_parallel_workers_per_gather = 0';
+
 /** Where an import's events wait for their revisions, within its transaction. */
 const IMPORTED = 'import_events';
 
@@ -350,16 +370,17 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readByStream({ after, upTo, types, limit }: ReadByStreamOptions): Promise<StoredEvent[]> {
-    // Walks the (stream, revision) key from where the last page ended; the position bound keeps
-    // out what was appended since `upTo` was read, all of it visible then.
-    const r = await this.db.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events
-       WHERE (events.stream, events.revision) > ($1::text, $2::bigint) AND events.type = ANY ($3::text[])
-         AND (tx_id, position) <= ($4::text::xid8, $5::bigint)
-       ORDER BY events.stream, events.revision
-       LIMIT $6`,
-      [after?.stream ?? '', after?.revision ?? -1, types, upTo.commit.toString(), upTo.prepare.toString(), limit],
-    );
+    const r = await this.db.transaction(async (tx) => {
+      await tx.exec(BY_STREAM_PLAN);
+      return tx.query<EventRow>(BY_STREAM_PAGE, [
+        after?.stream ?? '',
+        after?.revision ?? -1,
+        types,
+        upTo.commit.toString(),
+        upTo.prepare.toString(),
+        limit,
+      ]);
+    });
     return r.rows.map(storedFromRow);
   }
 
