@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { bogotaTimestamp } from './domain/dates.ts';
 import type { Config } from './config/config.ts';
 
@@ -26,8 +27,9 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pin
       censor: '[redactado]',
     },
   };
+  // Loaded only for a terminal: some 10 MB of a service's memory otherwise.
   const onTerminal = () =>
-    pretty({
+    (createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty)({
       colorize: true,
       // A person reads it as it happens, and nothing is lost when the process ends.
       sync: true,

@@ -1,6 +1,6 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import type { BookWorker } from '../projections/law/book.ts';
 import type { RegisterEntry } from '../projections/register/queries.ts';
 import { BOOK_COLUMNS, type Cell } from './book-columns.ts';
@@ -251,41 +251,44 @@ export function xlsxTable(
   people?: PeopleLayout,
 ): Readable {
   const out = new PassThrough();
-  // Styles only for people (formats, widths, a bold header): a few shared styles, not one a cell.
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: people !== undefined });
-  const newSheet = (name: string) => {
-    if (!people) return book.addWorksheet(name);
-    const last = people.columns.length;
-    const ws = book.addWorksheet(name, {
-      views: [{ state: 'frozen', ySplit: 1 }],
-      autoFilter: { from: { row: 1, column: 1 }, to: { row: 1, column: last } },
-    } as Partial<ExcelJS.AddWorksheetOptions>);
-    ws.columns = people.columns.map((c) => ({ width: c.width, style: XLSX_FORMATS[c.kind] ? { numFmt: XLSX_FORMATS[c.kind] } : {} }));
-    return ws;
-  };
   const headerCells = people ? people.columns.map((c) => c.label) : [...header];
   const shown = people ? (line: Cell[]) => line.map((c, i) => xlsxCell(people.columns[i]!.kind, c)) : (line: Cell[]) => line;
-  let sheet = newSheet(title);
-  let sheets = 1;
-  let rows = 0;
-  const addHeader = () => {
-    const row = sheet.addRow(headerCells);
-    if (people) row.font = { bold: true };
-    row.commit();
-    rows++;
-  };
-  const addRow = (cells: (Cell | Date)[]) => {
-    if (rows === rowsPerSheet) {
-      sheet.commit();
-      sheet = newSheet(`${title} (${++sheets})`);
-      rows = 0;
-      addHeader();
-    }
-    sheet.addRow(cells).commit();
-    rows++;
-  };
   void (async () => {
     try {
+      // Loaded on the first XLSX asked for: some 30 MB of memory and 0.3 s of start that a
+      // service never writing a spreadsheet does without.
+      const { default: excel } = await import('exceljs');
+      // Styles only for people (formats, widths, a bold header): a few shared styles, not one a cell.
+      const book = new excel.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: people !== undefined });
+      const newSheet = (name: string) => {
+        if (!people) return book.addWorksheet(name);
+        const last = people.columns.length;
+        const ws = book.addWorksheet(name, {
+          views: [{ state: 'frozen', ySplit: 1 }],
+          autoFilter: { from: { row: 1, column: 1 }, to: { row: 1, column: last } },
+        } as Partial<ExcelJS.AddWorksheetOptions>);
+        ws.columns = people.columns.map((c) => ({ width: c.width, style: XLSX_FORMATS[c.kind] ? { numFmt: XLSX_FORMATS[c.kind] } : {} }));
+        return ws;
+      };
+      let sheet = newSheet(title);
+      let sheets = 1;
+      let rows = 0;
+      const addHeader = () => {
+        const row = sheet.addRow(headerCells);
+        if (people) row.font = { bold: true };
+        row.commit();
+        rows++;
+      };
+      const addRow = (cells: (Cell | Date)[]) => {
+        if (rows === rowsPerSheet) {
+          sheet.commit();
+          sheet = newSheet(`${title} (${++sheets})`);
+          rows = 0;
+          addHeader();
+        }
+        sheet.addRow(cells).commit();
+        rows++;
+      };
       addHeader();
       for await (const lines of groups) {
         // The caller went away: leaving the loop ends the reading of the table.
