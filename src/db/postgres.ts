@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyStream } from 'pg-copy-streams';
-import type { Db, QueryResult, Queryable } from './types.ts';
+import type { Db, QueryOptions, QueryResult, Queryable } from './types.ts';
 
 const DATE_OID = 1082;
 const INT8_OID = 20;
@@ -62,8 +62,8 @@ export class PostgresDb implements Db {
     this.pool.on('error', () => {});
   }
 
-  async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
-    const r = await this.pool.query(sql, params as unknown[]);
+  async query<R>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>> {
+    const r = await this.pool.query(statement(sql, params, opts));
     return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
   }
 
@@ -120,10 +120,15 @@ export class PostgresDb implements Db {
   }
 }
 
+/** A query as pg takes it: named, it is prepared once per connection and run by name after. */
+function statement(sql: string, params: unknown[] | undefined, opts: QueryOptions | undefined): pg.QueryConfig {
+  return opts?.prepare ? { name: opts.prepare, text: sql, values: params } : { text: sql, values: params };
+}
+
 function wrap(client: pg.PoolClient): Queryable {
   return {
-    async query<R>(sql: string, params?: unknown[]): Promise<QueryResult<R>> {
-      const r = await client.query(sql, params as unknown[]);
+    async query<R>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>> {
+      const r = await client.query(statement(sql, params, opts));
       return { rows: r.rows as R[], rowCount: r.rowCount ?? 0 };
     },
     async exec(sql: string): Promise<void> {

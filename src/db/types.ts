@@ -10,8 +10,17 @@ export interface QueryResult<R> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * A name for a statement whose text never changes and that runs often (a stream's read):
+   * PostgreSQL parses and plans it once per connection rather than on every call. PGlite
+   * ignores it.
+   */
+  prepare?: string;
+}
+
 export interface Queryable {
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[], opts?: QueryOptions): Promise<QueryResult<R>>;
   /** Runs a script of several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
   /**

@@ -339,10 +339,12 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(stream: string, opts: { fromRevision?: number } = {}): Promise<StoredEvent[]> {
-    const r = await this.db.query<EventRow>(`SELECT ${COLUMNS} FROM events WHERE stream = $1 AND revision >= $2 ORDER BY events.revision`, [
-      stream,
-      opts.fromRevision ?? 0,
-    ]);
+    const r = await this.db.query<EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream = $1 AND revision >= $2 ORDER BY events.revision`,
+      [stream, opts.fromRevision ?? 0],
+      // Parsing and planning it was a quarter of a stream's read.
+      { prepare: 'vac_read_stream' },
+    );
     return r.rows.map(storedFromRow);
   }
 
@@ -360,6 +362,7 @@ export class PostgresEventStore implements EventStore {
          ) AS events
         ORDER BY events.stream, events.revision`,
       [requests.map((q) => q.stream), requests.map((q) => q.fromRevision)],
+      { prepare: 'vac_read_streams' },
     );
     for (const row of r.rows) out.get(row.stream)?.push(storedFromRow(row));
     return out;
