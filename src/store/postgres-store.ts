@@ -75,14 +75,20 @@ export const BY_STREAM_PAGE = `SELECT ${COLUMNS} FROM events
   ORDER BY events.stream, events.revision
   LIMIT $6`;
 
+/** A page of the log in its order, after a position, of every event or (`typed`) of the types in $4. */
+const logPage = (typed: boolean) => `SELECT ${COLUMNS} FROM events
+  WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}${typed ? ' AND events.type = ANY ($4::text[])' : ''}
+  ORDER BY events.tx_id, events.position
+  LIMIT $3`;
+
+/** The live runners' page: a condition on the key alone, which the planner estimates well without statistics. */
+const LOG_PAGE = logPage(false);
+
 /**
  * A page of the events of some types in the log's order (a rebuild's catch-up, and its whole read
  * where the store cannot read stream by stream).
  */
-export const TYPED_LOG_PAGE = `SELECT ${COLUMNS} FROM events
-  WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE} AND events.type = ANY ($4::text[])
-  ORDER BY events.tx_id, events.position
-  LIMIT $3`;
+export const TYPED_LOG_PAGE = logPage(true);
 
 /**
  * For the two pages above, the walk of the key is the one plan that stops at the page's end. A
@@ -370,36 +376,27 @@ export class PostgresEventStore implements EventStore {
 
   async readAll({ after, limit, types }: ReadAllOptions): Promise<StoredEvent[]> {
     const params: unknown[] = [after.commit.toString(), after.prepare.toString(), limit];
-    if (types) {
-      const r = await this.db.transaction(async (tx) => {
-        await tx.exec(KEY_WALK_PLAN);
-        return tx.query<EventRow>(TYPED_LOG_PAGE, [...params, types]);
-      });
-      return r.rows.map(storedFromRow);
-    }
-    // Untyped, the page is the live runners' and its plan is the walk of the key already: a
-    // condition on the key alone, which the planner estimates well without statistics.
-    const r = await this.db.query<EventRow>(
-      `SELECT ${COLUMNS} FROM events
-       WHERE (tx_id, position) > ($1::text::xid8, $2::bigint) AND ${VISIBLE}
-       ORDER BY events.tx_id, events.position
-       LIMIT $3`,
-      params,
-    );
+    if (types) return this.walkingTheKey(TYPED_LOG_PAGE, [...params, types]);
+    const r = await this.db.query<EventRow>(LOG_PAGE, params);
     return r.rows.map(storedFromRow);
   }
 
   async readByStream({ after, upTo, types, limit }: ReadByStreamOptions): Promise<StoredEvent[]> {
+    return this.walkingTheKey(BY_STREAM_PAGE, [
+      after?.stream ?? '',
+      after?.revision ?? -1,
+      types,
+      upTo.commit.toString(),
+      upTo.prepare.toString(),
+      limit,
+    ]);
+  }
+
+  /** A page query run under KEY_WALK_PLAN, in a transaction of its own that the settings end with. */
+  private async walkingTheKey(sql: string, params: unknown[]): Promise<StoredEvent[]> {
     const r = await this.db.transaction(async (tx) => {
       await tx.exec(KEY_WALK_PLAN);
-      return tx.query<EventRow>(BY_STREAM_PAGE, [
-        after?.stream ?? '',
-        after?.revision ?? -1,
-        types,
-        upTo.commit.toString(),
-        upTo.prepare.toString(),
-        limit,
-      ]);
+      return tx.query<EventRow>(sql, params);
     });
     return r.rows.map(storedFromRow);
   }
