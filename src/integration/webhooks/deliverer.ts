@@ -99,10 +99,14 @@ export class WebhookDeliverer {
 
   private async run(): Promise<void> {
     const tick = this.opts.tickMs ?? 500;
+    let subscribed = true;
     while (!this.stopped) {
-      const woken = this.opts.wake?.(tick) ?? new Promise<void>((r) => setTimeout(r, tick));
+      // With no subscription, a commit has nobody to be delivered to: the list is looked at on
+      // the tick alone. Woken by every commit it was read some 130 times a second under load.
+      const woken = (subscribed ? this.opts.wake?.(tick) : undefined) ?? new Promise<void>((r) => setTimeout(r, tick));
       try {
         const subscriptions = await listWebhooks(this.db);
+        subscribed = subscriptions.length > 0;
         const ids = new Set(subscriptions.map((w) => w.id));
         for (const id of [...this.held]) {
           if (ids.has(id) || this.busy.has(id)) continue;
