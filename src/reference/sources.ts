@@ -1,8 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import chain from 'stream-chain';
-import { parser } from 'stream-json';
-import { batch } from 'stream-json/utils/batch.js';
+import { JsonRowWalker, JsonSyntaxError, type Found } from './json-rows.ts';
 import { SECTION_NAMES, shown, type SectionName } from './schema.ts';
 
 /**
@@ -53,54 +51,36 @@ function fileStream(path: string, onBytes?: OnBytes) {
 }
 
 /**
- * A file in the import's JSON format, read as a stream of tokens (stream-json) and turned back
- * into one row at a time: a file larger than memory, or than the longest string V8 can hold,
- * imports like a small one. Only the row being read is held.
+ * A file in the import's JSON format, read a chunk at a time and cut into rows as it comes
+ * (json-rows.ts): a file larger than memory, or than the longest string V8 can hold, imports
+ * like a small one. Only the rows of the chunk being read are held.
  */
 export async function* jsonFileSource(path: string, onBytes?: OnBytes): Source {
-  const tokens = chain([fileStream(path, onBytes), parser({ streamValues: false }), batch({ batchSize: 4096 })]);
-  // Where the reader is: before the file's object, between its keys, or inside a section.
-  let depth = 0;
-  let key: string | undefined;
-  let section: SectionName | undefined;
+  const found: Found[] = [];
+  const walker = new JsonRowWalker(
+    (key) => SECTIONS.has(key),
+    (f) => found.push(f),
+  );
   let index = 0;
-  // The value being assembled (a row, or the value of something that is not a section).
-  const building = new Builder();
-  let skipping: string | undefined;
-  try {
-    for await (const batchOf of tokens as AsyncIterable<Token[]>) {
-      for (const t of batchOf) {
-        if (building.active) building.take(t);
-        else if (depth === 0) {
-          if (t.name === 'startObject') depth = 1;
-          else if (isValueStart(t)) building.take(t);
-        } else if (depth === 1) {
-          if (t.name === 'keyValue') key = t.value as string;
-          else if (t.name === 'endObject') depth = 0;
-          else if (t.name === 'startArray' && key !== undefined && SECTIONS.has(key)) {
-            section = key as SectionName;
-            index = 0;
-            depth = 2;
-          } else if (isValueStart(t)) {
-            // Not a section, or a section that is not an array: assembled to be reported.
-            skipping = key;
-            building.take(t);
-          }
-        } else if (t.name === 'endArray') {
-          section = undefined;
-          depth = 1;
-        } else if (isValueStart(t)) building.take(t);
-
-        if (!building.finished) continue;
-        const value = building.collect();
-        if (section) yield { kind: 'row', section, index: index++, value };
-        else if (skipping !== undefined) yield* sectionItems(skipping, value);
-        else yield { kind: 'problem', text: `file: expected an object, got ${shown(value)}` };
-        skipping = undefined;
-      }
+  const items = function* (): Generator<SourceItem> {
+    for (const f of found) {
+      if (f.kind === 'array') index = 0;
+      else if (f.kind === 'row') yield { kind: 'row', section: f.key as SectionName, index: index++, value: f.value };
+      else if (f.kind === 'member') yield* sectionItems(f.key, f.value);
+      else if (f.kind === 'top') yield { kind: 'problem', text: `file: expected an object, got ${shown(f.value)}` };
     }
+    found.length = 0;
+  };
+  try {
+    for await (const chunk of fileStream(path, onBytes) as AsyncIterable<Buffer>) {
+      walker.write(chunk);
+      yield* items();
+    }
+    walker.end();
+    yield* items();
   } catch (err) {
-    throw new SourceSyntaxError((err as Error).message);
+    if (err instanceof JsonSyntaxError) throw new SourceSyntaxError(err.message);
+    throw err;
   }
 }
 
@@ -146,87 +126,3 @@ export function fileSource(path: string, onBytes?: OnBytes): Source {
 }
 
 export const isNdjson = (path: string): boolean => /\.(ndjson|jsonl)$/i.test(path);
-
-type Token = { name: string; value?: unknown };
-
-function isValueStart(t: Token): boolean {
-  return t.name !== 'keyValue' && t.name !== 'endObject' && t.name !== 'endArray' && t.name !== 'whitespace';
-}
-
-/**
- * Builds one JSON value from the parser's packed tokens. The rows are small, so a plain stack
- * does; stream-json's Assembler, made for values of any shape, costs more per row than parsing it.
- */
-class Builder {
-  /** Inside a value. */
-  active = false;
-  /** A value is complete and waits to be collected. */
-  finished = false;
-  private value: unknown;
-  private stack: (Record<string, unknown> | unknown[])[] = [];
-  private keys: (string | undefined)[] = [];
-  private key: string | undefined;
-
-  take(t: Token): void {
-    let v: unknown;
-    switch (t.name) {
-      case 'startObject':
-      case 'startArray': {
-        const c = t.name === 'startObject' ? {} : [];
-        if (this.stack.length > 0) this.put(c);
-        this.stack.push(c);
-        this.keys.push(this.key);
-        this.active = true;
-        return;
-      }
-      case 'endObject':
-      case 'endArray': {
-        const done = this.stack.pop();
-        this.key = this.keys.pop();
-        if (this.stack.length === 0) this.finish(done);
-        return;
-      }
-      case 'keyValue':
-        this.key = t.value as string;
-        return;
-      case 'stringValue':
-        v = t.value;
-        break;
-      case 'numberValue':
-        v = Number(t.value);
-        break;
-      case 'nullValue':
-        v = null;
-        break;
-      case 'trueValue':
-        v = true;
-        break;
-      case 'falseValue':
-        v = false;
-        break;
-      default:
-        return;
-    }
-    if (this.stack.length === 0) this.finish(v);
-    else this.put(v);
-  }
-
-  private put(v: unknown): void {
-    const top = this.stack[this.stack.length - 1]!;
-    if (Array.isArray(top)) top.push(v);
-    else top[this.key!] = v;
-  }
-
-  private finish(v: unknown): void {
-    this.value = v;
-    this.active = false;
-    this.finished = true;
-  }
-
-  collect(): unknown {
-    this.finished = false;
-    const v = this.value;
-    this.value = undefined;
-    return v;
-  }
-}
