@@ -12,6 +12,12 @@ import {
 import { chainHash } from '../../src/store/chain.ts';
 import type { Db, Queryable } from '../../src/db/types.ts';
 
+/** Where the log is elsewhere, the import's transaction is none of the store's business. */
+const noTransaction: Queryable = {
+  query: () => Promise.reject(new Error('the store used a transaction of another database')),
+  exec: () => Promise.reject(new Error('the store used a transaction of another database')),
+};
+
 export interface ContractTarget {
   store: EventStore;
   /** Where the adapter can hold an append's transaction open; undefined when it cannot. */
@@ -234,12 +240,7 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
 
     it("takes an import's events inside the import's transaction: streams with events found, writes appended, a stream taken refused", async () => {
       expect(t.store.logDatabase()).toBe(t.logDb);
-      // Where the log is elsewhere, the import's transaction is none of the store's business.
-      const untouchable: Queryable = {
-        query: () => Promise.reject(new Error('the store used a transaction of another database')),
-        exec: () => Promise.reject(new Error('the store used a transaction of another database')),
-      };
-      const inImport = (fn: (tx: Queryable) => Promise<void>) => (t.logDb ? t.logDb.transaction(fn) : fn(untouchable));
+      const inImport = (fn: (tx: Queryable) => Promise<void>) => (t.logDb ? t.logDb.transaction(fn) : fn(noTransaction));
       const [old, fresh, empty] = [s('worker'), s('pila'), s('never')];
       await t.store.append([{ stream: old, expectedRevision: 'no_stream', events: [ev('A')] }]);
       await inImport(async (tx) => {
@@ -397,8 +398,20 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       );
       await t.store.append([{ stream: c, expectedRevision: 'stream_exists', events: [ev('C')] }]);
       await t.store.appendAny([{ stream: a, expectedRevision: 'any', events: [ev('Any')] }]);
+      // The import's append, which chains outside the database on PostgreSQL: on a stream that
+      // has events and on a new one.
+      const d = s('chain-d');
+      const inImport = async (fn: (tx: Queryable) => Promise<void>) => (t.logDb ? t.logDb.transaction(fn) : fn(noTransaction));
+      await inImport(async (tx) => {
+        await t.store.claimAppend(tx);
+        await t.store.appendImported(tx, [
+          { stream: a, expectedRevision: 'any', events: [ev('I0', odd), ev('I1'), ev('I2', { meta: 'none' })] },
+          { stream: d, expectedRevision: 'no_stream', events: [ev('D0', odd)] },
+        ]);
+      });
+      expect((await t.store.readStream(a)).slice(-3).map((e) => e.type)).toEqual(['I0', 'I1', 'I2']);
 
-      for (const stream of [a, b, c]) {
+      for (const stream of [a, b, c, d]) {
         const events = await t.store.readStream(stream);
         let previous = '';
         for (const e of events) {
