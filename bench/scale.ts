@@ -30,6 +30,9 @@
  *   npm run bench:scale -- --formats json --only law   (periods and the whole register over that data)
  *   npm run bench:scale -- --formats json --only novelties --database vac_scale_1_abc   (a payroll month's novelties)
  *
+ * A kept database given with --database must be run with the --layouts and --workers that made
+ * it: the import notes its data on the database, and a run of other data refuses it (exit 2).
+ *
  * Sections are named in SECTIONS; another scenario is a function of the same shape added there,
  * with the database its predecessors left behind.
  */
@@ -285,6 +288,53 @@ async function logEvents(url: string): Promise<number> {
   }
 }
 
+/** The data this run generates and imports: its file's name without the format. */
+const dataName = () => `scale-${WORKERS}-${layout}-${SHEETS}s-${BENCH_DATA_VERSION}`;
+const DATA_NOTE = 'bench:scale data ';
+
+/**
+ * Imports a generated file and notes on the database which data it holds, so that a kept
+ * database given again (--database) is never filled with another layout's data on top of its
+ * own: the figures of such a mix describe no employer.
+ */
+async function importData(url: string, file: string): Promise<Finished> {
+  const r = await cli(url, ['import', file]);
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const name = (await c.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d;
+    await c.query(`COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(DATA_NOTE + dataName())}`);
+  } finally {
+    await c.end();
+  }
+  return r;
+}
+
+/** Refuses a kept database that holds data other than this run's. */
+async function checkKeptData(url: string): Promise<void> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const note = (
+      await c.query<{ note: string | null }>(
+        `SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = current_database()`,
+      )
+    ).rows[0]?.note;
+    const made = (await c.query<{ t: string | null }>(`SELECT to_regclass('ref_workers')::text AS t`)).rows[0]!.t !== null;
+    const workers = made ? Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM ref_workers')).rows[0]!.n) : 0;
+    if (note?.startsWith(DATA_NOTE) && note !== DATA_NOTE + dataName()) {
+      throw new Error(
+        `--database ${DATABASE} holds ${note.slice(DATA_NOTE.length)}, not this run's ${dataName()}: ` +
+          'give the --layouts and --workers it was made with, or a fresh database',
+      );
+    }
+    if (!note && workers > 0)
+      console.warn(`--database ${DATABASE}: ${workers} workers of data this tool did not note; assumed to be ${dataName()}`);
+  } finally {
+    await c.end();
+  }
+}
+
 async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   const migrated = async (url: string) => {
     const db = new PostgresDb({ connectionString: url, max: 1 });
@@ -295,6 +345,10 @@ async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
   if (DATABASE) {
     const u = new URL(admin!);
     u.pathname = `/${DATABASE}`;
+    await checkKeptData(u.toString()).catch((err: Error) => {
+      console.error(err.message);
+      process.exit(2);
+    });
     return migrated(u.toString());
   }
   // --keep leaves the database for a closer look (a profile of a command, say).
@@ -311,7 +365,7 @@ async function importSection(ctx: Context): Promise<void> {
   for (const [i, format] of FORMATS.entries()) {
     const file = await dataFile(format);
     const run = async (url: string) => {
-      const r = await cli(url, ['import', file]);
+      const r = await importData(url, file);
       const historic = /historic vacations: imported (\d+)/.exec(r.stdout)?.[1];
       ctx.lines.push(
         `import ${format} (${mb(statSync(file).size)} MB, ${WORKERS} workers, ${historic} historic vacations): ${r.seconds.toFixed(1)} s (${r.cpuSeconds.toFixed(1)} s CPU in the command), peak RSS ${r.peakRssMb} MB`,
@@ -325,7 +379,7 @@ async function importSection(ctx: Context): Promise<void> {
 }
 
 async function rebuildSection(ctx: Context): Promise<void> {
-  if (!ONLY.includes('import')) await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
+  if (!ONLY.includes('import')) await importData(ctx.url, await dataFile(FORMATS[0]!));
   const t0 = performance.now();
   const appended = await appendActivity(ctx.url);
   ctx.lines.push(`activity: ${appended} events appended through the event store in ${secs(t0)} s`);
@@ -402,7 +456,7 @@ async function importedWithKey(url: string): Promise<string> {
     await c.end();
   }
   if (workers === 0) {
-    await cli(url, ['import', await dataFile(FORMATS[0]!)]);
+    await importData(url, await dataFile(FORMATS[0]!));
     // Read models current first (as after a rebuild, or a server that has been up): the start
     // measured is a restart, not the projectors' first pass over the import's events. Statistics
     // before, as autovacuum would have gathered them by then: without them the rebuild's fill of
@@ -506,7 +560,7 @@ const PANEL_SECONDS = Number(option('panel-seconds', '10'));
 async function panelSection(ctx: Context): Promise<void> {
   // The serve section, when it ran, left the read models current.
   if (!ONLY.includes('rebuild') && !ONLY.includes('serve')) {
-    if (!ONLY.includes('import')) await cli(ctx.url, ['import', await dataFile(FORMATS[0]!)]);
+    if (!ONLY.includes('import')) await importData(ctx.url, await dataFile(FORMATS[0]!));
     await cli(ctx.url, ['projections', 'rebuild']);
   }
   const { server } = await startServer(ctx.url);
