@@ -596,10 +596,13 @@ async function panelSection(ctx: Context): Promise<void> {
       { name: 'audit page', path: '/panel/auditoria?documento={doc}' },
       { name: 'operations page', path: '/panel/operacion' },
     ];
+    ctx.lines.push(`panel: server peak RSS after its start, before the first page: ${server.peakRssMb()} MB`);
     for (const p of pages) {
       await runScenario({ ...base, ...p, name: 'warm-up', durationSec: 0, amount: 500 });
       const f = await runScenario({ ...base, ...p, durationSec: PANEL_SECONDS });
-      ctx.lines.push(`panel: ${p.name}: ${figures(f)}, ${PANEL_CONNECTIONS} connections (load average ${load()})`);
+      ctx.lines.push(
+        `panel: ${p.name}: ${figures(f)}, ${PANEL_CONNECTIONS} connections (load average ${load()}); server peak RSS so far ${server.peakRssMb()} MB`,
+      );
     }
     ctx.lines.push(`service peak RSS while serving the panel: ${server.peakRssMb()} MB`);
   } finally {
