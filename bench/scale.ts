@@ -266,26 +266,34 @@ async function appendActivity(url: string): Promise<number> {
   return appended;
 }
 
-/** The database's size on disk, in MB. */
-async function databaseMb(url: string): Promise<number> {
+/** `fn` on a connection of its own to the database at `url`, closed after. */
+async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    return mb(Number((await c.query<{ n: string }>('SELECT pg_database_size(current_database())::text AS n')).rows[0]!.n));
+    return await fn(c);
   } finally {
     await c.end();
   }
 }
 
+/** The one value of a query that answers one row of one column `v`. */
+async function valueOf<T = string>(c: pg.Client, sql: string): Promise<T> {
+  return (await c.query<{ v: T }>(sql)).rows[0]!.v;
+}
+
+/** The database's size on disk, in MB. */
+const databaseMb = (url: string): Promise<number> =>
+  withClient(url, async (c) => mb(Number(await valueOf(c, 'SELECT pg_database_size(current_database())::text AS v'))));
+
 /** How many events the log holds. */
-async function logEvents(url: string): Promise<number> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    return Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM events')).rows[0]!.n);
-  } finally {
-    await c.end();
-  }
+const logEvents = (url: string): Promise<number> =>
+  withClient(url, async (c) => Number(await valueOf(c, 'SELECT count(*)::text AS v FROM events')));
+
+/** How many workers the reference tables hold (none before the schema is made). */
+async function workersIn(c: pg.Client): Promise<number> {
+  if ((await valueOf<string | null>(c, `SELECT to_regclass('ref_workers')::text AS v`)) === null) return 0;
+  return Number(await valueOf(c, 'SELECT count(*)::text AS v FROM ref_workers'));
 }
 
 /** The data this run generates and imports: its file's name without the format. */
@@ -299,29 +307,21 @@ const DATA_NOTE = 'bench:scale data ';
  */
 async function importData(url: string, file: string): Promise<Finished> {
   const r = await cli(url, ['import', file]);
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const name = (await c.query<{ d: string }>('SELECT current_database() AS d')).rows[0]!.d;
+  await withClient(url, async (c) => {
+    const name = await valueOf(c, 'SELECT current_database() AS v');
     await c.query(`COMMENT ON DATABASE ${pg.escapeIdentifier(name)} IS ${pg.escapeLiteral(DATA_NOTE + dataName())}`);
-  } finally {
-    await c.end();
-  }
+  });
   return r;
 }
 
 /** Refuses a kept database that holds data other than this run's. */
 async function checkKeptData(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    const note = (
-      await c.query<{ note: string | null }>(
-        `SELECT shobj_description(oid, 'pg_database') AS note FROM pg_database WHERE datname = current_database()`,
-      )
-    ).rows[0]?.note;
-    const made = (await c.query<{ t: string | null }>(`SELECT to_regclass('ref_workers')::text AS t`)).rows[0]!.t !== null;
-    const workers = made ? Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM ref_workers')).rows[0]!.n) : 0;
+  await withClient(url, async (c) => {
+    const note = await valueOf<string | null>(
+      c,
+      `SELECT shobj_description(oid, 'pg_database') AS v FROM pg_database WHERE datname = current_database()`,
+    );
+    const workers = await workersIn(c);
     if (note?.startsWith(DATA_NOTE) && note !== DATA_NOTE + dataName()) {
       throw new Error(
         `--database ${DATABASE} holds ${note.slice(DATA_NOTE.length)}, not this run's ${dataName()}: ` +
@@ -330,9 +330,7 @@ async function checkKeptData(url: string): Promise<void> {
     }
     if (!note && workers > 0)
       console.warn(`--database ${DATABASE}: ${workers} workers of data this tool did not note; assumed to be ${dataName()}`);
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 async function withDatabase<T>(fn: (url: string) => Promise<T>): Promise<T> {
@@ -447,23 +445,13 @@ const figures = (f: Figures) =>
  * that has been up), and a new API key for the section.
  */
 async function importedWithKey(url: string): Promise<string> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  let workers: number;
-  try {
-    workers = Number((await c.query<{ n: string }>('SELECT count(*)::text AS n FROM ref_workers')).rows[0]!.n);
-  } finally {
-    await c.end();
-  }
-  if (workers === 0) {
+  if ((await withClient(url, workersIn)) === 0) {
     await importData(url, await dataFile(FORMATS[0]!));
     // Read models current first (as after a rebuild, or a server that has been up): the start
     // measured is a restart, not the projectors' first pass over the import's events. Statistics
     // before, as autovacuum would have gathered them by then: without them the rebuild's fill of
     // rm_worker_states took minutes for 2,000 workers (the rebuild section measures it as it is).
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    await c.query('ANALYZE').finally(() => c.end());
+    await withClient(url, (c) => c.query('ANALYZE'));
     await cli(url, ['projections', 'rebuild']);
   }
   return (await cli(url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout.trim().split('\n').pop()!;
@@ -652,16 +640,12 @@ async function lawSection(ctx: Context): Promise<void> {
 
 /** The payroll month with the most vacation novelties in the database: the one a payroll system finds heaviest. */
 async function busiestMonth(url: string): Promise<string> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
+  return withClient(url, async (c) => {
     const r = await c.query<{ periodo: string }>(
       'SELECT periodo FROM rm_amortizations GROUP BY periodo ORDER BY count(*) DESC, periodo LIMIT 1',
     );
     return r.rows[0]?.periodo ?? BENCH_TODAY.slice(0, 7);
-  } finally {
-    await c.end();
-  }
+  });
 }
 
 /**
