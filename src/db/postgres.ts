@@ -37,6 +37,15 @@ function sessionOptions(connectionString: string): string {
   return given ? `${SESSION_OPTIONS} ${given}` : SESSION_OPTIONS;
 }
 
+/**
+ * Wide values (a worker's folded records, 3-4 KB of JSON each) compressed by lz4 rather than
+ * pglz: at 50,000 workers pglz was a third of the database's work writing the folded states in a
+ * rebuild, lz4 under a fifth, for some 15% more room; reading them back is faster too. A server
+ * built without lz4 (or older than PostgreSQL 14, which has no such setting) keeps its default.
+ */
+const LZ4_WHERE_OFFERED = `SELECT set_config('default_toast_compression', 'lz4', false)
+  WHERE EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals))`;
+
 export interface PostgresOptions {
   connectionString: string;
   max?: number;
@@ -57,6 +66,10 @@ export class PostgresDb implements Db {
       application_name: opts.applicationName ?? 'vacaciones',
       options: sessionOptions(opts.connectionString),
       types,
+      // Run on each new connection before it is handed out.
+      onConnect: async (client: pg.ClientBase) => {
+        await client.query(LZ4_WHERE_OFFERED);
+      },
     });
     // An idle client losing its server must not crash the process; the next query reports it.
     this.pool.on('error', () => {});

@@ -57,4 +57,13 @@ export const projectionMigrations: Migration[] = [
       INSERT INTO rm_period_watch_sweep (id) VALUES (1);
     `,
   },
+  {
+    version: 43,
+    name: 'audit trail: details kept as json, as written',
+    sql: `
+      -- Details are read whole and never searched inside: json, not jsonb (src/projections/audit-trail/projector.ts).
+      -- A database whose runners have not created the table yet gets it so from its DDL.
+      ALTER TABLE IF EXISTS rm_audit ALTER COLUMN details TYPE json USING details::json;
+    `,
+  },
 ];

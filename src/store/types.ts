@@ -84,7 +84,8 @@ export interface EventStore {
    * Optional (PostgreSQL): the events of these types up to `upTo`, stream by stream in name
    * order, each stream's in revision order, `limit` at a time after `after` (a stream and a
    * revision; none: from the first). For work over the whole log that folds each stream on its
-   * own, such as a rebuild: what a stream holds arrives together.
+   * own, such as a rebuild: what a stream holds arrives together. The events come without their
+   * hash: such work does not check the chain.
    */
   readByStream?(opts: ReadByStreamOptions): Promise<StoredEvent[]>;
   /** Position of the newest event readable now (START when empty). */

@@ -21,6 +21,20 @@ describe.skipIf(!hasServer())(`PostgreSQL sessions of the service (${NEEDS_SERVE
     expect(values).toEqual(['off', 'off', 'off', 'off']);
   });
 
+  it('compress wide values with lz4 where the server offers it, on every connection of the pool', async () => {
+    const db = t.db as PostgresDb;
+    const offered = (
+      await db.query<{ lz4: boolean }>(`SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`)
+    ).rows[0]?.lz4;
+    const values = await Promise.all(Array.from({ length: 4 }, () => setting(db, 'default_toast_compression')));
+    expect(values).toEqual(Array(4).fill(offered ? 'lz4' : 'pglz'));
+    // A folded state's records, as a table of the service stores them.
+    await db.exec('CREATE TABLE toast_probe (records json NOT NULL)');
+    await db.query('INSERT INTO toast_probe SELECT json_agg(g) FROM generate_series(1, 2000) AS g');
+    const method = await db.query<{ m: string }>('SELECT pg_column_compression(records) AS m FROM toast_probe');
+    expect(method.rows[0]!.m).toBe(offered ? 'lz4' : 'pglz');
+  });
+
   it('keep the options given in the connection string, after their own', async () => {
     const u = new URL(t.url!);
     u.searchParams.set('options', '-c statement_timeout=4321 -c jit=on');
