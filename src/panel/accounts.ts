@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ROLES, type Access, type Role } from './roles.ts';
-import { decoyHash, hashPassword, normalEmail, verifyPassword, weakerThanNow } from './passwords.ts';
+import { decoyHash, hashPassword, normalEmail, verifyPassword, madeOtherwise } from './passwords.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { ReferenceRepository } from '../reference/repository.ts';
 
@@ -173,8 +173,8 @@ export async function signIn(db: Queryable, emailTyped: string, password: string
     return { ok: false, reason: 'invalid', lockedNow: claimed.rows[0]!.failures >= LOCK_AFTER_FAILURES };
   }
   await db.query('DELETE FROM panel_sign_in_failures WHERE email = $1 AND client = $2', [email, client]);
-  // The password is at hand only now: a hash made with the work of an earlier release is redone.
-  if (weakerThanNow(stored)) {
+  // The password is at hand only now: a hash made with an earlier release's settings is redone.
+  if (madeOtherwise(stored)) {
     await db.query('UPDATE panel_accounts SET password_hash = $2 WHERE email = $1 AND password_hash = $3', [
       email,
       await hashPassword(password),

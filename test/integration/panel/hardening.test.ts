@@ -90,26 +90,39 @@ describe('passwords', () => {
     expect((await tryPassword(PANEL_PASSWORD))[0]).toBe(303);
   });
 
-  it('are hashed with scrypt N=2^17 at least, and a weaker hash of an earlier release is redone at the next sign-in', async () => {
+  /** The settings of a stored hash, and whether it verifies the panel's password. */
+  const hashed = (stored: string) => {
+    const [kind, n, r, q, salt, hash] = stored.split('$');
+    const [N, rr, pp] = [Number(n), Number(r), Number(q)];
+    const key = scryptSync(PANEL_PASSWORD, Buffer.from(salt!, 'base64url'), 32, { N, r: rr, p: pp, maxmem: 160 * 1024 * 1024 });
+    return { kind, N, r: rr, p: pp, work: N * rr * pp, memory: 128 * rr * N, verifies: key.toString('base64url') === hash };
+  };
+  const oldHash = (N: number, pp: number) => {
+    const salt = randomBytes(16);
+    const key = scryptSync(PANEL_PASSWORD, salt, 32, { N, r: 8, p: pp, maxmem: 160 * 1024 * 1024 });
+    return ['scrypt', N, 8, pp, salt.toString('base64url'), key.toString('base64url')].join('$');
+  };
+
+  it("are hashed with scrypt at the work of OWASP's N=2^17, r=8 in 64 MiB, and a hash made otherwise is redone at the next sign-in", async () => {
     const hashOf = async () =>
       (await p.service.db.query<{ h: string }>('SELECT password_hash AS h FROM panel_accounts WHERE email = $1', [AUDITOR])).rows[0]!.h;
-    const salt = randomBytes(16);
-    const old = [
-      'scrypt',
-      16384,
-      8,
-      1,
-      salt.toString('base64url'),
-      scryptSync(PANEL_PASSWORD, salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url'),
-    ];
-    await p.service.db.query('UPDATE panel_accounts SET password_hash = $2 WHERE email = $1', [AUDITOR, old.join('$')]);
-    const c = new PanelClient(p.service, { 'x-forwarded-for': '203.0.113.20' });
-    expect((await c.signIn(AUDITOR)).status).toBe(303);
-    const [, n, r] = (await hashOf()).split('$');
-    expect(Number(n)).toBeGreaterThanOrEqual(2 ** 17);
-    expect(Number(r)).toBe(8);
-    // The new hash takes the same password.
+    // A weaker hash of an early release, then one at N=2^17 (the same work in twice the memory).
+    for (const [N, pp, client] of [
+      [16384, 1, '203.0.113.20'],
+      [2 ** 17, 1, '203.0.113.22'],
+    ] as const) {
+      await p.service.db.query('UPDATE panel_accounts SET password_hash = $2 WHERE email = $1', [AUDITOR, oldHash(N, pp)]);
+      const c = new PanelClient(p.service, { 'x-forwarded-for': client });
+      expect((await c.signIn(AUDITOR)).status).toBe(303);
+      const now = hashed(await hashOf());
+      expect(now).toMatchObject({ kind: 'scrypt', r: 8, verifies: true });
+      expect(now.work).toBeGreaterThanOrEqual(2 ** 17 * 8);
+      expect(now.memory).toBeLessThanOrEqual(64 * 1024 * 1024);
+    }
+    // The new hash takes the same password, and is not redone again.
+    const settled = await hashOf();
     expect((await new PanelClient(p.service, { 'x-forwarded-for': '203.0.113.21' }).signIn(AUDITOR)).status).toBe(303);
+    expect(await hashOf()).toBe(settled);
   });
 });
 
