@@ -25,8 +25,13 @@ describe('copyRows with JSON values', () => {
   });
 
   it('writes tabs, newlines and backslashes inside JSON strings and reads them back unchanged', async () => {
-    const rows = tricky.map((v, i) => ({ id: i, loose: v, strict: v, note: `fila\t${i}\\` }));
-    rows.push({ id: 99, loose: null as never, strict: { plain: 'sin nada' }, note: null as never });
+    const rows: { id: number; loose: unknown; strict: unknown; note: string | null }[] = tricky.map((v, i) => ({
+      id: i,
+      loose: v,
+      strict: v,
+      note: `fila\t${i}\\`,
+    }));
+    rows.push({ id: 99, loose: null, strict: { plain: 'sin nada' }, note: null });
     await t.db.transaction((tx) => copyRows(tx, 'copy_json', columns, rows));
 
     const back = await t.db.query<{ id: number; loose: unknown; strict: unknown; note: string | null }>(
