@@ -13,7 +13,8 @@ import { deleteUnits, eventsByUnit, loadUnits, rowsOfUnits } from './units.ts';
  * go out, and memory holds little more than a batch. Read in the log's order instead (a store
  * that cannot read stream by stream), units stay in memory across batches until `maxUnits` of
  * them are held, then all go out; one met again after that is read back, and its rows replaced
- * when it goes out again, so memory stays bounded whatever the size of the log. Live batches
+ * when it goes out again, so memory stays bounded whatever the size of the log. A unit that never
+ * changes (`appendOnly`: one an event) goes out as soon as it is made, in either order. Live batches
  * (units.ts) read and write every unit they touch: the same rows, some times the work.
  */
 export class BulkBuild {
@@ -45,7 +46,13 @@ export class BulkBuild {
     const p = this.projector;
     const touched = eventsByUnit(p, events);
     if (touched.size === 0) return;
-    if (this.spilled && !p.appendOnly) {
+    if (p.appendOnly) {
+      // A unit that never changes is complete when met, whatever the order of reading: it goes
+      // out with the next rows, never held among the units nor read back.
+      for (const own of touched.values()) this.ready.push(p.evolve(undefined, own));
+      return this.flowControl();
+    }
+    if (this.spilled) {
       const missing = [...touched.keys()].filter((key) => !this.units.has(key));
       if (missing.length > 0) {
         // A unit's rows are read back only once its spill has landed.
@@ -56,7 +63,7 @@ export class BulkBuild {
         }
       }
     }
-    for (const [key, own] of touched) this.units.set(key, p.evolve(p.appendOnly ? undefined : this.units.get(key), own));
+    for (const [key, own] of touched) this.units.set(key, p.evolve(this.units.get(key), own));
     if (openStream !== undefined) {
       // Only the units of the stream that may go on stay: every other one is complete.
       const open = new Set<string>();
@@ -67,9 +74,13 @@ export class BulkBuild {
         this.ready.push(unit);
       }
     }
-    if (this.ready.length >= READY_ROWS) this.spillReady();
     if (this.units.size >= this.maxUnits) this.spill();
-    // The reading waits when the writing falls behind, rather than holding ever more rows.
+    return this.flowControl();
+  }
+
+  /** Sends out the ready rows once there are enough; the reading waits when the writing falls behind. */
+  private async flowControl(): Promise<void> {
+    if (this.ready.length >= READY_ROWS) this.spillReady();
     if (this.writing > WRITES_AHEAD) await this.lane;
   }
 
