@@ -12,3 +12,14 @@ export function copyText(v: unknown): string {
   // Most values hold none of them: one test, no new string.
   return SPECIAL.test(s) ? s.replace(SPECIALS, (c) => ESCAPES[c]!) : s;
 }
+
+/**
+ * A value as JSON text in a field of COPY's text format (null and undefined as NULL). JSON.stringify
+ * writes tabs, newlines and carriage returns inside strings as escapes and none between tokens, so
+ * backslashes are all there is to double: no search for the other three.
+ */
+export function copyJson(v: unknown): string {
+  if (v === null || v === undefined) return '\\N';
+  const json = JSON.stringify(v);
+  return json.includes('\\') ? json.replaceAll('\\', '\\\\') : json;
+}

@@ -1,4 +1,4 @@
-import { copyText } from '../db/copy.ts';
+import { copyJson, copyText } from '../db/copy.ts';
 import type { Queryable } from '../db/types.ts';
 
 /**
@@ -65,17 +65,11 @@ const COPY_CHUNK = 20_000;
 /** A column's value as a field of COPY's text format, by the column's type. */
 function copyEncoder(definition: string): (v: unknown) => string {
   const type = sqlType(definition);
-  if (type === 'json' || type === 'jsonb') return (v) => (v === null || v === undefined ? '\\N' : jsonField(JSON.stringify(v)));
+  if (type === 'json' || type === 'jsonb') return copyJson;
   // Values of these types never hold a character COPY escapes: no need to look.
   if (PLAIN.has(type)) return plainText;
   return copyText;
 }
-
-/**
- * JSON text as a COPY field: JSON.stringify writes tabs, newlines and carriage returns inside
- * strings as escapes and none between tokens, so backslashes are all COPY needs doubled.
- */
-const jsonField = (json: string): string => (json.includes('\\') ? json.replaceAll('\\', '\\\\') : json);
 
 const PLAIN = new Set(['bigint', 'integer', 'smallint', 'boolean', 'date', 'timestamptz', 'uuid']);
 const plainText = (v: unknown): string => (v === null || v === undefined ? '\\N' : v === true ? 't' : v === false ? 'f' : String(v));

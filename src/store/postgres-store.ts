@@ -1,4 +1,4 @@
-import { copyText } from '../db/copy.ts';
+import { copyJson, copyText } from '../db/copy.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { APPEND_LOCK } from '../db/advisory-locks.ts';
 import {
@@ -239,7 +239,7 @@ export class PostgresEventStore implements EventStore {
     const metadataText = new Map<object, string>();
     const metadataOf = (m: Record<string, unknown> = {}) => {
       let text = metadataText.get(m);
-      if (text === undefined) metadataText.set(m, (text = copyText(JSON.stringify(m))));
+      if (text === undefined) metadataText.set(m, (text = copyJson(m)));
       return text;
     };
     for (const w of writes) {
@@ -250,7 +250,7 @@ export class PostgresEventStore implements EventStore {
       for (const e of w.events) {
         lines.push(
           `${lines.length}\t${e.id}\t${copyText(w.stream)}\t${fresh}\t${copyText(e.type)}\t${e.version ?? 1}\t` +
-            `${copyText(JSON.stringify(e.data))}\t${metadataOf(e.metadata)}`,
+            `${copyJson(e.data)}\t${metadataOf(e.metadata)}`,
         );
       }
     }

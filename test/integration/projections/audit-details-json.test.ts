@@ -3,9 +3,18 @@ import { migrate, migrations } from '../../../src/migrations.ts';
 import { auditOfWorker } from '../../../src/projections/audit-trail/queries.ts';
 import { auditProjector } from '../../../src/projections/audit-trail/projector.ts';
 import { insertRows } from '../../../src/projections/sql.ts';
+import type { Queryable } from '../../../src/db/types.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 
 const AUDIT_JSON = 43;
+
+/** The SQL type of the audit trail's details column. */
+const detailsType = async (db: Queryable) =>
+  (
+    await db.query<{ t: string }>(
+      `SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'rm_audit' AND column_name = 'details'`,
+    )
+  ).rows[0]!.t;
 
 /** The audit trail's details went from jsonb to json: a database projected before keeps its rows. */
 describe('migration 43: audit details as json', () => {
@@ -45,10 +54,7 @@ describe('migration 43: audit details as json', () => {
     await insertRows(t.db, 'rm_audit', auditProjector.columns, [row(1, before)]);
 
     expect(await migrate(t.db)).toContain(AUDIT_JSON);
-    const type = await t.db.query<{ t: string }>(
-      `SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'rm_audit' AND column_name = 'details'`,
-    );
-    expect(type.rows[0]!.t).toBe('json');
+    expect(await detailsType(t.db)).toBe('json');
 
     const after = { endDate: '2026-12-21', businessDays: 10 };
     await insertRows(t.db, 'rm_audit', auditProjector.columns, [row(2, after)]);
@@ -63,10 +69,7 @@ describe('migration 43: audit details as json', () => {
     const fresh = await freshDb();
     try {
       await fresh.db.exec(auditProjector.ddl(''));
-      const type = await fresh.db.query<{ t: string }>(
-        `SELECT data_type AS t FROM information_schema.columns WHERE table_name = 'rm_audit' AND column_name = 'details'`,
-      );
-      expect(type.rows[0]!.t).toBe('json');
+      expect(await detailsType(fresh.db)).toBe('json');
     } finally {
       await fresh.drop();
     }
