@@ -12,8 +12,8 @@ const parsers = {
 };
 
 /** PGlite reads COPY's data from a blob it is handed with the statement. */
-async function copyInto(q: Pick<PGlite, 'query'>, target: string, text: string): Promise<void> {
-  await q.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+async function copyInto(q: Pick<PGlite, 'query'>, target: string, data: string | Uint8Array): Promise<void> {
+  await q.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([data]) });
 }
 
 /**
@@ -43,8 +43,8 @@ export class PgliteDb implements Db {
     await this.pg.exec(sql);
   }
 
-  async copyFrom(target: string, text: string): Promise<void> {
-    await copyInto(this.pg, target, text);
+  async copyFrom(target: string, data: string | Uint8Array): Promise<void> {
+    await copyInto(this.pg, target, data);
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>, opts: { durable?: boolean } = {}): Promise<T> {
@@ -58,7 +58,7 @@ export class PgliteDb implements Db {
         async exec(sql: string): Promise<void> {
           await tx.exec(sql);
         },
-        copyFrom: (target: string, text: string) => copyInto(tx, target, text),
+        copyFrom: (target: string, data: string | Uint8Array) => copyInto(tx, target, data),
       });
     });
   }

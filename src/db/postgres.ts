@@ -147,8 +147,8 @@ function wrap(client: pg.PoolClient): Queryable {
     async exec(sql: string): Promise<void> {
       await client.query(sql);
     },
-    async copyFrom(target: string, text: string): Promise<void> {
-      await pipeline(Readable.from([text]), client.query(copyStream(`COPY ${target} FROM STDIN`)));
+    async copyFrom(target: string, data: string | Uint8Array): Promise<void> {
+      await pipeline(Readable.from([data]), client.query(copyStream(`COPY ${target} FROM STDIN`)));
     },
   };
 }

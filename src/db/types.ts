@@ -24,11 +24,12 @@ export interface Queryable {
   /** Runs a script of several statements without parameters (migrations, DDL). */
   exec(sql: string): Promise<void>;
   /**
-   * Runs `COPY <table> (<columns>) FROM STDIN` with `text` as its data, in PostgreSQL's text
-   * format: the fastest way to load many rows, on the server and on PGlite alike. Both databases
-   * have it; wrappers made for tests may leave it out.
+   * Runs `COPY <table> (<columns>) FROM STDIN` with `data` as its data, in PostgreSQL's text
+   * format (a string, or its UTF-8 bytes as CopyLines gathers them): the fastest way to load many
+   * rows, on the server and on PGlite alike. Both databases have it; wrappers made for tests may
+   * leave it out.
    */
-  copyFrom?(target: string, text: string): Promise<void>;
+  copyFrom?(target: string, data: string | Uint8Array): Promise<void>;
 }
 
 export interface Db extends Queryable {

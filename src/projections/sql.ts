@@ -1,4 +1,4 @@
-import { copyJson, copyText } from '../db/copy.ts';
+import { CopyLines, copyJson, copyText } from '../db/copy.ts';
 import type { Queryable } from '../db/types.ts';
 
 /**
@@ -84,11 +84,10 @@ export async function copyRows(q: Queryable, table: string, columns: Columns, ro
   const names = Object.keys(columns);
   const line = lineEncoder(columns);
   for (let i = 0; i < rows.length; i += COPY_CHUNK) {
-    const lines: string[] = [];
+    const lines = new CopyLines();
     const end = Math.min(rows.length, i + COPY_CHUNK);
-    for (let r = i; r < end; r++) lines.push(line(rows[r]!));
-    lines.push('');
-    await q.copyFrom(`${table} (${names.join(', ')})`, lines.join('\n'));
+    for (let r = i; r < end; r++) lines.add(line(rows[r]!));
+    await q.copyFrom(`${table} (${names.join(', ')})`, lines.bytes());
   }
 }
 

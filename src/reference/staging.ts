@@ -1,4 +1,4 @@
-import { copyText } from '../db/copy.ts';
+import { CopyLines, copyText } from '../db/copy.ts';
 import type { Queryable } from '../db/types.ts';
 import type { SectionName } from './schema.ts';
 import type { UpsertColumn } from './upsert.ts';
@@ -22,7 +22,7 @@ export const DECLARED_TABLE = 'import_declared';
 const CHUNK_ROWS = 5000;
 
 export class Staging {
-  private readonly buffers = new Map<string, string[]>();
+  private readonly buffers = new Map<string, CopyLines>();
   /** The COPY on its way: the rows that follow are read and checked meanwhile. */
   private copying: Promise<void> = Promise.resolve();
   private readonly counts = new Map<string, number>();
@@ -72,19 +72,19 @@ export class Staging {
 
   private async push(target: string, values: unknown[]): Promise<void> {
     let buffer = this.buffers.get(target);
-    if (!buffer) this.buffers.set(target, (buffer = []));
-    buffer.push(values.map(copyText).join('\t'));
-    if (buffer.length >= CHUNK_ROWS) await this.flush(target);
+    if (!buffer) this.buffers.set(target, (buffer = new CopyLines()));
+    buffer.add(values.map(copyText).join('\t'));
+    if (buffer.count >= CHUNK_ROWS) await this.flush(target);
   }
 
   private async flush(target: string): Promise<void> {
     const buffer = this.buffers.get(target);
-    if (!buffer || buffer.length === 0) return;
-    this.buffers.set(target, []);
+    if (!buffer || buffer.count === 0) return;
+    this.buffers.set(target, new CopyLines());
     const conn = this.conn;
     if (!conn.copyFrom) throw new Error('this database connection cannot COPY');
     await this.copying;
-    this.copying = conn.copyFrom(target, `${buffer.join('\n')}\n`);
+    this.copying = conn.copyFrom(target, buffer.bytes());
     // Heard of at the next flush or at finish(); never left unhandled meanwhile.
     this.copying.catch(() => {});
   }

@@ -1,4 +1,4 @@
-import { copyJson, copyText } from '../db/copy.ts';
+import { CopyLines, copyJson, copyText } from '../db/copy.ts';
 import type { Db, Queryable } from '../db/types.ts';
 import { APPEND_LOCK } from '../db/advisory-locks.ts';
 import {
@@ -234,7 +234,7 @@ export class PostgresEventStore implements EventStore {
    */
   async appendImported(tx: Queryable, writes: StreamWrite[]): Promise<void> {
     if (!tx.copyFrom) throw new Error('this database connection cannot COPY');
-    const lines: string[] = [];
+    const lines = new CopyLines();
     // An import's events share one metadata object: written out once.
     const metadataText = new Map<object, string>();
     const metadataOf = (m: Record<string, unknown> = {}) => {
@@ -248,13 +248,13 @@ export class PostgresEventStore implements EventStore {
       }
       const fresh = w.expectedRevision === 'no_stream' ? 't' : 'f';
       for (const e of w.events) {
-        lines.push(
-          `${lines.length}\t${e.id}\t${copyText(w.stream)}\t${fresh}\t${copyText(e.type)}\t${e.version ?? 1}\t` +
+        lines.add(
+          `${lines.count}\t${e.id}\t${copyText(w.stream)}\t${fresh}\t${copyText(e.type)}\t${e.version ?? 1}\t` +
             `${copyJson(e.data)}\t${metadataOf(e.metadata)}`,
         );
       }
     }
-    if (lines.length === 0) return;
+    if (lines.count === 0) return;
     await tx.exec(
       `CREATE TEMP TABLE IF NOT EXISTS ${IMPORTED} (
          j integer NOT NULL, event_id uuid NOT NULL, stream text NOT NULL, fresh boolean NOT NULL,
@@ -262,7 +262,7 @@ export class PostgresEventStore implements EventStore {
        ) ON COMMIT DROP;
        TRUNCATE ${IMPORTED}`,
     );
-    await tx.copyFrom(`${IMPORTED} (j, event_id, stream, fresh, type, version, data, metadata)`, `${lines.join('\n')}\n`);
+    await tx.copyFrom(`${IMPORTED} (j, event_id, stream, fresh, type, version, data, metadata)`, lines.bytes());
     const r = await tx.query<{ stream: string; revision: string }>(
       `WITH w AS (
          SELECT i.stream, count(*) AS n, bool_or(i.fresh) AS fresh FROM ${IMPORTED} i GROUP BY i.stream

@@ -42,4 +42,19 @@ describe('copyRows with JSON values', () => {
     const text = await t.db.query<{ loose: string }>('SELECT loose::text AS loose FROM copy_json WHERE id = 0');
     expect(text.rows[0]!.loose).toBe(JSON.stringify(tricky[0]));
   });
+
+  it('writes many rows of accented and other multi-byte text in one COPY, each back as written', async () => {
+    await t.db.exec('CREATE TABLE copy_many (id integer NOT NULL, loose json, strict jsonb NOT NULL, note text)');
+    const rows = Array.from({ length: 3_000 }, (_, i) => ({
+      id: i,
+      loose: { nombre: `Muñoz ${i} — €`, largo: 'á'.repeat(i % 97) },
+      strict: { mar: '🏖️', i },
+      note: i % 7 === 0 ? null : `Cañón\t${'ñ'.repeat(i % 50)}`,
+    }));
+    await t.db.transaction((tx) => copyRows(tx, 'copy_many', columns, rows));
+    const back = await t.db.query<{ id: number; loose: unknown; strict: unknown; note: string | null }>(
+      'SELECT id, loose, strict, note FROM copy_many ORDER BY id',
+    );
+    expect(back.rows).toEqual(rows);
+  });
 });
