@@ -69,8 +69,16 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
     built = true;
     const report = (phase: RebuildProgress['phase'], done: number, total: number) =>
       opts.onProgress?.({ phase, done, total, elapsedMs: performance.now() - t0 });
-    const total = await store.countAfter(START, { types });
-    const progress = (n: number) => report('replay', n, Math.max(total, n));
+    // The total is for the progress shown, nothing else: counted beside the replay, not before it
+    // (a count over a log of a million events took 0.7 s of a 16 s rebuild). Reports wait for it.
+    let total: number | undefined;
+    const counting = store.countAfter(START, { types }).then((n) => (total = n));
+    counting.catch(() => {});
+    let unreported = 0;
+    const progress = (n: number) => {
+      unreported = total === undefined ? n : 0;
+      if (total !== undefined) report('replay', n, Math.max(total, n));
+    };
 
     /** Fresh build tables filled from the log, stream by stream or in its order, indexed and analyzed. */
     const build = async (byStream: boolean) => {
@@ -120,6 +128,9 @@ export async function rebuild(db: Db, store: EventStore, names?: readonly string
       first = await build(false);
     }
     let count = first.count;
+    await counting;
+    // A replay shorter than the count: its end is still told.
+    if (unreported > 0) report('replay', unreported, Math.max(total ?? 0, unreported));
 
     // Runner locks in name order, so that two rebuilds of overlapping sets cannot deadlock.
     for (const p of [...chosen].sort((a, b) => a.name.localeCompare(b.name))) await locks.lock(runnerKey(p.name));

@@ -189,6 +189,30 @@ describe('rebuild', () => {
     return { ...e, metadata };
   };
 
+  it('counts beside the replay, and still tells the replay whole when the count lands after it', async () => {
+    const { head } = await projectedLive(12, 5);
+    let replayed!: () => void;
+    const replayEnded = new Promise<void>((resolve) => (replayed = resolve));
+    // The total's count answers only once the replay has read its last page.
+    const lateCount = Object.assign(Object.create(store) as EventStore, {
+      readByStream: async (...args: Parameters<NonNullable<EventStore['readByStream']>>) => {
+        const page = await store.readByStream(...args);
+        if (page.length === 0) replayed();
+        return page;
+      },
+      countAfter: async (...args: Parameters<EventStore['countAfter']>) => {
+        await replayEnded;
+        return store.countAfter(...args);
+      },
+    });
+    const progress: RebuildProgress[] = [];
+    const result = await rebuild(t.db, lateCount, undefined, { batchSize: 10, onProgress: (p) => progress.push(p) });
+    expect(comparePositions(result.position, head)).toBe(0);
+    const replay = progress.filter((p) => p.phase === 'replay');
+    expect(replay).toHaveLength(1);
+    expect(replay[0]).toMatchObject({ done: result.events, total: result.events });
+  });
+
   it("gives the register's versions, each on its business day, live and rebuilt alike", async () => {
     const on = (businessDate: string) => ({ businessDate });
     // Created, approved, then interrupted on its first day: no day enjoyed.
