@@ -112,7 +112,7 @@ export function timedStore(store: EventStore, metrics: Metrics): EventStore {
     logDatabase: () => store.logDatabase(),
     claimAppend: (tx) => store.claimAppend(tx),
     existingStreams: (tx, streams) => store.existingStreams(tx, streams),
-    appendImported: (tx, writes) => store.appendImported(tx, writes),
+    prepareImport: (writes) => store.prepareImport(writes),
     ping: () => store.ping(),
     close: () => store.close(),
   };

@@ -171,14 +171,12 @@ export function historicImporter(
           // The chunk being written meanwhile sends its next statement as soon as the last is answered.
           if (i % YIELD_EVERY === YIELD_EVERY - 1) await new Promise((r) => setImmediate(r));
         }
-        const writes = mergeByStream(all);
+        // Made ready here, while the chunk before is being written, not when this one's turn comes.
+        const prepared = await store.prepareImport(mergeByStream(all));
         return {
           imported: fresh.length,
           skipped: rows.length - fresh.length,
-          async write() {
-            if (writes.length === 0) return;
-            await store.appendImported(tx, writes);
-          },
+          write: () => prepared.append(tx),
         };
       },
     };

@@ -43,6 +43,7 @@ import {
   type Position,
   type ReadAllOptions,
   type StoredEvent,
+  type PreparedImport,
   type StreamWrite,
 } from './types.ts';
 
@@ -434,8 +435,12 @@ export class KurrentEventStore implements EventStore {
   }
 
   /** Plain appends: the log cannot join the import's transaction. */
-  async appendImported(_tx: Queryable, writes: StreamWrite[]): Promise<void> {
-    await this.append(writes);
+  async prepareImport(writes: StreamWrite[]): Promise<PreparedImport> {
+    return {
+      append: async () => {
+        await this.append(writes);
+      },
+    };
   }
 
   async ping(): Promise<void> {

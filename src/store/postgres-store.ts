@@ -19,6 +19,7 @@ import {
   type ReadAllOptions,
   type ReadByStreamOptions,
   type StoredEvent,
+  type PreparedImport,
   type StreamWrite,
 } from './types.ts';
 
@@ -107,6 +108,8 @@ export const KEY_WALK_PLAN =
 
 /** Where an import's events wait for their revisions, within its transaction. */
 const IMPORTED = 'import_events';
+/** Events made ready for an import between two turns of the event loop. */
+const YIELD_EVERY = 1000;
 
 export function storedFromRow(r: EventRow): StoredEvent {
   return {
@@ -222,7 +225,8 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * The reference-data import's append, inside its transaction (marked by claimAppend first):
-   * writes that expect any revision or no stream. The events go in by COPY to a temporary table
+   * writes that expect any revision or no stream, their COPY data made here and written by the
+   * answer's `append` (appendPrepared). The events go in by COPY to a temporary table
    * and one statement moves them on: the stream rows claimed, locked (in name order, as every
    * append does) and moved on by one upsert, the events inserted at the revisions it gives.
    * vac_append, made for the appends of requests, parses its events out of array parameters
@@ -232,8 +236,7 @@ export class PostgresEventStore implements EventStore {
    * stored fails on the log's unique index; a stream expected not to exist that does fails the
    * whole import (WrongExpectedRevisionError), which is what its transaction is for.
    */
-  async appendImported(tx: Queryable, writes: StreamWrite[]): Promise<void> {
-    if (!tx.copyFrom) throw new Error('this database connection cannot COPY');
+  async prepareImport(writes: StreamWrite[]): Promise<PreparedImport> {
     const lines = new CopyLines();
     // An import's events share one metadata object: written out once.
     const metadataText = new Map<object, string>();
@@ -252,8 +255,16 @@ export class PostgresEventStore implements EventStore {
           `${lines.count}\t${e.id}\t${copyText(w.stream)}\t${fresh}\t${copyText(e.type)}\t${e.version ?? 1}\t` +
             `${copyJson(e.data)}\t${metadataOf(e.metadata)}`,
         );
+        // A chunk takes tens of milliseconds to make: the chunk being written meanwhile must not
+        // wait that long to send its next statement.
+        if (lines.count % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       }
     }
+    return { append: (tx) => this.appendPrepared(tx, lines) };
+  }
+
+  private async appendPrepared(tx: Queryable, lines: CopyLines): Promise<void> {
+    if (!tx.copyFrom) throw new Error('this database connection cannot COPY');
     if (lines.count === 0) return;
     await tx.exec(
       `CREATE TEMP TABLE IF NOT EXISTS ${IMPORTED} (

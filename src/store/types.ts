@@ -34,6 +34,11 @@ export interface StreamWrite {
   events: NewEvent[];
 }
 
+/** An import's events made ready for writing (prepareImport): appended by `append` inside the import's transaction. */
+export interface PreparedImport {
+  append(tx: Queryable): Promise<void>;
+}
+
 export interface AppendResult {
   /** Revision of each written stream after the append, in the order given. */
   revisions: { stream: string; revision: number }[];
@@ -112,8 +117,13 @@ export interface EventStore {
   claimAppend(tx: Queryable): Promise<void>;
   /** Which of these streams hold at least one event, as `tx` sees them. */
   existingStreams(tx: Queryable, streams: string[]): Promise<Set<string>>;
-  /** The import's writes, each expecting 'any' or 'no_stream' (a stream that exists fails the whole import). */
-  appendImported(tx: Queryable, writes: StreamWrite[]): Promise<void>;
+  /**
+   * The import's writes, each expecting 'any' or 'no_stream' (a stream that exists fails the whole
+   * import), made ready for writing (on PostgreSQL, their COPY data) and appended by the answer's
+   * `append(tx)`. The import makes a chunk ready while the database writes the one before: the
+   * making yields to the event loop now and then, so that the write's statements go out on time.
+   */
+  prepareImport(writes: StreamWrite[]): Promise<PreparedImport>;
   /** Checks the store is reachable and usable (on KurrentDB: $all reads, and appends reach a leader). */
   ping(): Promise<void>;
   close(): Promise<void>;

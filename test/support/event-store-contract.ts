@@ -246,10 +246,12 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       await inImport(async (tx) => {
         await t.store.claimAppend(tx);
         expect(await t.store.existingStreams(tx, [old, fresh, empty])).toEqual(new Set([old]));
-        await t.store.appendImported(tx, [
-          { stream: old, expectedRevision: 'any', events: [ev('B')] },
-          { stream: fresh, expectedRevision: 'no_stream', events: [ev('C'), ev('D')] },
-        ]);
+        await (
+          await t.store.prepareImport([
+            { stream: old, expectedRevision: 'any', events: [ev('B')] },
+            { stream: fresh, expectedRevision: 'no_stream', events: [ev('C'), ev('D')] },
+          ])
+        ).append(tx);
       });
       expect((await t.store.readStream(old)).map((e) => [e.revision, e.type])).toEqual([
         [0, 'A'],
@@ -262,7 +264,7 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       await expect(
         inImport(async (tx) => {
           await t.store.claimAppend(tx);
-          await t.store.appendImported(tx, [{ stream: fresh, expectedRevision: 'no_stream', events: [ev('E')] }]);
+          await (await t.store.prepareImport([{ stream: fresh, expectedRevision: 'no_stream', events: [ev('E')] }])).append(tx);
         }),
       ).rejects.toBeInstanceOf(WrongExpectedRevisionError);
       expect((await t.store.readStream(fresh)).map((e) => e.type)).toEqual(['C', 'D']);
@@ -411,10 +413,12 @@ export function eventStoreContract(label: string, makeTarget: () => Promise<Cont
       const inImport = async (fn: (tx: Queryable) => Promise<void>) => (t.logDb ? t.logDb.transaction(fn) : fn(noTransaction));
       await inImport(async (tx) => {
         await t.store.claimAppend(tx);
-        await t.store.appendImported(tx, [
-          { stream: a, expectedRevision: 'any', events: [ev('I0', odd), ev('I1'), ev('I2', { meta: 'none' })] },
-          { stream: d, expectedRevision: 'no_stream', events: [ev('D0', odd)] },
-        ]);
+        await (
+          await t.store.prepareImport([
+            { stream: a, expectedRevision: 'any', events: [ev('I0', odd), ev('I1'), ev('I2', { meta: 'none' })] },
+            { stream: d, expectedRevision: 'no_stream', events: [ev('D0', odd)] },
+          ])
+        ).append(tx);
       });
       expect((await t.store.readStream(a)).slice(-3).map((e) => e.type)).toEqual(['I0', 'I1', 'I2']);
 

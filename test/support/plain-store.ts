@@ -17,7 +17,7 @@ export function asPlainStore(store: EventStore): EventStore {
     logDatabase: () => undefined,
     claimAppend: async () => {},
     existingStreams: (tx, streams) => store.existingStreams(tx, streams),
-    appendImported: (tx, writes) => store.appendImported(tx, writes),
+    prepareImport: (writes) => store.prepareImport(writes),
     ping: () => store.ping(),
     close: async () => {},
   };
