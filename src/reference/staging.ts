@@ -29,10 +29,17 @@ export class Staging {
   /** One past the highest index staged per table: the rows are numbered below it. */
   private readonly ends = new Map<string, number>();
 
+  /** Each section's COPY target (its table and columns), made once rather than for every row. */
+  private readonly targets = new Map<SectionName, string>();
+
   constructor(
     private readonly conn: Queryable,
     private readonly tables: Record<SectionName, StageTable>,
-  ) {}
+  ) {
+    for (const [section, t] of Object.entries(tables) as [SectionName, StageTable][]) {
+      this.targets.set(section, `${t.name} (idx, line, ${t.columns.map((c) => c.name).join(', ')})`);
+    }
+  }
 
   async create(): Promise<void> {
     await this.drop();
@@ -63,7 +70,7 @@ export class Staging {
     const t = this.tables[section];
     this.counts.set(t.name, (this.counts.get(t.name) ?? 0) + 1);
     this.ends.set(t.name, Math.max(this.ends.get(t.name) ?? 0, index + 1));
-    await this.push(`${t.name} (idx, line, ${t.columns.map((c) => c.name).join(', ')})`, [index, line, ...values]);
+    await this.push(this.targets.get(section)!, [index, line, ...values]);
   }
 
   async declare(section: SectionName, id: string | number): Promise<void> {
