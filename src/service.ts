@@ -21,7 +21,7 @@ import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
 import { openEventStore } from './store/open.ts';
 import { idsInBlocks, nextRecordIds } from './store/record-ids.ts';
-import type { EventStore } from './store/types.ts';
+import type { EventStore, Position, StreamWrite } from './store/types.ts';
 
 export interface Service {
   app: FastifyInstance;
@@ -87,8 +87,16 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       logger.warn('read models are still catching up with the event log; serving anyway');
     }
   }
-  const audits = new BatchedAppender(store, undefined, batching ? undefined : 1);
+  const auditAppender = new BatchedAppender(store, undefined, batching ? undefined : 1);
   const readSide = readSideOf(db, projections, logger, { batching });
+  // Every audited query's record, whoever stores it, is then waited for by the trail's next read.
+  const audits = {
+    append: async (writes: StreamWrite[]): Promise<Position> => {
+      const position = await auditAppender.append(writes);
+      readSide.noteAudit(position);
+      return position;
+    },
+  };
   const commands = new VacationCommands({
     store,
     events: commandEvents(store, { batching }),
@@ -155,7 +163,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       await app.close();
       await deliverer.stop();
       await sweeper.stop();
-      await audits.drain();
+      await auditAppender.drain();
       if (opts.projections !== false) await projections?.stop();
       await feed.close();
       await rawStore.close();

@@ -18,6 +18,11 @@ export interface ReadSide {
    * waits (bounded) until the read models include it, so the write's answer itself does not.
    */
   noteWrite(position: Position): void;
+  /**
+   * An audited query's record (a consult, a contract check, a failed edit) this instance stored:
+   * the audit trail's reads that start afterwards wait (bounded) until it is in; no other read does.
+   */
+  noteAudit(position: Position): void;
   /** A worker's live records as the ledger reads them (the balance's records), from the folded states. */
   liveRecordsOf(workerId: number): Promise<LedgerRecord[]>;
   vacationsOfWorker(workerId: number, opts: { includeDeleted: boolean }): Promise<VacationView[]>;

@@ -56,6 +56,10 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
   const served = readYourWrites(SERVED_READ_MODELS);
   // The panel's occupancy grid reads the occupancy read model too: its reads wait for that one as well.
   const servedAndOccupancy = readYourWrites([...SERVED_READ_MODELS, 'occupancy']);
+  // The records of audited queries are waited for by the trail's reads alone: were they writes to
+  // every read, each consult would hold the next one until the runners had caught up.
+  const trail = readYourWrites(['audit']);
+  const trailOf = <T>(read: () => Promise<T>) => served.fresh(() => trail.fresh(read));
   return {
     noteWrite(position: Position): void {
       served.noteWrite(position);
@@ -63,12 +67,16 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
       // The runners read it now rather than at their next poll.
       projections.poke();
     },
+    noteAudit(position: Position): void {
+      // No poke: a trail read that finds it missing pokes the runners itself (waitFor).
+      trail.noteWrite(position);
+    },
     workerStateOf: (workerId: number) => served.fresh(() => states.get(workerId)),
     liveRecordsOf: (workerId: number) => served.fresh(async () => liveVacations(await states.get(workerId)).map(ledgerRecord)),
     vacationsOfWorker: (workerId: number, opts: { includeDeleted: boolean }) => served.fresh(() => vacationsOfWorker(db, workerId, opts)),
     vacationByCode: (code: string) => served.fresh(async () => (await vacationByCode(db, code)) ?? null),
-    auditOfWorker: (workerId: number, opts: { limit: number }) => served.fresh(() => auditOfWorker(db, workerId, opts)),
-    auditOfCode: (code: string) => served.fresh(() => auditOfCode(db, code)),
+    auditOfWorker: (workerId: number, opts: { limit: number }) => trailOf(() => auditOfWorker(db, workerId, opts)),
+    auditOfCode: (code: string) => trailOf(() => auditOfCode(db, code)),
     periodsOf: (file: WorkerFileRow, asOf: string) =>
       served.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
     settlementOf: (file: WorkerFileRow, leavingDate: string) =>
