@@ -112,7 +112,7 @@ const IMPORTED = 'import_events';
 const YIELD_EVERY = 1000;
 
 export function storedFromRow(r: EventRow): StoredEvent {
-  return {
+  const e: StoredEvent = {
     id: r.event_id,
     stream: r.stream,
     revision: Number(r.revision),
@@ -122,8 +122,11 @@ export function storedFromRow(r: EventRow): StoredEvent {
     metadata: r.metadata,
     position: { commit: BigInt(r.tx_id), prepare: BigInt(r.position) },
     recordedAt: r.recorded_at,
-    ...(r.hash === undefined ? {} : { hash: r.hash }),
   };
+  // Set only when read (no key at all otherwise), without a spread's extra object for each of a
+  // rebuild's events.
+  if (r.hash !== undefined) e.hash = r.hash;
+  return e;
 }
 
 interface AppendRow {
