@@ -49,7 +49,7 @@ export class GroupAppender {
     private readonly settle: (writes: StreamWrite[], outcome: GroupOutcome) => Promise<AppendResult>,
     opts: GroupAppenderOptions = {},
   ) {
-    this.groups = new Gatherer((group) => this.run(group), opts.maxInFlight ?? 2, opts.maxGroup ?? 100);
+    this.groups = new Gatherer((group) => this.run(group), opts.maxInFlight ?? 2, opts.maxGroup ?? 100, apart);
   }
 
   append(writes: StreamWrite[]): Promise<AppendResult> {
@@ -122,6 +122,16 @@ export class GroupAppender {
       }),
     );
   }
+}
+
+/**
+ * Whether two shares of the appends waiting touch no stream in common, so that they may go as two
+ * groups side by side: appends to one stream go in one group, in the order asked, each seeing the
+ * writes of those before it.
+ */
+function apart(first: readonly Pending[], rest: readonly Pending[]): boolean {
+  const streams = new Set(first.flatMap((p) => p.args.streams));
+  return !rest.some((p) => p.args.streams.some((s) => streams.has(s)));
 }
 
 /**

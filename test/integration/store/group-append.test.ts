@@ -10,6 +10,9 @@ const ev = (type: string): NewEvent => ({ id: randomUUID(), type, data: { type }
 describe('appends committed in groups (PostgreSQL store)', () => {
   let t: TestDb;
   let groups = 0;
+  let sizes: number[] = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
   let failGroups = false;
   let store: PostgresEventStore;
   const s = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
@@ -21,7 +24,10 @@ describe('appends committed in groups (PostgreSQL store)', () => {
       query: (sql: string, params?: unknown[]) => {
         if (sql.includes('vac_append_batch')) {
           groups++;
+          sizes.push((params![0] as number[]).length);
           if (failGroups) return Promise.reject(new Error('deadlock detected'));
+          mostInFlight = Math.max(mostInFlight, ++inFlight);
+          return t.db.query(sql, params).finally(() => inFlight--);
         }
         return t.db.query(sql, params);
       },
@@ -55,6 +61,32 @@ describe('appends committed in groups (PostgreSQL store)', () => {
       const stored = await store.readStream(bystanders[i]!);
       expect(comparePositions(v.position, stored[1]!.position)).toBe(0);
     }
+  });
+
+  it('sends appends asked at once to streams of their own as two groups side by side, and keeps those sharing a stream in one', async () => {
+    groups = 0;
+    sizes = [];
+    mostInFlight = 0;
+    const apart = Array.from({ length: 8 }, () => s('apart'));
+    const results = await Promise.all(apart.map((stream) => store.append([{ stream, expectedRevision: 'no_stream', events: [ev('A')] }])));
+    expect(results.map((r) => r.revisions)).toEqual(apart.map((stream) => [{ stream, revision: 0 }]));
+    expect(sizes).toEqual([4, 4]);
+    expect(mostInFlight).toBe(2);
+
+    groups = 0;
+    sizes = [];
+    mostInFlight = 0;
+    const month = s('unit-month');
+    await Promise.all(
+      apart.map((stream) =>
+        store.append([
+          { stream, expectedRevision: 0, events: [ev('B')] },
+          { stream: month, expectedRevision: 'any', events: [ev('Booked')] },
+        ]),
+      ),
+    );
+    expect(sizes).toEqual([8]);
+    expect((await store.readStream(month)).length).toBe(8);
   });
 
   it('shares a stream appended with "any" between the appends of a group, leaving out one refused on its own stream', async () => {

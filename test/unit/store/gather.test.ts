@@ -72,6 +72,34 @@ describe('gathering what callers ask for into batches', () => {
     expect(most).toBe(2);
   });
 
+  it('shares what waits among the free slots where the shares are apart, and keeps it whole otherwise', async () => {
+    const seen = async (apart?: (first: readonly number[], rest: readonly number[]) => boolean) => {
+      const sizes: number[] = [];
+      let running = 0;
+      let most = 0;
+      const g = new Gatherer<number, number>(
+        async (batch) => {
+          running++;
+          most = Math.max(most, running);
+          sizes.push(batch.length);
+          await new Promise((r) => setTimeout(r, 5));
+          running--;
+          for (const a of batch) a.resolve(a.item);
+        },
+        2,
+        100,
+        apart,
+      );
+      // Asked in one turn: from idle, all of them wait for the first batch together.
+      expect(await Promise.all(Array.from({ length: 7 }, (_, n) => g.ask(n)))).toEqual([0, 1, 2, 3, 4, 5, 6]);
+      return { sizes, most };
+    };
+    expect(await seen(() => true)).toEqual({ sizes: [4, 3], most: 2 });
+    // Shares that are not apart (here: an item of the rest above every item of the first) go whole.
+    expect(await seen((first, rest) => !rest.some((n) => n > Math.max(...first)))).toEqual({ sizes: [7], most: 1 });
+    expect(await seen()).toEqual({ sizes: [7], most: 1 });
+  });
+
   it('tells every caller of a batch that failed', async () => {
     const g = new Gatherer<number, number>(async () => {
       throw new Error('down');
