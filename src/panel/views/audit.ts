@@ -136,7 +136,11 @@ ${
 ${
   otherRecords.length
     ? html`<table>
-  <caption>Los ${otherRecords.length} más recientes de sus últimos ${OTHER_RECORDS} registros de auditoría</caption>
+  <caption>${
+    otherRecords.length === 1
+      ? `Un registro entre los últimos ${OTHER_RECORDS} de su auditoría`
+      : `${otherRecords.length} registros entre los últimos ${OTHER_RECORDS} de su auditoría, del más reciente al más antiguo`
+  }</caption>
   <thead><tr>
     <th scope="col">Cuándo</th><th scope="col">Qué</th><th scope="col">Quién</th><th scope="col">API key</th><th scope="col">Detalle</th>
   </tr></thead>

@@ -65,6 +65,22 @@ describe('Trabajador', () => {
     expect(page).toContain(`${String(c.vacacionesDisponibles).replace('.', ',')} días disponibles`);
   });
 
+  it("counts a worker's consults in Auditoría in words that fit one and several, the latest first", async () => {
+    const consult = () =>
+      p.service.app.inject({
+        url: `/api/vacaciones/consultdatavacations?numeroDocumento=${W.juan}&emailResponsable=${ADMIN}`,
+        headers: { 'x-api-key': `Bearer ${apiKey}` },
+      });
+    const caption = async () => {
+      const body = (await admin.get(`/panel/auditoria?documento=${W.juan}`)).body;
+      return text(/<caption>([^<]*)<\/caption>/.exec(body.slice(body.indexOf('Consultas y ediciones fallidas')))?.[1] ?? '').trim();
+    };
+    expect((await consult()).statusCode).toBe(200);
+    expect(await caption()).toBe('Un registro entre los últimos 200 de su auditoría');
+    expect((await consult()).statusCode).toBe(200);
+    expect(await caption()).toBe('2 registros entre los últimos 200 de su auditoría, del más reciente al más antiguo');
+  });
+
   it('a preview lists every failing rule in Spanish and books nothing', async () => {
     // A Sunday, and fewer days than the company contract's minimum of 6.
     const live = async () =>
