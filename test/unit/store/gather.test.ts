@@ -20,6 +20,32 @@ function gated(batching = true) {
   return { g, batches, release };
 }
 
+/**
+ * Asks for `count` items in one turn of a gatherer of two slots whose batches each take 5 ms;
+ * answers the batches' sizes in order and the most that ran at once.
+ */
+async function batchesOf(count: number, maxBatch: number, apart?: (first: readonly number[], rest: readonly number[]) => boolean) {
+  const sizes: number[] = [];
+  let running = 0;
+  let most = 0;
+  const g = new Gatherer<number, number>(
+    async (batch) => {
+      running++;
+      most = Math.max(most, running);
+      sizes.push(batch.length);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      for (const a of batch) a.resolve(a.item);
+    },
+    2,
+    maxBatch,
+    apart,
+  );
+  const items = Array.from({ length: count }, (_, n) => n);
+  expect(await Promise.all(items.map((n) => g.ask(n)))).toEqual(items);
+  return { sizes, most };
+}
+
 describe('gathering what callers ask for into batches', () => {
   it('sends what is asked for together as one batch, and what arrives meanwhile as the next', async () => {
     const { g, batches, release } = gated();
@@ -52,52 +78,15 @@ describe('gathering what callers ask for into batches', () => {
   });
 
   it('keeps batches to their largest size and runs no more than allowed at once', async () => {
-    let running = 0;
-    let most = 0;
-    const sizes: number[] = [];
-    const g = new Gatherer<number, number>(
-      async (batch) => {
-        running++;
-        most = Math.max(most, running);
-        sizes.push(batch.length);
-        await new Promise((r) => setTimeout(r, 5));
-        running--;
-        for (const a of batch) a.resolve(a.item);
-      },
-      2,
-      3,
-    );
-    await Promise.all(Array.from({ length: 10 }, (_, n) => g.ask(n)));
-    expect(sizes).toEqual([3, 3, 3, 1]);
-    expect(most).toBe(2);
+    expect(await batchesOf(10, 3)).toEqual({ sizes: [3, 3, 3, 1], most: 2 });
   });
 
   it('shares what waits among the free slots where the shares are apart, and keeps it whole otherwise', async () => {
-    const seen = async (apart?: (first: readonly number[], rest: readonly number[]) => boolean) => {
-      const sizes: number[] = [];
-      let running = 0;
-      let most = 0;
-      const g = new Gatherer<number, number>(
-        async (batch) => {
-          running++;
-          most = Math.max(most, running);
-          sizes.push(batch.length);
-          await new Promise((r) => setTimeout(r, 5));
-          running--;
-          for (const a of batch) a.resolve(a.item);
-        },
-        2,
-        100,
-        apart,
-      );
-      // Asked in one turn: from idle, all of them wait for the first batch together.
-      expect(await Promise.all(Array.from({ length: 7 }, (_, n) => g.ask(n)))).toEqual([0, 1, 2, 3, 4, 5, 6]);
-      return { sizes, most };
-    };
-    expect(await seen(() => true)).toEqual({ sizes: [4, 3], most: 2 });
+    // Asked in one turn: from idle, all of them wait for the first batch together.
+    expect(await batchesOf(7, 100, () => true)).toEqual({ sizes: [4, 3], most: 2 });
     // Shares that are not apart (here: an item of the rest above every item of the first) go whole.
-    expect(await seen((first, rest) => !rest.some((n) => n > Math.max(...first)))).toEqual({ sizes: [7], most: 1 });
-    expect(await seen()).toEqual({ sizes: [7], most: 1 });
+    expect(await batchesOf(7, 100, (first, rest) => !rest.some((n) => n > Math.max(...first)))).toEqual({ sizes: [7], most: 1 });
+    expect(await batchesOf(7, 100)).toEqual({ sizes: [7], most: 1 });
   });
 
   it('tells every caller of a batch that failed', async () => {
