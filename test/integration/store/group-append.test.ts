@@ -14,6 +14,9 @@ describe('appends committed in groups (PostgreSQL store)', () => {
   let inFlight = 0;
   let mostInFlight = 0;
   let failGroups = false;
+  /** Set: the first group waits (at most a second) for a second one to reach the database. */
+  let holdFirst: (() => void) | undefined;
+  let secondArrived: Promise<void> = Promise.resolve();
   let store: PostgresEventStore;
   const s = (name: string) => `${name}-${randomUUID().slice(0, 8)}`;
 
@@ -27,7 +30,9 @@ describe('appends committed in groups (PostgreSQL store)', () => {
           sizes.push((params![0] as number[]).length);
           if (failGroups) return Promise.reject(new Error('deadlock detected'));
           mostInFlight = Math.max(mostInFlight, ++inFlight);
-          return t.db.query(sql, params).finally(() => inFlight--);
+          // On a loaded machine the first group could be answered before the second is sent.
+          const wait = holdFirst === undefined ? Promise.resolve() : groups === 1 ? secondArrived : (holdFirst(), Promise.resolve());
+          return wait.then(() => t.db.query(sql, params)).finally(() => inFlight--);
         }
         return t.db.query(sql, params);
       },
@@ -67,8 +72,10 @@ describe('appends committed in groups (PostgreSQL store)', () => {
     groups = 0;
     sizes = [];
     mostInFlight = 0;
+    secondArrived = Promise.race([new Promise<void>((r) => (holdFirst = r)), new Promise<void>((r) => setTimeout(r, 1_000))]);
     const apart = Array.from({ length: 8 }, () => s('apart'));
     const results = await Promise.all(apart.map((stream) => store.append([{ stream, expectedRevision: 'no_stream', events: [ev('A')] }])));
+    holdFirst = undefined;
     expect(results.map((r) => r.revisions)).toEqual(apart.map((stream) => [{ stream, revision: 0 }]));
     expect(sizes).toEqual([4, 4]);
     expect(mostInFlight).toBe(2);
