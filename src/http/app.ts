@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import './request-types.ts';
@@ -12,6 +11,7 @@ import { errorFor, forbidden } from './envelopes.ts';
 import { classifyError, errorDetail } from './errors.ts';
 import { maskEmail } from '../app/fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { securityHeaders } from './security-headers.ts';
 import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
 import { integrityRoutes } from './routes/integrity.ts';
@@ -55,6 +55,9 @@ function multipartFields(body: unknown, limit: number): Record<string, unknown> 
   }
   return out;
 }
+
+/** helmet's headers with the content security policy off: the panel sets its own (src/panel). */
+const SECURITY_HEADERS = securityHeaders({ contentSecurityPolicy: false });
 
 const hopsWithin = (hops: number) => (_address: string, hop: number) => hop < hops;
 
@@ -121,7 +124,11 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   app.decorateRequest('responsibleEmail', null);
   app.decorateRequest('responsibleUser', null);
 
-  await app.register(helmet, { contentSecurityPolicy: false, global: true });
+  // First of the hooks, so that every answer carries them, refusals by the hooks after it too.
+  app.addHook('onRequest', (_req, reply, done) => {
+    reply.headers(SECURITY_HEADERS);
+    done();
+  });
   await app.register(formbody, { bodyLimit: deps.config.bodyLimitBytes });
   // Only the form types the interface takes: a text/plain body is refused (415), not read as a string.
   app.removeContentTypeParser('text/plain');

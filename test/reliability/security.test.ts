@@ -102,7 +102,7 @@ describe('per-key rate limit', () => {
 });
 
 describe('security headers', () => {
-  // What @fastify/helmet sets with the content security policy turned off (src/http/app.ts).
+  // What helmet sets with the content security policy turned off (src/http/security-headers.ts).
   const EXPECTED: Record<string, string | RegExp> = {
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'SAMEORIGIN',
@@ -126,6 +126,7 @@ describe('security headers', () => {
     ['a 401', () => call(srv.url, '/api/vacaciones/calculate', { key: null, form: vacationForm(W.maria, '2026-01-05', 15) }), 401],
     ['an unknown route', () => call(srv.url, '/api/no-existe', { key: null }), 404],
     ['the health check', () => call(srv.url, '/health', { key: null }), 200],
+    ['a page of the panel', () => call(srv.url, '/panel/ingresar', { key: null }), 200],
   ] as const)('are on %s', async (_, send, status) => {
     const r = await send();
     expect(r.status, r.text).toBe(status);
