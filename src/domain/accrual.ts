@@ -41,11 +41,22 @@ export function mainContractRanges<Id>(contracts: readonly ContractRange<Id>[]):
  * contract id, whatever its dates), lies inside that contract's range, and has ended.
  */
 export function countsAsWorked<Id>(sheet: WorkedSheet<Id>, ranges: MainContractRanges<Id>, referenceDate: string): boolean {
-  assertValidDate(sheet.periodStart, 'sheet period start');
-  assertValidDate(sheet.periodEnd, 'sheet period end');
-  if (sheet.periodEnd > referenceDate) return false;
-  const range = ranges.get(sheet.contractId);
-  return range !== undefined && range.from <= sheet.periodStart && sheet.periodEnd <= range.to;
+  return sheetCounts(sheet.contractId, sheet.periodStart, sheet.periodEnd, ranges, referenceDate);
+}
+
+/** countsAsWorked of a sheet given by its parts, for a walk over payroll's lists that makes no sheet objects. */
+export function sheetCounts<Id>(
+  contractId: Id,
+  periodStart: string,
+  periodEnd: string,
+  ranges: MainContractRanges<Id>,
+  referenceDate: string,
+): boolean {
+  assertValidDate(periodStart, 'sheet period start');
+  assertValidDate(periodEnd, 'sheet period end');
+  if (periodEnd > referenceDate) return false;
+  const range = ranges.get(contractId);
+  return range !== undefined && range.from <= periodStart && periodEnd <= range.to;
 }
 
 /** Risk levels 4 and 5 earn the high-risk rate; null means the contract lacks a level. */

@@ -2,7 +2,7 @@
  * Splits a vacation's value across the payroll months it touches, in proportion to the business
  * days falling in each month, so each month's payroll books its own share.
  */
-import { isBusinessDay, type HolidayLookup } from './calendar.ts';
+import { isBusinessDayNumber, type HolidayLookup } from './calendar.ts';
 import { fromDayNumber, toDayNumber } from './dates.ts';
 
 export interface Amortization {
@@ -41,7 +41,7 @@ export function amortize({ start, end, worksSaturday, total, calendar }: Amortiz
       entries.push(entry);
     }
     entry.diasCalendario++;
-    if (isBusinessDay(date, worksSaturday, calendar)) entry.diasHabiles++;
+    if (isBusinessDayNumber(n, worksSaturday, calendar, date)) entry.diasHabiles++;
   }
 
   const shares = splitByLargestRemainder(

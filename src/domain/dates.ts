@@ -93,8 +93,13 @@ export function daysBetweenInclusive(a: string, b: string): number {
 
 /** 0 = Sunday … 6 = Saturday. */
 export function dayOfWeek(date: string): number {
+  return weekdayOfNumber(toDayNumber(date));
+}
+
+/** dayOfWeek of the day numbered `n`. */
+export function weekdayOfNumber(n: number): number {
   // 1970-01-01 was a Thursday.
-  return (((toDayNumber(date) + 4) % 7) + 7) % 7;
+  return (((n + 4) % 7) + 7) % 7;
 }
 
 export function compareDates(a: string, b: string): -1 | 0 | 1 {

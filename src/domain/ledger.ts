@@ -5,7 +5,7 @@
  * edit, the periods, the settlement, the register and the panel all read it, so that one worker
  * has one balance on one date. Pure: no I/O, no clock.
  */
-import { annualDaysFor, countsAsWorked, mainContractRanges, type AccrualParams, type WorkedSheet } from './accrual.ts';
+import { annualDaysFor, countsAsWorked, mainContractRanges, sheetCounts, type AccrualParams, type WorkedSheet } from './accrual.ts';
 import type { ContractDates } from './contracts.ts';
 import { assertValidDate } from './dates.ts';
 import { accrualPeriods, allocateAcrossContracts, type AccrualPeriod, type Allocation, type PeriodContract } from './periods.ts';
@@ -180,11 +180,18 @@ export function balanceOn(
   const ranges = mainContractRanges(file.contracts);
   const byContract = new Map<number, number>();
   let worked = 0;
-  for (const s of [...sheetsOf(file), ...extra]) {
-    if (!countsAsWorked(s, ranges, date)) continue;
-    worked += s.daysWorked;
-    byContract.set(s.contractId, (byContract.get(s.contractId) ?? 0) + s.daysWorked);
+  const count = (contractId: number, days: number) => {
+    worked += days;
+    byContract.set(contractId, (byContract.get(contractId) ?? 0) + days);
+  };
+  // The payroll's lists walked as they are: sheetsOf would make an object of every sheet of the
+  // worker's history for every balance asked.
+  const p = file.payroll;
+  for (let i = 0; i < p.ends.length; i++) {
+    const c = file.contracts[p.contract[i]!];
+    if (c && sheetCounts(c.id, p.starts[i]!, p.ends[i]!, ranges, date)) count(c.id, p.days[i]!);
   }
+  for (const s of extra) if (countsAsWorked(s, ranges, date)) count(s.contractId, s.daysWorked);
   const contracts: ContractAccrual[] = [];
   let accruedUnits = 0;
   for (const c of file.contracts) {

@@ -92,6 +92,25 @@ describe('endDate worked examples', () => {
   });
 });
 
+describe('the end of the calendar', () => {
+  it('given a vacation that would run past 9999-12-31, when its end is computed, then it is refused with a RangeError', () => {
+    // 9999-12-31 is a Friday: the last business day there is.
+    expect(endDate('9999-12-27', 5, false, calendar)).toBe('9999-12-31');
+    expect(() => endDate('9999-12-27', 6, false, calendar)).toThrow(RangeError);
+    expect(() => nextBusinessDay('9999-12-31', false, { isHoliday: (d) => d === '9999-12-31' })).toThrow(RangeError);
+  });
+
+  it('given the weekday of a date far from 1970, when checked, then it agrees with the UTC calendar', () => {
+    for (const date of ['0001-01-01', '1582-10-15', '1969-12-31', '2026-11-28', '9999-12-31']) {
+      const utc = new Date(`${date}T00:00:00Z`);
+      utc.setUTCFullYear(Number(date.slice(0, 4)));
+      const weekday = utc.getUTCDay();
+      expect(isBusinessDay(date, true, { isHoliday: () => false }), date).toBe(weekday !== 0);
+      expect(isBusinessDay(date, false, { isHoliday: () => false }), date).toBe(weekday !== 0 && weekday !== 6);
+    }
+  });
+});
+
 describe('calendarDays and businessDaysBetween', () => {
   it('given a reversed range, when counting calendar days, then it is rejected', () => {
     expect(() => calendarDays('2026-01-06', '2026-01-05')).toThrow(RangeError);
