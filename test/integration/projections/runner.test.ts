@@ -150,6 +150,32 @@ describe('projection runner', () => {
     expect(await s.waitFor({ commit: later.commit + 1000n, prepare: 0n }, 150)).toBe(false);
   });
 
+  it('reads the log once for a batch short of a page, then waits to be poked instead of reading again to find nothing', async () => {
+    let reads = 0;
+    const counting = Object.assign(Object.create(store) as PostgresEventStore, {
+      readAll: (...args: Parameters<PostgresEventStore['readAll']>) => {
+        reads++;
+        return store.readAll(...args);
+      },
+    });
+    // One runner, and a poll so slow that every read in the test is the poke's.
+    const s = new ProjectionService(t.db, counting, {
+      logger: silentLogger,
+      idleMs: 60_000,
+      standbyRetryMs: 100,
+      projectors: allProjectors.filter((p) => p.name === 'audit'),
+    });
+    services.push(s);
+    await s.start();
+    // waitFor pokes the runner once, as a request's read-your-writes wait does.
+    expect(await s.waitFor(await appendScenario(store, 2, 16), 10_000)).toBe(true);
+    const before = reads;
+    expect(await s.waitFor(await appendScenario(store, 1, 17, 100), 10_000)).toBe(true);
+    // Time for a read that would follow the batch at once.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(reads - before).toBe(1);
+  });
+
   const twoServices = `two services started at once: one active runner per projector, no batch applied twice${
     hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`
   }`;
