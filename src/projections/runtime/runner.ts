@@ -30,6 +30,8 @@ export interface RunnerOptions {
 const YIELD_CHECK_MS = 500;
 /** How far the stored checkpoint may trail one advanced in memory over batches of no interest. */
 const CHECKPOINT_WRITE_MS = 1000;
+/** The pause after a batch that reached the end of the log, for the next events to gather. */
+const AFTER_BATCH_MS = 10;
 
 export const decodeAll = (stored: readonly StoredEvent[]): DecodedEvent[] =>
   stored.map(decode).filter((e): e is DecodedEvent => e !== undefined);
@@ -135,18 +137,14 @@ export class ProjectionRunner {
   /** Runs batches while holding the lock; returns on stop or to let a rebuild swap. */
   private async drive(): Promise<void> {
     let failures = 0;
-    let busy: boolean;
     while (!this.stopping) {
       if (await this.rebuildQueued()) {
         this.opts.logger.info({ projection: this.projector.name }, 'projection yields to a rebuild');
         return;
       }
+      let read: number;
       try {
-        // A page short of full reached the end of the log as it stood: reading again at once
-        // costs an empty read after every batch (a third of the queries under a stream of
-        // audited consults). An append of this instance meanwhile has poked the runner, so the
-        // pause below returns at once; another instance's is found within idleMs, as ever.
-        busy = (await this.step()) >= this.opts.batchSize;
+        read = await this.step();
         failures = 0;
         this.failing = false;
       } catch (err) {
@@ -164,7 +162,12 @@ export class ProjectionRunner {
         await this.pause(this.backoff(failures), false);
         continue;
       }
-      if (!busy) await this.pause(this.opts.idleMs, true);
+      // A full page: read on. A page short of full reached the end of the log as it stood:
+      // reading again at once finds nothing, or the few events appended meanwhile (a third of the
+      // queries under a stream of audited consults); a short pause lets them gather into the next
+      // batch, and an append of this instance cuts it short. Nothing read: idle until poked.
+      if (read === 0) await this.pause(this.opts.idleMs, true);
+      else if (read < this.opts.batchSize) await this.pause(Math.min(this.opts.idleMs, AFTER_BATCH_MS), true);
     }
   }
 

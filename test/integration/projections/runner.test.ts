@@ -150,15 +150,15 @@ describe('projection runner', () => {
     expect(await s.waitFor({ commit: later.commit + 1000n, prepare: 0n }, 150)).toBe(false);
   });
 
-  it('reads the log once for a batch short of a page, then waits to be poked instead of reading again to find nothing', async () => {
-    let reads = 0;
+  it('after a batch short of a page, waits a moment for more events before it reads again, then idles until poked', async () => {
+    const readsAt: number[] = [];
     const counting = Object.assign(Object.create(store) as PostgresEventStore, {
       readAll: (...args: Parameters<PostgresEventStore['readAll']>) => {
-        reads++;
+        readsAt.push(performance.now());
         return store.readAll(...args);
       },
     });
-    // One runner, and a poll so slow that every read in the test is the poke's.
+    // One runner, and a poll so slow that every read in the test is the poke's or the pause's.
     const s = new ProjectionService(t.db, counting, {
       logger: silentLogger,
       idleMs: 60_000,
@@ -171,11 +171,14 @@ describe('projection runner', () => {
     expect(await s.waitFor(await appendScenario(store, 2, 16), 10_000)).toBe(true);
     // A poke that came while a batch was being applied is answered by one more read: let it pass.
     await new Promise((r) => setTimeout(r, 300));
-    const before = reads;
+    const before = readsAt.length;
     expect(await s.waitFor(await appendScenario(store, 1, 17, 100), 10_000)).toBe(true);
-    // Time for a read that would follow the batch at once.
-    await new Promise((r) => setTimeout(r, 200));
-    expect(reads - before).toBe(1);
+    await new Promise((r) => setTimeout(r, 300));
+    // The batch's read, then one more after the pause (finding nothing), then none.
+    const reads = readsAt.slice(before);
+    expect(reads).toHaveLength(2);
+    // Read again at once, the runner used to find nothing, or a few events, after every batch.
+    expect(reads[1]! - reads[0]!).toBeGreaterThanOrEqual(9);
   });
 
   const twoServices = `two services started at once: one active runner per projector, no batch applied twice${
