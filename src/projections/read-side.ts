@@ -64,8 +64,8 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
     noteWrite(position: Position): void {
       served.noteWrite(position);
       servedAndOccupancy.noteWrite(position);
-      // The runners read it now rather than at their next poll.
-      projections.poke();
+      // The runners read it now rather than at their next poll; a read that waits for it pokes them.
+      projections.nudge();
     },
     noteAudit(position: Position): void {
       // No poke: a trail read that finds it missing pokes the runners itself (waitFor).

@@ -106,9 +106,14 @@ export class ProjectionService {
     return this.runners.some((r) => r.projector.name === name && r.state === 'running');
   }
 
-  /** New events were appended: idle runners read now instead of at their next poll. */
+  /** A read waits for the read models: every runner reads now. */
   poke(): void {
     for (const r of this.runners) r.poke();
+  }
+
+  /** New events were appended: idle runners read now, busy ones once their pause after a batch is over. */
+  nudge(): void {
+    for (const r of this.runners) r.nudge();
   }
 
   /**

@@ -181,6 +181,57 @@ describe('projection runner', () => {
     expect(reads[1]! - reads[0]!).toBeGreaterThanOrEqual(9);
   });
 
+  it('events appended while a batch is applied are read once the pause after it is over, unless a read waits for them', async () => {
+    const reads: { at: number; events: number }[] = [];
+    const counting = Object.assign(Object.create(store) as PostgresEventStore, {
+      readAll: async (...args: Parameters<PostgresEventStore['readAll']>) => {
+        const at = performance.now();
+        const page = await store.readAll(...args);
+        // The runner's pages, not the look at the log's first event that tells which log it is.
+        if (args[0].limit > 1) reads.push({ at, events: page.length });
+        return page;
+      },
+    });
+    let during: Promise<Position> | undefined;
+    let appendedAt = 0;
+    const s = new ProjectionService(t.db, counting, {
+      logger: silentLogger,
+      idleMs: 60_000,
+      standbyRetryMs: 100,
+      projectors: allProjectors.filter((p) => p.name === 'audit'),
+      hooks: {
+        beforeCommit(_name, events) {
+          // The first batch with events: more are appended, and the runners told, as a write does.
+          if (events.length === 0 || during) return;
+          during = appendScenario(store, 1, 19, 200).then((p) => {
+            appendedAt = performance.now();
+            s.nudge();
+            return p;
+          });
+          return during.then(() => {});
+        },
+      },
+    });
+    services.push(s);
+    // In the log before the runner starts: its first read takes them all, in one batch.
+    const first = await appendScenario(store, 2, 18);
+    await s.start();
+    await vi.waitFor(() => expect(during).toBeDefined(), { timeout: 10_000 });
+    const second = await during!;
+    // Not waited for by anyone: the runner reads them after its pause.
+    await vi.waitFor(
+      async () =>
+        expect(comparePositions((await readCheckpoints(t.db, ['audit'])).get('audit') ?? START, second)).toBeGreaterThanOrEqual(0),
+      { timeout: 10_000, interval: 5 },
+    );
+    expect(comparePositions(second, first)).toBeGreaterThan(0);
+    const batch = reads.findIndex((r) => r.events > 0);
+    const next = reads[batch + 1]!;
+    expect(next.events).toBeGreaterThan(0);
+    // Read at once, they would be read as soon as the batch committed, a moment after they were appended.
+    expect(next.at - appendedAt).toBeGreaterThanOrEqual(9);
+  });
+
   const twoServices = `two services started at once: one active runner per projector, no batch applied twice${
     hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`
   }`;
