@@ -28,16 +28,16 @@ export function isBusinessDayNumber(n: number, worksSaturday: boolean, calendar:
   return !calendar.isHoliday(date ?? fromDayNumber(n));
 }
 
-function nextBusinessDayNumber(first: number, worksSaturday: boolean, calendar: HolidayLookup, from: string): number {
+function nextBusinessDayNumber(first: number, worksSaturday: boolean, calendar: HolidayLookup): number {
   for (let n = first; n <= first + MAX_SEARCH_DAYS; n++) {
     if (isBusinessDayNumber(n, worksSaturday, calendar)) return n;
   }
-  throw new RangeError(`no business day within ${MAX_SEARCH_DAYS} days from ${from}`);
+  throw new RangeError(`no business day within ${MAX_SEARCH_DAYS} days from ${fromDayNumber(first)}`);
 }
 
 /** `date` itself when it is a business day, otherwise the first one after it. */
 export function nextBusinessDay(date: string, worksSaturday: boolean, calendar: HolidayLookup): string {
-  return fromDayNumber(nextBusinessDayNumber(toDayNumber(date), worksSaturday, calendar, date));
+  return fromDayNumber(nextBusinessDayNumber(toDayNumber(date), worksSaturday, calendar));
 }
 
 /**
@@ -48,9 +48,9 @@ export function endDate(start: string, businessDays: number, worksSaturday: bool
   if (!Number.isSafeInteger(businessDays) || businessDays < 1) {
     throw new RangeError(`business days ${businessDays} is not a whole number of at least 1`);
   }
-  let current = nextBusinessDayNumber(toDayNumber(start), worksSaturday, calendar, start);
+  let current = nextBusinessDayNumber(toDayNumber(start), worksSaturday, calendar);
   for (let counted = 1; counted < businessDays; counted++) {
-    current = nextBusinessDayNumber(current + 1, worksSaturday, calendar, start);
+    current = nextBusinessDayNumber(current + 1, worksSaturday, calendar);
   }
   return fromDayNumber(current);
 }
