@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { eachDay, lastDayOfMonth } from '../../domain/index.ts';
+import { dayOfWeek, eachDay, lastDayOfMonth } from '../../domain/index.ts';
 import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { absencesIn, dailyCounts, spansIn } from '../../projections/occupancy/queries.ts';
@@ -20,7 +20,7 @@ const WEEKDAYS = [
 
 const daysOf = (month: string) => eachDay(`${month}-01`, lastDayOfMonth(month));
 /** 0 = Monday … 6 = Sunday. */
-const weekday = (day: string) => (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+const weekday = (day: string) => (dayOfWeek(day) + 6) % 7;
 
 /**
  * The strictest limit of the company contracts under which the subgerencia's people work: the
