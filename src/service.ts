@@ -16,6 +16,8 @@ import { deadLetterCounts } from './integration/webhooks/repository.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { ProjectionService, projectionStatus } from './projections/index.ts';
 import { readSideOf } from './projections/read-side.ts';
+import { vouchForMonths } from './projections/occupancy/vouch.ts';
+import { Vouch } from './caching/vouch.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
@@ -97,9 +99,12 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       return position;
     },
   };
+  // calculate reads the subgerencias' months from memory while the occupancy runner here vouches for them.
+  const months = new Vouch();
+  vouchForMonths(projections, months);
   const commands = new VacationCommands({
     store,
-    events: commandEvents(store, { batching }),
+    events: commandEvents(store, { batching, vouch: months }),
     reference,
     // calculate is a query: it reads the read model of folded states, not the stream.
     readState: (workerId) => readSide.workerStateOf(workerId),

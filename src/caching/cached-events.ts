@@ -3,6 +3,7 @@ import type { EventMetadata } from '../events/types.ts';
 import type { AggregatePort, EventWrite, Fold, Loaded, Read, StreamEvent } from '../store/aggregate-port.ts';
 import type { AppendResult, StoredEvent } from '../store/types.ts';
 import { StreamCache } from './stream-cache.ts';
+import type { Vouch } from './vouch.ts';
 
 const NOTHING: ReadonlyMap<string, readonly StreamEvent[]> = new Map();
 
@@ -10,7 +11,7 @@ const NOTHING: ReadonlyMap<string, readonly StreamEvent[]> = new Map();
  * An aggregate port with memory in front: the streams read again and again (a worker's, a
  * subgerencia's months) kept decoded in a StreamCache, read from the store only past what is
  * held, and the state last folded from each aggregate stream. A `held` load is answered from
- * memory alone when every stream asked for is held.
+ * memory alone when every stream asked for is held, a `current` one when every one is vouched for.
  */
 export class CachedEvents<S extends { revision: number }> implements AggregatePort<S> {
   private readonly streams: StreamCache;
@@ -25,9 +26,9 @@ export class CachedEvents<S extends { revision: number }> implements AggregatePo
   constructor(
     private readonly inner: AggregatePort<S>,
     private readonly fold: Fold<S>,
-    opts: { batching?: boolean } = {},
+    opts: { batching?: boolean; vouch?: Vouch } = {},
   ) {
-    this.streams = new StreamCache(inner, undefined, undefined, undefined, opts.batching);
+    this.streams = new StreamCache(inner, { batching: opts.batching, vouch: opts.vouch });
   }
 
   readStreams(requests: { stream: string; fromRevision: number }[]): Promise<Map<string, StoredEvent[]>> {
@@ -35,6 +36,14 @@ export class CachedEvents<S extends { revision: number }> implements AggregatePo
   }
 
   async load(aggregate: string | null, others: readonly string[], read: Read): Promise<Loaded<S>> {
+    if (read === 'current' && others.length) {
+      const vouched = this.streams.current(others);
+      // The aggregate's own stream is never vouched for: read fresh, beside the months from memory.
+      if (vouched) {
+        if (aggregate) for (const [stream, events] of await this.streams.read([aggregate])) vouched.set(stream, events);
+        return { state: this.folding(aggregate, aggregate ? vouched.get(aggregate) : undefined), streams: vouched, held: true };
+      }
+    }
     const wanted = aggregate ? [aggregate, ...others] : others;
     const held = read === 'held' ? this.streams.peek(wanted) : undefined;
     const streams = held ?? (wanted.length ? await this.streams.read(wanted) : NOTHING);

@@ -3,6 +3,7 @@ import { decode } from '../events/codec.ts';
 import { isUnitStream } from '../events/streams.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { Gatherer, batchLimit, type Asked } from './gather.ts';
+import type { Vouch } from './vouch.ts';
 import type { EventStore, StoredEvent } from '../store/types.ts';
 
 import type { StreamEvent as CachedEvent } from '../store/aggregate-port.ts';
@@ -26,20 +27,31 @@ export type { CachedEvent };
  * large company has tens of thousands of short worker streams each read now and then; the two
  * have bounds of their own, so that a walk over every worker never pushes out the month streams
  * (each dropped one would be read again in full by the next request of any of its workers).
+ *
+ * Given a vouch (vouch.ts), month streams read while it holds are answered by current() from
+ * memory alone, as current as the log its reader has applied: for queries, not decisions.
  */
 export class StreamCache {
   private readonly workers: LRUCache<string, CachedEvent[]>;
   private readonly units: LRUCache<string, CachedEvent[]>;
   private readonly reads: Gatherer<{ stream: string; fromRevision: number }[], Map<string, StoredEvent[]>>;
+  private readonly vouch: Vouch | undefined;
+  /** The vouch's generation each held month stream was read or extended under, by the held array itself. */
+  private readonly vouched = new WeakMap<readonly CachedEvent[], number>();
 
   constructor(
     private readonly store: Pick<EventStore, 'readStreams'>,
-    maxEvents = 30_000,
-    maxInFlight = 2,
-    maxUnitEvents = 100_000,
-    /** Off: every read goes to the store on its own (VACACIONES_BATCHING=off). */
-    batching = true,
+    opts: {
+      maxEvents?: number;
+      maxInFlight?: number;
+      maxUnitEvents?: number;
+      /** Off: every read goes to the store on its own (VACACIONES_BATCHING=off). */
+      batching?: boolean;
+      vouch?: Vouch;
+    } = {},
   ) {
+    const { maxEvents = 30_000, maxInFlight = 2, maxUnitEvents = 100_000, batching = true } = opts;
+    this.vouch = opts.vouch;
     const sizeCalculation = (events: CachedEvent[]) => events.length + 1;
     this.workers = new LRUCache({ maxSize: maxEvents, sizeCalculation });
     this.units = new LRUCache({ maxSize: maxUnitEvents, sizeCalculation });
@@ -58,7 +70,11 @@ export class StreamCache {
   async read(streams: readonly string[]): Promise<Map<string, CachedEvent[]>> {
     const known = streams.map((stream) => ({ stream, held: this.entries(stream).get(stream) ?? [] }));
     const requests = known.map(({ stream, held }) => ({ stream, fromRevision: held.length ? held[held.length - 1]!.revision + 1 : 0 }));
+    const generation = this.vouch?.now;
     const fresh = await this.reads.ask(requests);
+    // Sent after it was asked for, the read holds every change announced before; one announced
+    // while it was on its way may have come after its snapshot.
+    const vouchedAt = generation !== undefined && this.vouch!.now === generation ? generation : undefined;
     const out = new Map<string, CachedEvent[]>();
     for (const { stream } of known) {
       // Another request may have extended the entry meanwhile: take only what it lacks.
@@ -73,6 +89,7 @@ export class StreamCache {
       }
       const events = added.length ? [...current, ...added] : current;
       this.remember(stream, events);
+      if (vouchedAt !== undefined && isUnitStream(stream)) this.vouched.set(events, vouchedAt);
       out.set(stream, events);
     }
     return out;
@@ -105,14 +122,38 @@ export class StreamCache {
     return out;
   }
 
+  /**
+   * The month streams as held, when every one of them is held under the vouch in force: as current
+   * as the log its reader has applied, and this process's acknowledged appends. Undefined
+   * otherwise (then read()). For queries; a decision reads fresh or names the revisions it read.
+   */
+  current(streams: readonly string[]): Map<string, CachedEvent[]> | undefined {
+    const now = this.vouch?.now;
+    if (now === undefined) return undefined;
+    const out = new Map<string, CachedEvent[]>();
+    for (const stream of streams) {
+      const held = this.entries(stream).get(stream);
+      if (!held || this.vouched.get(held) !== now) return undefined;
+      out.set(stream, held);
+    }
+    return out;
+  }
+
   /** Events this process just appended, ending at `lastRevision`: held if they follow what is. */
   appended(stream: string, events: DomainEvent[], lastRevision: number): void {
     const held = this.entries(stream).get(stream);
     if (!held || events.length === 0) return;
     const first = lastRevision - events.length + 1;
-    if ((held.length ? held[held.length - 1]!.revision : -1) !== first - 1) return;
+    if ((held.length ? held[held.length - 1]!.revision : -1) !== first - 1) {
+      // Someone else appended in between: what is held is behind, and vouched for no longer.
+      this.vouched.delete(held);
+      return;
+    }
     // A new array: readers may still hold the old one.
-    this.remember(stream, [...held, ...events.map((event, i) => ({ event, revision: first + i }))]);
+    const extended = [...held, ...events.map((event, i) => ({ event, revision: first + i }))];
+    this.remember(stream, extended);
+    const generation = this.vouched.get(held);
+    if (generation !== undefined) this.vouched.set(extended, generation);
   }
 
   private remember(stream: string, events: CachedEvent[]): void {

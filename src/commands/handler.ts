@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { companyContractOf, type HolidayLookup } from '../domain/index.ts';
 import { CachedEvents } from '../caching/cached-events.ts';
+import type { Vouch } from '../caching/vouch.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import { StoreEvents } from '../store/aggregate-port.ts';
 import type { VacationInterrupted, VacationRecord } from '../events/types.ts';
@@ -20,7 +21,7 @@ export type { CommandEvents, Written } from './handle.ts';
 export type { Changed, Created, Edited, Interrupted } from './answers.ts';
 
 /** The store's events as the commands read them, with the caches of src/caching in front. */
-export const commandEvents = (store: EventStore, opts: { batching?: boolean } = {}): CommandEvents =>
+export const commandEvents = (store: EventStore, opts: { batching?: boolean; vouch?: Vouch } = {}): CommandEvents =>
   new CachedEvents(new StoreEvents(store, foldWorker), foldWorker, opts);
 
 /** The reference data the commands read: a worker's file of the per-worker read model. */
@@ -104,7 +105,8 @@ export class VacationCommands {
     const { file, given } = await this.fileAndReadState(documentNumber);
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const plan = this.plan(file, request);
-    const loaded = await this.events.load(given ? null : workerStream(file.worker.id), plan.months, 'fresh');
+    // A query: the months as current as the read models, where their runner vouches for them.
+    const loaded = await this.events.load(given ? null : workerStream(file.worker.id), plan.months, 'current');
     const state = given ?? loaded.state;
     const { calendar } = this.deps;
     const ev = evaluate({ request, file, state, calendar, occupancy: plan.occupancy(loaded), placement: plan.placement });

@@ -18,10 +18,12 @@ export interface EventWrite {
 
 /**
  * How a load may read: `fresh` asks the store for what it holds now; `held` lets a port that keeps
- * streams in memory answer from them, possibly behind the store. Only for decisions whose append
- * names the revisions they were decided on, so that a stale picture ends in a conflict.
+ * streams in memory answer from them, possibly behind the store: only for decisions whose append
+ * names the revisions they were decided on, so that a stale picture ends in a conflict. `current`
+ * lets it answer from streams a reader of the log vouches for (src/caching/vouch.ts): as current as
+ * the read models, with this process's own appends; for queries, which write nothing.
  */
-export type Read = 'held' | 'fresh';
+export type Read = 'held' | 'fresh' | 'current';
 
 /** What a decision is made on. */
 export interface Loaded<S> {
@@ -29,7 +31,7 @@ export interface Loaded<S> {
   state: S;
   /** The events of every stream read, by name. */
   streams: ReadonlyMap<string, readonly StreamEvent[]>;
-  /** Whether the load was answered from memory, as `held` allows. */
+  /** Whether the load was answered from memory (some of it, for `current`), possibly behind the store. */
   held: boolean;
 }
 

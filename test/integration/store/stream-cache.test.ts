@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StreamCache } from '../../../src/caching/stream-cache.ts';
+import { Vouch } from '../../../src/caching/vouch.ts';
 import { encode } from '../../../src/events/codec.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { EventStore } from '../../../src/store/types.ts';
@@ -100,7 +101,7 @@ describe('stream cache of the commands', () => {
   });
 
   it('holds no more events than its bound under more streams than fit, and answers every read in full', async () => {
-    const cache = new StreamCache(counting, 20);
+    const cache = new StreamCache(counting, { maxEvents: 20 });
     const streams = Array.from({ length: 12 }, (_, i) => `worker-bound-${i}`);
     await store.append(
       streams.map((stream) => ({ stream, expectedRevision: 'no_stream' as const, events: [approved(0), approved(1), approved(2)] })),
@@ -124,7 +125,7 @@ describe('stream cache of the commands', () => {
   });
 
   it('keeps a subgerencia month stream held while more worker streams than fit go through', async () => {
-    const cache = new StreamCache(counting, 20, 2, 50);
+    const cache = new StreamCache(counting, { maxEvents: 20, maxInFlight: 2, maxUnitEvents: 50 });
     const unit = 'unit-SG-bound-2026-03';
     const workers = Array.from({ length: 30 }, (_, i) => `worker-walk-${i}`);
     await store.append([
@@ -153,5 +154,78 @@ describe('stream cache of the commands', () => {
     const results = await Promise.allSettled([cache.read(['a']), cache.read(['b']), cache.read(['c'])]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
     await expect(cache.read(['d'])).rejects.toThrow('store down');
+  });
+
+  describe('month streams a reader of the log vouches for', () => {
+    const revisions = (m: Map<string, { revision: number }[]> | undefined, stream: string) => m?.get(stream)?.map((e) => e.revision);
+
+    it('are answered from memory until the reader announces a change, then read again', async () => {
+      const vouch = new Vouch();
+      const cache = new StreamCache(counting, { vouch });
+      const unit = 'unit-SG-vouch-2026-04';
+      await store.append([{ stream: unit, expectedRevision: 'no_stream', events: [approved(0)] }]);
+      // Nobody reads the log yet: nothing is vouched for, whatever is held.
+      await cache.read([unit]);
+      expect(cache.current([unit])).toBeUndefined();
+      vouch.reading(true);
+      expect(cache.current([unit])).toBeUndefined();
+      await cache.read([unit]);
+      queries = 0;
+      expect(revisions(cache.current([unit]), unit)).toEqual([0]);
+      expect(queries).toBe(0);
+      // Appended elsewhere: still answered as it was until the reader applies it and says so.
+      await store.append([{ stream: unit, expectedRevision: 0, events: [approved(1)] }]);
+      expect(revisions(cache.current([unit]), unit)).toEqual([0]);
+      vouch.changed();
+      expect(cache.current([unit])).toBeUndefined();
+      expect(revisions(await cache.read([unit]), unit)).toEqual([0, 1]);
+      expect(revisions(cache.current([unit]), unit)).toEqual([0, 1]);
+      // Worker streams are never vouched for; one stream not vouched for means a read of all.
+      await cache.read(['worker-vouch-1']);
+      expect(cache.current([unit, 'worker-vouch-1'])).toBeUndefined();
+      // The reader stops: nothing vouched before counts, even once it reads again.
+      vouch.reading(false);
+      expect(cache.current([unit])).toBeUndefined();
+      vouch.reading(true);
+      expect(cache.current([unit])).toBeUndefined();
+    });
+
+    it('are not vouched for by a read during which the reader announced a change', async () => {
+      const vouch = new Vouch();
+      vouch.reading(true);
+      const slow: EventStore = new Proxy(store, {
+        get: (target, prop) =>
+          prop === 'readStreams'
+            ? async (r: { stream: string; fromRevision: number }[]) => {
+                const out = await target.readStreams(r);
+                // The reader applies a change after the read's snapshot, before it lands.
+                vouch.changed();
+                return out;
+              }
+            : Reflect.get(target, prop, target),
+      });
+      const cache = new StreamCache(slow, { vouch });
+      const unit = 'unit-SG-vouch-2026-05';
+      await cache.read([unit]);
+      expect(cache.current([unit])).toBeUndefined();
+    });
+
+    it("keep this process's own appends, and lose the vouch when an append shows others wrote in between", async () => {
+      const vouch = new Vouch();
+      vouch.reading(true);
+      const cache = new StreamCache(counting, { vouch });
+      const unit = 'unit-SG-vouch-2026-06';
+      await store.append([{ stream: unit, expectedRevision: 'no_stream', events: [approved(0)] }]);
+      await cache.read([unit]);
+      const own = await store.append([{ stream: unit, expectedRevision: 0, events: [approved(1)] }]);
+      cache.appended(unit, [approved(1) as never], own.revisions[0]!.revision);
+      expect(revisions(cache.current([unit]), unit)).toEqual([0, 1]);
+      // Another process appends revision 2; this one's append lands at 3.
+      await store.append([{ stream: unit, expectedRevision: 1, events: [approved(2)] }]);
+      const next = await store.append([{ stream: unit, expectedRevision: 2, events: [approved(3)] }]);
+      cache.appended(unit, [approved(3) as never], next.revisions[0]!.revision);
+      expect(cache.current([unit])).toBeUndefined();
+      expect(revisions(await cache.read([unit]), unit)).toEqual([0, 1, 2, 3]);
+    });
   });
 });

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { decide, type VacationCommand } from '../../../src/commands/decide.ts';
 import type { UnitOccupancy } from '../../../src/commands/occupancy.ts';
 import { streamsOf } from '../../../src/commands/streams-of.ts';
+import { movesPlaces } from '../../../src/commands/decision.ts';
+import { isUnitStream } from '../../../src/events/streams.ts';
+import { occupancyProjector } from '../../../src/projections/occupancy/projector.ts';
 import type { DomainEvent, VacationRecord } from '../../../src/events/types.ts';
 import { approve, create, edit, interrupt, params, remove, stateOf, unitOf, workerFile } from './builders.ts';
 
@@ -92,5 +95,42 @@ describe('the streams a decision is written to', () => {
       ['worker-1001', 1, ['VacationInterrupted']],
       ['unit-SG-OPS-2026-01', 'any', ['SlotsReleased']],
     ]);
+  });
+});
+
+describe('what the occupancy read model announces to calculate (src/projections/occupancy/vouch.ts)', () => {
+  /** Whether a decision writes to a month stream, and whether it carries an event the occupancy runner applies and announces. */
+  function seen(events: DomainEvent[], command: VacationCommand, occupancy?: UnitOccupancy) {
+    const state = at(events);
+    const d = decide(command, state);
+    if (!d.ok) throw new Error(JSON.stringify(d));
+    return {
+      writesMonths: streamsOf(d.events, state, occupancy).some((w) => isUnitStream(w.stream)),
+      announced: d.events.some((e) => occupancyProjector.handles.has(e.type) && movesPlaces(e)),
+    };
+  }
+
+  it('every decision that writes to a month stream carries an event the runner applies and announces', () => {
+    const { code, events } = withOne();
+    const occupancy = unitOf('SG-OPS', [{ code, workerId: 1001, start: '2026-01-05', end: '2026-01-26' }]);
+    const approved = [...events, ...(decide(approve(code), at(events)) as { events: DomainEvent[] }).events];
+    const cases = [
+      seen([], create({}, { occupancy: unitOf('SG-OPS', []) }), unitOf('SG-OPS', [])),
+      seen([], create({}, { file: workerFile({ params: params({ maxPeopleOnVacation: null }) }) })),
+      seen(events, edit(code, { days: 20 }, { occupancy, recordId: 9, n: 2 }), occupancy),
+      seen(events, remove(code)),
+      seen(approved, interrupt(code, '2026-01-15', '2026-01-15')),
+      seen(approved, interrupt(code, '2026-01-05', '2026-01-05')),
+    ];
+    for (const c of cases) expect(c).toEqual({ writesMonths: true, announced: true });
+  });
+
+  it('a vacation paid in money and an approval write no month and announce nothing', () => {
+    const { code, events } = withOne();
+    expect(seen(events, create({ startDate: '2026-03-02', days: 6, compensated: true }, { n: 1 }))).toEqual({
+      writesMonths: false,
+      announced: false,
+    });
+    expect(seen(events, approve(code))).toEqual({ writesMonths: false, announced: false });
   });
 });
