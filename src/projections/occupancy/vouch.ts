@@ -18,7 +18,11 @@ export function vouchForMonths(projections: ProjectionService, vouch: Vouch): vo
       if (projector === name && events.some((e) => movesPlaces(e.event))) vouch.changed();
     },
     changed: (projector) => {
-      if (projector === name) vouch.reading(projections.isApplying(name));
+      if (projector !== name) return;
+      vouch.reading(projections.isApplying(name));
+      // Also where the runner goes on applying from a checkpoint another moved (a rebuild swapped
+      // in): it never applies what lay between, so nothing it vouched for before stands.
+      vouch.changed();
     },
   });
   // The runner may have started before it was watched.
