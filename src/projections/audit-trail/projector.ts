@@ -46,27 +46,29 @@ interface Entry {
 }
 
 /**
+ * A record's facts with the number of its amortization periods in place of the plan. The copy
+ * the destructuring makes is the details: spread into one more object, the copy and its JSON
+ * took twice as long (a rebuild makes 250,000 of them at 50,000 workers).
+ */
+function withoutPlan(record: { amortizations: readonly unknown[] }): Record<string, unknown> {
+  const { amortizations, ...rest } = record;
+  const details: Record<string, unknown> = rest;
+  details.periods = amortizations.length;
+  return details;
+}
+
+/**
  * What the audit trail shows of each event: the facts a reviewer asks about (dates, days, flags,
  * values, codes, the answer given) without the amortization plan or the deleted record's copy.
  */
 function entry(e: DomainEvent): Entry | undefined {
   switch (e.type) {
-    case 'VacationCreated': {
-      const { amortizations, ...rest } = e.data;
-      return {
-        action: e.data.replaces ? 'EDICION' : 'CREACION',
-        codigoPila: e.data.codigoPila,
-        details: { ...rest, periods: amortizations.length },
-      };
-    }
-    case 'VacationImported': {
-      const { amortizations, ...rest } = e.data;
-      return { action: 'IMPORTACION', codigoPila: e.data.codigoPila, details: { ...rest, periods: amortizations.length } };
-    }
-    case 'VacationInterrupted': {
-      const { amortizations, ...rest } = e.data;
-      return { action: 'INTERRUPCION', codigoPila: e.data.codigoPila, details: { ...rest, periods: amortizations.length } };
-    }
+    case 'VacationCreated':
+      return { action: e.data.replaces ? 'EDICION' : 'CREACION', codigoPila: e.data.codigoPila, details: withoutPlan(e.data) };
+    case 'VacationImported':
+      return { action: 'IMPORTACION', codigoPila: e.data.codigoPila, details: withoutPlan(e.data) };
+    case 'VacationInterrupted':
+      return { action: 'INTERRUPCION', codigoPila: e.data.codigoPila, details: withoutPlan(e.data) };
     case 'VacationDeleted': {
       const { snapshot: s, ...rest } = e.data;
       const edit = e.data.reason === 'edit';
