@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -39,6 +42,13 @@ async function dockerPostgres(): Promise<{ url: string; stop: () => Promise<unkn
  * must answer), else a throw-away PostgreSQL container where Docker runs, else embedded PGlite.
  */
 export default async function setup(project: TestProject) {
+  // The tests run the command line and the server from the compiled build (test/support/server.ts,
+  // CLI): made once here from the sources, incrementally, as `npm start` makes it.
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+  execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   const url = process.env.DATABASE_URL;
   if (url) {
     if (!(await reachable(url))) {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { allProjectors } from '../../src/projections/runtime/registry.ts';
-import { EXIT_WITH_PARENT, ROOT, TODAY, runCli, waitForListening, type CliResult } from './server.ts';
+import { CLI, EXIT_WITH_PARENT, ROOT, TODAY, runCli, waitForListening, type CliResult } from './server.ts';
 
 /**
  * A `vacaciones serve` process whose child is reachable, so that a test can kill it without
@@ -40,7 +40,7 @@ export function serveEnv(databaseUrl: string, extra: Record<string, string> = {}
 export async function spawnServe(env: NodeJS.ProcessEnv, timeoutMs = 45_000): Promise<ServeProcess> {
   let out = '';
   let err = '';
-  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, 'bin/vacaciones.mjs', 'serve'], {
+  const child = spawn(process.execPath, ['--import', EXIT_WITH_PARENT, CLI, 'serve'], {
     cwd: ROOT,
     env,
     stdio: ['pipe', 'pipe', 'pipe'],

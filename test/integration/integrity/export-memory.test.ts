@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyBundle } from '../../../src/integrity/bundle-verify.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { NEEDS_SERVER, freshDb, hasServer, type TestDb } from '../../support/db.ts';
-import { ROOT } from '../../support/server.ts';
+import { CLI, ROOT } from '../../support/server.ts';
 
 const EVENTS = 100_000;
 const STREAMS = 1_000;
@@ -39,7 +39,7 @@ function exportIn(
     `--max-old-space-size=${HEAP_MB}`,
     '--import',
     './test/support/peak-memory.mjs',
-    'bin/vacaciones.mjs',
+    CLI,
     'audit',
     'export',
     ...selection,

@@ -4,6 +4,7 @@ import { ProjectionService, silentLogger } from '../../../src/projections/index.
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { positionToString, type Position } from '../../../src/store/types.ts';
 import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
+import { CLI, ROOT } from '../../support/server.ts';
 import { appendScenario } from '../../support/event-builders.ts';
 import { untilReadable } from './support.ts';
 
@@ -16,7 +17,7 @@ interface Run {
 function cli(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
     const full = { ...process.env, DATABASE_URL: '', DATA_DIR: '', LOG_LEVEL: 'silent', ...env };
-    execFile('node', ['bin/vacaciones.mjs', ...args], { env: full, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: full, timeout: 120_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });

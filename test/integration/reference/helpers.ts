@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PgliteDb } from '../../../src/db/pglite.ts';
 import type { Db } from '../../../src/db/types.ts';
 import { freshDb, hasServer } from '../../support/db.ts';
-import { ROOT } from '../../support/server.ts';
+import { CLI, ROOT } from '../../support/server.ts';
 
 export { FIXTURE, ROOT, loadFixture } from '../../support/server.ts';
 
@@ -46,7 +46,7 @@ export interface CliTarget {
 
 export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['bin/vacaciones.mjs', ...args], { cwd: ROOT, env });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
