@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../../src/db/dir-lock.ts';
 import { spawnServe, type ServeProcess } from '../../support/reliability-server.ts';
-import { TODAY, runCli } from '../../support/server.ts';
+import { CLI, TODAY, runCli } from '../../support/server.ts';
 
 /** The embedded database beside a running server: one clear refusal, never a second opener. */
 const dir = mkdtempSync(join(tmpdir(), 'vac-lock-'));
@@ -36,7 +36,7 @@ describe('the embedded database directory', () => {
         expect(lines, args.join(' ')).toHaveLength(1);
         expect(lines[0]).toMatch(
           new RegExp(
-            `^vacaciones: the embedded database in \\S+ is open in process ${server.pid} \\(vacaciones\\.mjs serve, since [^)]+\\): stop that process first, or set DATABASE_URL`,
+            `^vacaciones: the embedded database in \\S+ is open in process ${server.pid} \\(${basename(CLI).replace('.', '\\.')} serve, since [^)]+\\): stop that process first, or set DATABASE_URL`,
           ),
         );
       }
