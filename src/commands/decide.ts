@@ -1,6 +1,7 @@
 import type { HolidayLookup } from '../domain/index.ts';
 import type { DomainEvent } from '../events/types.ts';
-import { booked, live, newRecord, released, snapshot, type Decision, type Given } from './decision.ts';
+import { booked, released } from '../events/places.ts';
+import { live, newRecord, snapshot, type Decision, type Given } from './decision.ts';
 import { evaluate, type EvaluationInput, type Placement } from './evaluate.ts';
 import { interrupt, type InterruptVacation } from './interrupt.ts';
 import type { UnitOccupancy } from './occupancy.ts';

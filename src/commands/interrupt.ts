@@ -1,6 +1,7 @@
 import { addDays, amortize, businessDaysBetween, calendarDays, isBusinessDay, vacationValue, type HolidayLookup } from '../domain/index.ts';
 import type { InterruptionReason, VacationInterrupted } from '../events/types.ts';
-import { booked, live, released, type Decision } from './decision.ts';
+import { booked, released } from '../events/places.ts';
+import { live, type Decision } from './decision.ts';
 import type { RuleViolation } from './violations.ts';
 import type { WorkerState } from './worker-state.ts';
 

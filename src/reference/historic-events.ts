@@ -11,6 +11,7 @@ import {
   type HolidayLookup,
 } from '../domain/index.ts';
 import { checkedMetadata, encodeBuilt, type CheckedMetadata } from '../events/codec.ts';
+import { booked } from '../events/places.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import { unattendedMetadata, type VacationImported } from '../events/types.ts';
 import type { HistoricHandler, HistoricVacation } from './import-historic.ts';
@@ -82,19 +83,14 @@ function writesFor(record: VacationImported, metadata: CheckedMetadata): StreamW
       ],
     },
   ];
-  if (!record.compensated && record.subgerenciaId) {
-    for (const month of monthsOf(record.startDate, record.endDate)) {
-      const data = {
-        codigoPila: record.codigoPila,
-        workerId: record.workerId,
-        subgerenciaId: record.subgerenciaId,
-        startDate: record.startDate,
-        endDate: record.endDate,
-      };
+  // The same places a creation books (booked), so that whoever reads them sees one rule.
+  for (const event of booked(record)) {
+    if (event.type !== 'SlotsBooked') continue;
+    for (const month of monthsOf(event.data.startDate, event.data.endDate)) {
       writes.push({
-        stream: unitStream(record.subgerenciaId, month),
+        stream: unitStream(event.data.subgerenciaId, month),
         expectedRevision: 'any',
-        events: [encodeBuilt({ type: 'SlotsBooked', data }, metadata, randomUUID())],
+        events: [encodeBuilt(event, metadata, randomUUID())],
       });
     }
   }

@@ -1,5 +1,5 @@
 import type { Vouch } from '../../caching/vouch.ts';
-import { movesPlaces } from '../../commands/decision.ts';
+import { movesPlaces } from '../../events/places.ts';
 import type { ProjectionService } from '../runtime/service.ts';
 import { occupancyProjector } from './projector.ts';
 

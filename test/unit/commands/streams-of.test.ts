@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { decide, type VacationCommand } from '../../../src/commands/decide.ts';
 import type { UnitOccupancy } from '../../../src/commands/occupancy.ts';
 import { streamsOf } from '../../../src/commands/streams-of.ts';
-import { movesPlaces } from '../../../src/commands/decision.ts';
+import { movesPlaces } from '../../../src/events/places.ts';
 import { isUnitStream } from '../../../src/events/streams.ts';
 import { occupancyProjector } from '../../../src/projections/occupancy/projector.ts';
 import type { DomainEvent, VacationRecord } from '../../../src/events/types.ts';
