@@ -25,19 +25,20 @@ Environment (all of them in docs/operations.md, Configuration):
   TRUST_PROXY        number of proxies in front of serve, or their addresses
   PANEL_URL          the address panel invite links begin with`;
 
-export function buildProgram(io: CliIo = processIo): Command {
+/** The program with the command `argv` names, or with every command when it names none. */
+export async function buildProgram(io: CliIo = processIo, argv: readonly string[] = []): Promise<Command> {
   const program = new Command('vacaciones')
     .description('Vacation and contract status service: server and operator commands')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
-  registerCommands(program, io);
+  await registerCommands(program, io, argv);
   program.addHelpText('after', HELP_AFTER);
   return program;
 }
 
 /** Entry point of the `vacaciones` executable: every failure is one line on stderr and exit 1. */
 export async function main(argv: string[], io: CliIo = processIo): Promise<void> {
-  const program = buildProgram(io);
+  const program = await buildProgram(io, argv);
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -2,7 +2,8 @@
  * Colombian public holidays from `date-holidays`, adjusted by an operator override file so a
  * decree moving or adding a holiday can be applied without waiting for a library release.
  */
-import Holidays from 'date-holidays';
+import { createRequire } from 'node:module';
+import type Holidays from 'date-holidays';
 import { z } from 'zod';
 import { assertValidDate, dayOfWeek, isValidDate } from './dates.ts';
 
@@ -19,7 +20,9 @@ let source: Holidays | undefined;
  */
 export function libraryHolidays(year: number): string[] {
   assertYear(year);
-  source ??= new Holidays('CO');
+  // Loaded at the first question, not with the domain: its rule tables take a quarter of a second
+  // to load, which the commands that never count a business day (keys, invitations, audits) spare.
+  source ??= new (createRequire(import.meta.url)('date-holidays') as typeof Holidays)('CO');
   const dates = new Set<string>();
   for (const holiday of source.getHolidays(year)) {
     if (holiday.type !== 'public') continue;
