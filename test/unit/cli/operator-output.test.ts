@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { reportVerification } from '../../../src/cli/commands/audit.ts';
 import { replay, type ReplaySource } from '../../../src/cli/commands/replay.ts';
@@ -7,6 +7,7 @@ import { main } from '../../../src/cli/main.ts';
 import { workerStream } from '../../../src/events/streams.ts';
 import type { StoredEvent } from '../../../src/store/types.ts';
 import { approvedEvent, created, record } from '../../support/event-builders.ts';
+import { CLI, ROOT } from '../../support/server.ts';
 
 /** What a command printed, to a terminal of `columns` or (undefined) to a pipe. */
 function captured(columns?: number): CliIo & { lines: string[] } {
@@ -70,6 +71,27 @@ describe('--help', () => {
     expect(text).toMatch(/npm run cli -- import test\/fixtures\/reference-data\.json/);
     for (const name of ['DATABASE_URL', 'DATA_DIR', 'EVENT_STORE', 'LOG_LEVEL', 'VACACIONES_TODAY', 'TRUST_PROXY'])
       expect(text).toContain(name);
+  });
+});
+
+describe('the commands', () => {
+  it("are each registered alone when named: one command's help, and a misspelt name still answered with the one meant", async () => {
+    const one = captured();
+    await main(['node', 'vacaciones', 'import', '--help'], one);
+    expect(one.lines[0]).toBe('Usage: vacaciones import [options] <file>');
+    const misspelt = captured();
+    await main(['node', 'vacaciones', 'impor'], misspelt);
+    expect(misspelt.lines).toEqual(["error: unknown command 'impor'", '(Did you mean import?)']);
+  });
+
+  it('end quietly when the reader of their output stops reading (| head)', async () => {
+    const child = spawn(process.execPath, [CLI, '--help'], { cwd: ROOT });
+    // Closed before the command writes its first line: every write it makes fails with EPIPE.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
   });
 });
 
