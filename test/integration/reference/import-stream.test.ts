@@ -51,7 +51,8 @@ async function eventCount(db: Db): Promise<number> {
 
 /**
  * Streams whose events are not numbered from 0 without a gap, whose row is not at their last
- * revision, or whose hash chain does not hold, recomputed here (src/store/chain.ts).
+ * revision, or whose hash chain does not hold, recomputed here (src/store/chain.ts) and by the
+ * database's own functions (vac_event_canonical, as appends of requests make the links).
  */
 async function brokenStreams(db: Db): Promise<string[]> {
   const r = await db.query<{
@@ -63,9 +64,13 @@ async function brokenStreams(db: Db): Promise<string[]> {
     metadata: unknown;
     hash: string;
     last: string;
+    server: string;
   }>(
-    `SELECT e.stream, e.revision::text, e.type, e.version, e.data, e.metadata, encode(e.hash, 'hex') AS hash, s.revision::text AS last
-       FROM events e JOIN streams s ON s.stream = e.stream ORDER BY e.stream, e.revision`,
+    `SELECT e.stream, e.revision::text, e.type, e.version, e.data, e.metadata, encode(e.hash, 'hex') AS hash, s.revision::text AS last,
+            encode(sha256(coalesce(p.hash, ''::bytea) || vac_event_canonical(e.stream, e.revision, e.type, e.version, e.data, e.metadata)), 'hex') AS server
+       FROM events e JOIN streams s ON s.stream = e.stream
+       LEFT JOIN events p ON p.stream = e.stream AND p.revision = e.revision - 1
+      ORDER BY e.stream, e.revision`,
   );
   const broken = new Set<string>();
   const seen = new Map<string, { revision: number; hash: string; last: number }>();
@@ -81,7 +86,7 @@ async function brokenStreams(db: Db): Promise<string[]> {
       data: e.data,
       metadata: e.metadata,
     });
-    if (hash !== e.hash) broken.add(e.stream);
+    if (hash !== e.hash || e.server !== e.hash) broken.add(e.stream);
     seen.set(e.stream, { revision, hash: e.hash, last: Number(e.last) });
   }
   for (const [stream, { revision, last }] of seen) if (revision !== last) broken.add(stream);
