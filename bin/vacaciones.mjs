@@ -1,10 +1,7 @@
 #!/usr/bin/env node
-// The sources are TypeScript run through tsx's loader, so there is no build step to forget.
+// The sources are TypeScript run through tsx's loader, so there is no build step to forget; the
+// entry point is the one the compiled build runs (src/cli/run.ts).
 import { register } from 'tsx/esm/api';
 
 register();
-const { relaunchForBulk } = await import('../src/cli/relaunch.ts');
-if (!relaunchForBulk()) {
-  const { main } = await import('../src/cli/main.ts');
-  await main(process.argv);
-}
+await import('../src/cli/run.ts');
