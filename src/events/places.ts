@@ -1,7 +1,7 @@
-import type { DomainEvent, VacationRecord } from './types.ts';
+import type { DomainEvent, SlotsBooked, VacationRecord } from './types.ts';
 
 /** The places an enjoyed vacation takes in its subgerencia over its period; none for one paid in money. */
-export function booked(record: VacationRecord): DomainEvent[] {
+export function booked(record: VacationRecord): { type: 'SlotsBooked'; data: SlotsBooked }[] {
   if (record.compensated || !record.subgerenciaId) return [];
   const { codigoPila, workerId, subgerenciaId, startDate, endDate } = record;
   return [{ type: 'SlotsBooked', data: { codigoPila, workerId, subgerenciaId, startDate, endDate } }];

@@ -85,7 +85,6 @@ function writesFor(record: VacationImported, metadata: CheckedMetadata): StreamW
   ];
   // The same places a creation books (booked), so that whoever reads them sees one rule.
   for (const event of booked(record)) {
-    if (event.type !== 'SlotsBooked') continue;
     for (const month of monthsOf(event.data.startDate, event.data.endDate)) {
       writes.push({
         stream: unitStream(event.data.subgerenciaId, month),

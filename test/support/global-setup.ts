@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -43,13 +43,10 @@ async function dockerPostgres(): Promise<{ url: string; stop: () => Promise<unkn
  */
 export default async function setup(project: TestProject) {
   // The tests run the command line and the server from the compiled build (test/support/server.ts,
-  // CLI): made once here from the sources, incrementally, as `npm start` makes it.
+  // CLI): made once here from the sources by the build `npm start` runs, incrementally.
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: root,
-      stdio: 'inherit',
-    });
+    execFileSync('npm', ['run', '--silent', 'build'], { cwd: root, stdio: 'inherit' });
   } catch {
     // Type errors (shown above) still leave every file emitted: the tests run, as they did from
     // the sources; `npm run typecheck` is where they fail.

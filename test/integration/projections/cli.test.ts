@@ -1,26 +1,14 @@
-import { execFile } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProjectionService, silentLogger } from '../../../src/projections/index.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { positionToString, type Position } from '../../../src/store/types.ts';
 import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
-import { CLI, ROOT } from '../../support/server.ts';
+import { runCli, type CliResult } from '../../support/server.ts';
 import { appendScenario } from '../../support/event-builders.ts';
 import { untilReadable } from './support.ts';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(env: Record<string, string>, ...args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    const full = { ...process.env, DATABASE_URL: '', DATA_DIR: '', LOG_LEVEL: 'silent', ...env };
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: full, timeout: 120_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+function cli(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return runCli({ ...process.env, DATABASE_URL: '', DATA_DIR: '', LOG_LEVEL: 'silent', ...env }, args);
 }
 
 describe('CLI: mistakes caught before opening the database', () => {

@@ -1,11 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PgliteDb } from '../../../src/db/pglite.ts';
 import type { Db } from '../../../src/db/types.ts';
 import { freshDb, hasServer } from '../../support/db.ts';
-import { CLI, ROOT } from '../../support/server.ts';
+import { runCli as runCliText } from '../../support/server.ts';
 
 export { FIXTURE, ROOT, loadFixture } from '../../support/server.ts';
 
@@ -44,19 +43,11 @@ export interface CliTarget {
   dispose(): Promise<void>;
 }
 
-export function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      const lines = (s: string) => s.split('\n').filter((l) => l !== '');
-      resolvePromise({ code, stdout: lines(out), stderr: lines(err) });
-    });
-  });
+/** The command line's run, its output as lines without the empty ones. */
+export async function runCli(env: NodeJS.ProcessEnv, args: string[]): Promise<CliRun> {
+  const r = await runCliText(env, args);
+  const lines = (s: string) => s.split('\n').filter((l) => l !== '');
+  return { code: r.code, stdout: lines(r.stdout), stderr: lines(r.stderr) };
 }
 
 export async function cliTarget(): Promise<CliTarget> {
