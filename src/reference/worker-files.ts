@@ -129,9 +129,11 @@ export async function workerFileByDocument(q: Queryable, documentNumber: string)
 
 /** The workers with these document numbers (trimmed), in one query, by document number; missing ones are left out. */
 export async function workerFilesByDocuments(q: Queryable, documentNumbers: readonly string[]): Promise<Map<string, WorkerFileRow>> {
-  const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE document_number = ANY($1::text[])`, [
-    [...new Set(documentNumbers.map((d) => d.trim()))],
-  ]);
+  const r = await q.query<Row>(
+    `SELECT ${COLUMNS} FROM rm_workers WHERE document_number = ANY($1::text[])`,
+    [[...new Set(documentNumbers.map((d) => d.trim()))]],
+    { prepare: 'vac_worker_files' },
+  );
   return new Map(r.rows.map((row) => [row.document_number, toFile(row)]));
 }
 

@@ -185,6 +185,7 @@ export class PostgresEventStore implements EventStore {
       await this.db.query<Omit<AppendRow, 'out_replayed'>>(
         `SELECT * FROM vac_append_any($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], ${jsonbArray(6)}, ${jsonbArray(7)})`,
         [a.streams, a.counts, a.ids, a.types, a.versions, JSON.stringify(a.data), JSON.stringify(a.meta)],
+        { prepare: 'vac_append_any' },
       )
     ).rows;
     return this.appended(rows);
@@ -397,7 +398,7 @@ export class PostgresEventStore implements EventStore {
   async readAll({ after, limit, types }: ReadAllOptions): Promise<StoredEvent[]> {
     const params: unknown[] = [after.commit.toString(), after.prepare.toString(), limit];
     if (types) return this.walkingTheKey(TYPED_LOG_PAGE, [...params, types]);
-    const r = await this.db.query<EventRow>(LOG_PAGE, params);
+    const r = await this.db.query<EventRow>(LOG_PAGE, params, { prepare: 'vac_log_page' });
     return r.rows.map(storedFromRow);
   }
 
