@@ -2,6 +2,7 @@ import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeScaleFile } from '../../support/scale-dataset.ts';
 import { FIXTURE, cliTarget, loadFixture, tableCounts, type CliTarget } from './helpers.ts';
 
 let cli: CliTarget;
@@ -67,5 +68,16 @@ describe('vacaciones import', () => {
       db.query<{ n: string }>(`SELECT count(*)::text AS n FROM events WHERE type = 'VacationImported'`),
     );
     expect(Number(events.rows[0]!.n)).toBe(2);
+  });
+
+  it('after many historic vacations, says on standard error how to build the read models in bulk', async () => {
+    const file = join(dir, 'company.json');
+    await writeScaleFile(file, 'json', { workers: 2_000, sheets: 2, firstWorkerId: 100_000 });
+    const r = await cli.run('import', file);
+    expect(r.code, r.stderr.join('\n')).toBe(0);
+    expect(r.stdout).toContain('historic vacations: imported 10000, skipped 0');
+    expect(r.stderr).toEqual([
+      'note: the read models take in the events of 10000 historic vacations faster by a rebuild than by a starting service: npm run cli -- projections rebuild',
+    ]);
   });
 });
