@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
@@ -135,8 +136,16 @@ export class PostgresDb implements Db {
 
 /** A query as pg takes it: named, it is prepared once per connection and run by name after. */
 function statement(sql: string, params: unknown[] | undefined, opts: QueryOptions | undefined): pg.QueryConfig {
-  return opts?.prepare ? { name: opts.prepare, text: sql, values: params } : { text: sql, values: params };
+  return opts?.prepare ? { name: statementName(sql), text: sql, values: params } : { text: sql, values: params };
 }
+
+/** Names of the prepared texts (constants of the code, a handful). */
+const names = new Map<string, string>();
+const statementName = (sql: string): string => {
+  let name = names.get(sql);
+  if (name === undefined) names.set(sql, (name = `vac_${hash('sha256', sql, 'hex').slice(0, 24)}`));
+  return name;
+};
 
 function wrap(client: pg.PoolClient): Queryable {
   return {

@@ -12,11 +12,11 @@ export interface QueryResult<R> {
 
 export interface QueryOptions {
   /**
-   * A name for a statement whose text never changes and that runs often (a stream's read):
-   * PostgreSQL parses and plans it once per connection rather than on every call. PGlite
-   * ignores it.
+   * For a statement whose text never changes and that runs often (a stream's read, an append):
+   * PostgreSQL parses and plans it once per connection rather than on every call, under a name
+   * made from its text, so that two texts never share one. PGlite ignores it.
    */
-  prepare?: string;
+  prepare?: boolean;
 }
 
 export interface Queryable {

@@ -132,7 +132,7 @@ export async function workerFilesByDocuments(q: Queryable, documentNumbers: read
   const r = await q.query<Row>(
     `SELECT ${COLUMNS} FROM rm_workers WHERE document_number = ANY($1::text[])`,
     [[...new Set(documentNumbers.map((d) => d.trim()))]],
-    { prepare: 'vac_worker_files' },
+    { prepare: true },
   );
   return new Map(r.rows.map((row) => [row.document_number, toFile(row)]));
 }

@@ -82,7 +82,7 @@ export class GroupAppender {
             JSON.stringify(all('data')),
             JSON.stringify(all('meta')),
           ],
-          { prepare: 'vac_append_batch' },
+          { prepare: true },
         )
       ).rows;
     } catch {

@@ -185,7 +185,7 @@ export class PostgresEventStore implements EventStore {
       await this.db.query<Omit<AppendRow, 'out_replayed'>>(
         `SELECT * FROM vac_append_any($1::text[], $2::int[], $3::uuid[], $4::text[], $5::int[], ${jsonbArray(6)}, ${jsonbArray(7)})`,
         [a.streams, a.counts, a.ids, a.types, a.versions, JSON.stringify(a.data), JSON.stringify(a.meta)],
-        { prepare: 'vac_append_any' },
+        { prepare: true },
       )
     ).rows;
     return this.appended(rows);
@@ -370,7 +370,7 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM events WHERE stream = $1 AND revision >= $2 ORDER BY events.revision`,
       [stream, opts.fromRevision ?? 0],
       // Parsing and planning it was a quarter of a stream's read.
-      { prepare: 'vac_read_stream' },
+      { prepare: true },
     );
     return r.rows.map(storedFromRow);
   }
@@ -389,7 +389,7 @@ export class PostgresEventStore implements EventStore {
          ) AS events
         ORDER BY events.stream, events.revision`,
       [requests.map((q) => q.stream), requests.map((q) => q.fromRevision)],
-      { prepare: 'vac_read_streams' },
+      { prepare: true },
     );
     for (const row of r.rows) out.get(row.stream)?.push(storedFromRow(row));
     return out;
@@ -398,7 +398,7 @@ export class PostgresEventStore implements EventStore {
   async readAll({ after, limit, types }: ReadAllOptions): Promise<StoredEvent[]> {
     const params: unknown[] = [after.commit.toString(), after.prepare.toString(), limit];
     if (types) return this.walkingTheKey(TYPED_LOG_PAGE, [...params, types]);
-    const r = await this.db.query<EventRow>(LOG_PAGE, params, { prepare: 'vac_log_page' });
+    const r = await this.db.query<EventRow>(LOG_PAGE, params, { prepare: true });
     return r.rows.map(storedFromRow);
   }
 

@@ -22,7 +22,7 @@ export async function storedRecords(
     `SELECT worker_id, revision, records FROM ${WORKER_STATES_TABLE}${suffix} WHERE worker_id = ANY($1::bigint[])`,
     [workerIds],
     // The live table's read runs for every request: planned once per connection.
-    suffix === '' ? { prepare: 'vac_worker_states' } : undefined,
+    suffix === '' ? { prepare: true } : undefined,
   );
   return new Map(r.rows.map((row) => [Number(row.worker_id), row]));
 }

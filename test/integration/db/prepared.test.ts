@@ -19,9 +19,7 @@ describe.skipIf(!hasServer())('a prepared read across a rebuild swap (PGlite pre
   it('reads the table swapped in under the same name, on the connection that prepared it', async () => {
     await t.db.exec(`CREATE TABLE swapped (id bigint PRIMARY KEY, v json NOT NULL); INSERT INTO swapped VALUES (1, '["antes"]')`);
     const read = () =>
-      t.db.query<{ id: string; v: unknown }>('SELECT id, v FROM swapped WHERE id = ANY($1::bigint[])', [[1, 2]], {
-        prepare: 'test_swapped_read',
-      });
+      t.db.query<{ id: string; v: unknown }>('SELECT id, v FROM swapped WHERE id = ANY($1::bigint[])', [[1, 2]], { prepare: true });
     // Past the executions after which PostgreSQL may keep a generic plan of its own.
     for (let i = 0; i < 7; i++) expect((await read()).rows).toEqual([{ id: '1', v: ['antes'] }]);
     await t.db.exec(`CREATE TABLE swapped__rebuild (id bigint PRIMARY KEY, v json NOT NULL);
