@@ -15,6 +15,8 @@ import { PeriodWatchSweeper } from './projections/law/period-watch.ts';
 import { deadLetterCounts } from './integration/webhooks/repository.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { ProjectionService, projectionStatus } from './projections/index.ts';
+import type { BulkStartOptions } from './projections/runtime/bulk-start.ts';
+import { rebuildInProcessOfItsOwn } from './rebuild-process.ts';
 import { readSideOf } from './projections/read-side.ts';
 import { vouchForMonths } from './projections/occupancy/vouch.ts';
 import { Vouch } from './caching/vouch.ts';
@@ -41,6 +43,8 @@ export interface ServiceOptions {
   now?: () => Date;
   /** Deliver webhooks from this process (default true). */
   webhooks?: boolean;
+  /** When the start rebuilds read models far behind the log (default BULK_START; false: never). */
+  bulkStart?: BulkStartOptions | false;
 }
 
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
@@ -79,7 +83,13 @@ export async function createService(config: Config, logger: Logger, opts: Servic
 
   // Without runners here (--no-projections), the service still reads the checkpoints that the
   // instances running them write, for read-your-writes and for /metrics.
-  projections = new ProjectionService(db, rawStore, { logger: logger.child({ component: 'projections' }), batching });
+  projections = new ProjectionService(db, rawStore, {
+    logger: logger.child({ component: 'projections' }),
+    batching,
+    bulkStart: opts.bulkStart,
+    // PGlite is this process's alone: a rebuild on it runs here.
+    bulkRebuild: db.kind === 'postgres' ? rebuildInProcessOfItsOwn(config, logger) : undefined,
+  });
   if (opts.projections !== false) {
     await projections.start();
     // Queries read the read models: let them catch up with the log before taking traffic

@@ -10,9 +10,10 @@ import { CliError, withDb, type CliIo } from '../context.ts';
 import { phaseBar } from '../progress.ts';
 
 /**
- * Historic vacations from which a service started next would spend seconds catching its read
- * models up one batch after another (60,000 of them took 29 s, a rebuild 10 s): the import then
- * says how to build them in bulk.
+ * Historic vacations from which a running service would spend seconds catching its read models
+ * up one batch after another (60,000 of them took 29 s, a rebuild 10 s): the import then says how
+ * to build them in bulk. A service that starts far behind the log rebuilds them itself
+ * (projections/runtime/bulk-start.ts).
  */
 const BULK_HINT_VACATIONS = 10_000;
 const UNITS: Record<ImportProgress['phase'], string> = { checking: 'steps', writing: 'tables', historic: 'vacations' };
@@ -65,8 +66,9 @@ export function registerImport(program: Command, io: CliIo): void {
         io.out(`historic vacations: imported ${report.historic.imported}, skipped ${report.historic.skipped}`);
         if (report.historic.imported >= BULK_HINT_VACATIONS) {
           io.err(
-            `note: the read models take in the events of ${report.historic.imported} historic vacations faster ` +
-              'by a rebuild than by a starting service: npm run cli -- projections rebuild',
+            `note: a running service takes in the events of ${report.historic.imported} historic vacations one batch ` +
+              'after another; npm run cli -- projections rebuild builds the read models in bulk, faster ' +
+              '(a service that starts far behind the log rebuilds them itself)',
           );
         }
         io.out(

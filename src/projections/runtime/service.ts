@@ -6,6 +6,7 @@ import { lagsAfter, type ProjectorStatus } from './status.ts';
 
 export type { ProjectorStatus } from './status.ts';
 import { LockSession } from './locks.ts';
+import { BULK_START, catchUpInBulk, type BulkRebuild, type BulkStartOptions } from './bulk-start.ts';
 import { allProjectors } from './registry.ts';
 import { BatchCommitter } from './committer.ts';
 import { ProjectionRunner } from './runner.ts';
@@ -28,6 +29,10 @@ export interface ProjectionServiceOptions {
   hooks?: ProjectionHooks;
   /** Off: each runner's batch commits in a transaction of its own (VACACIONES_BATCHING=off). */
   batching?: boolean;
+  /** When start rebuilds read models far behind the log instead of catching up live (false: never). */
+  bulkStart?: BulkStartOptions | false;
+  /** How start rebuilds them (default: in this process). */
+  bulkRebuild?: BulkRebuild;
 }
 
 /** For caches of read-model rows kept beside the runners that write them. */
@@ -48,6 +53,9 @@ export class ProjectionService {
   private readonly commitListeners = new Set<() => void>();
   private readonly watchers = new Set<ProjectionWatcher>();
   private started = false;
+  private readonly logger: ProjectionLogger;
+  private readonly bulkStart: BulkStartOptions | false;
+  private readonly bulkRebuild: BulkRebuild | undefined;
 
   constructor(
     private readonly db: Db,
@@ -56,13 +64,16 @@ export class ProjectionService {
   ) {
     this.projectors = opts.projectors ?? allProjectors;
     this.locks = new LockSession(db);
+    this.logger = opts.logger ?? consoleLogger;
+    this.bulkStart = opts.bulkStart ?? BULK_START;
+    this.bulkRebuild = opts.bulkRebuild;
     const log = new LogIdentity(store);
     const runnerOpts = {
       batchSize: opts.batchSize ?? 1000,
       idleMs: opts.idleMs ?? 100,
       standbyRetryMs: opts.standbyRetryMs ?? 1000,
       maxBackoffMs: opts.maxBackoffMs ?? 5000,
-      logger: opts.logger ?? consoleLogger,
+      logger: this.logger,
       onCommit: () => {
         for (const l of [...this.commitListeners]) l();
       },
@@ -85,6 +96,7 @@ export class ProjectionService {
   async start(): Promise<void> {
     if (this.started) return;
     await ensureProjectionTables(this.db, this.projectors);
+    if (this.bulkStart) await catchUpInBulk(this.db, this.store, this.projectors, this.logger, this.bulkStart, this.bulkRebuild);
     for (const r of this.runners) r.start();
     this.started = true;
   }

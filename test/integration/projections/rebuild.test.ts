@@ -31,7 +31,7 @@ import {
   toAudit,
   toWorker,
 } from '../../support/event-builders.ts';
-import { counts, dumpTables, untilReadable } from './support.ts';
+import { counts, dropReadModels, dumpTables, untilReadable } from './support.ts';
 
 describe('rebuild', () => {
   let t: TestDb;
@@ -45,10 +45,8 @@ describe('rebuild', () => {
   afterEach(async () => {
     await service?.stop();
     service = undefined;
-    await t.db.exec(`TRUNCATE events, streams, projection_checkpoints`);
-    for (const p of allProjectors) {
-      for (const table of p.tables) await t.db.exec(`DROP TABLE IF EXISTS ${table}`);
-    }
+    await t.db.exec(`TRUNCATE events, streams`);
+    await dropReadModels(t.db);
   });
   afterAll(async () => {
     await t?.drop();

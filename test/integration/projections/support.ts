@@ -14,6 +14,12 @@ export async function dumpTables(q: Queryable, suffix = ''): Promise<Record<stri
   return out;
 }
 
+/** The read models gone, tables and checkpoints: as before any service ran over the log. */
+export async function dropReadModels(q: Queryable): Promise<void> {
+  await q.exec(`TRUNCATE projection_checkpoints`);
+  for (const p of allProjectors) for (const table of p.tables) await q.exec(`DROP TABLE IF EXISTS ${table}`);
+}
+
 /** Row counts per table, for a readable failure before the full comparison. */
 export const counts = (dump: Record<string, string[]>): Record<string, number> =>
   Object.fromEntries(Object.entries(dump).map(([t, rows]) => [t, rows.length]));

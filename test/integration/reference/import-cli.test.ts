@@ -77,7 +77,7 @@ describe('vacaciones import', () => {
     expect(r.code, r.stderr.join('\n')).toBe(0);
     expect(r.stdout).toContain('historic vacations: imported 10000, skipped 0');
     expect(r.stderr).toEqual([
-      'note: the read models take in the events of 10000 historic vacations faster by a rebuild than by a starting service: npm run cli -- projections rebuild',
+      'note: a running service takes in the events of 10000 historic vacations one batch after another; npm run cli -- projections rebuild builds the read models in bulk, faster (a service that starts far behind the log rebuilds them itself)',
     ]);
   });
 });
