@@ -99,7 +99,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       logger.warn('read models are still catching up with the event log; serving anyway');
     }
   }
-  const auditAppender = new BatchedAppender(store, undefined, batching ? undefined : 1);
+  const auditAppender = new BatchedAppender(store, batching ? undefined : 1);
   const readSide = readSideOf(db, projections, logger, { batching });
   // Every audited query's record, whoever stores it, is then waited for by the trail's next read.
   const audits = {

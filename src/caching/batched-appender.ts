@@ -15,13 +15,11 @@ interface Pending {
  */
 export class BatchedAppender {
   private queue: Pending[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private scheduled = false;
   private writing: Promise<void> | undefined;
 
   constructor(
     private readonly store: EventStore,
-    /** How long an idle appender waits for company before writing a lone record. */
-    private readonly maxDelayMs = 2,
     /** The most records a write takes (batchLimit: one with batching off). */
     private readonly maxBatch = 500,
   ) {}
@@ -32,14 +30,18 @@ export class BatchedAppender {
     }
     return new Promise<Position>((resolve, reject) => {
       this.queue.push({ writes, resolve, reject });
-      // While a write is in flight, its end starts the next one.
-      if (!this.writing && !this.timer) this.timer = setTimeout(() => this.next(), this.maxDelayMs);
+      // While a write is in flight, its end starts the next one. From idle, the next turn of the
+      // event loop does, with whatever was asked meanwhile: a timer of 2 ms for company left the
+      // appends idle half the time under load (consult 5,010-5,784 req/s against 6,558-7,323).
+      if (!this.writing && !this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.next());
+      }
     });
   }
 
   private next(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.scheduled = false;
     if (this.writing || this.queue.length === 0) return;
     const batch = this.queue.splice(0, this.maxBatch);
     this.writing = this.write(batch).finally(() => {

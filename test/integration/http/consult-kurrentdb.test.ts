@@ -31,7 +31,7 @@ describe('GET /api/vacaciones/consultdatavacations when an audit stream is conte
         };
         return {
           store: kurrent.store,
-          audits: new BatchedAppender(kurrent.store, 20),
+          audits: new BatchedAppender(kurrent.store),
           readSide: { liveRecordsOf: async () => [] } as unknown as AppDeps['readSide'],
         };
       },

@@ -35,7 +35,7 @@ describe('batched appends of audit records', () => {
   });
 
   it("stores every record of a burst, in the order asked, with far fewer appends, by the store's short way", async () => {
-    const batched = new BatchedAppender(counting, 5);
+    const batched = new BatchedAppender(counting);
     appends = 0;
     shortAppends = 0;
     const positions = await Promise.all(Array.from({ length: 60 }, (_, n) => batched.append([write(`audit-worker-${n % 3}`, n)])));
@@ -61,12 +61,12 @@ describe('batched appends of audit records', () => {
         return store.appendAny(w);
       },
     });
-    const batched = new BatchedAppender(slow, 1);
+    const batched = new BatchedAppender(slow);
     const pending = [batched.append([write('audit-worker-20', 0)])];
     while (sizes.length === 0) await new Promise((r) => setTimeout(r, 1));
     for (let n = 1; n <= 20; n++) {
       pending.push(batched.append([write(`audit-worker-${20 + (n % 4)}`, n)]));
-      // Spread over several turns of the event loop and past the appender's own delay.
+      // Spread over several turns of the event loop, while the first write is held.
       if (n % 5 === 0) await new Promise((r) => setTimeout(r, 3));
     }
     release();
@@ -80,7 +80,7 @@ describe('batched appends of audit records', () => {
   });
 
   it('tells every caller of a failed batch that its record was not stored', async () => {
-    const batched = new BatchedAppender(counting, 5);
+    const batched = new BatchedAppender(counting);
     const bad: StreamWrite = {
       stream: 'audit-worker-9',
       expectedRevision: 'any',

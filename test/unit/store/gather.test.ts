@@ -110,7 +110,7 @@ describe('with batching turned off (VACACIONES_BATCHING=off)', () => {
   it("the batched appender writes each caller's events in an append of their own", async () => {
     const appends: number[] = [];
     const store = { appendAny: async (writes: StreamWrite[]) => (appends.push(writes.length), { position: { commit: 1n, prepare: 1n } }) };
-    const audits = new BatchedAppender(store as unknown as EventStore, undefined, batchLimit(500, false));
+    const audits = new BatchedAppender(store as unknown as EventStore, batchLimit(500, false));
     const w = (s: string): StreamWrite => ({ stream: s, expectedRevision: 'any', events: [] });
     await Promise.all([audits.append([w('a')]), audits.append([w('b'), w('c')]), audits.append([w('d')])]);
     expect(appends).toEqual([1, 2, 1]);

@@ -83,7 +83,7 @@ describe('KurrentDB adapter: conflicts', () => {
       if (requests.some((r) => r.streamName === 'audit-worker-1')) appendRaw(s.log, 'audit-worker-1', 'any', [binaryEvent()]);
       return storeIt();
     };
-    const audits = new BatchedAppender(s.store, 5);
+    const audits = new BatchedAppender(s.store);
     const records = ['audit-worker-1', 'audit-worker-2', 'audit-worker-3', 'audit-worker-2'].map((stream) =>
       audits.append([{ stream, expectedRevision: 'any', events: [ev('VacationDataConsulted')] }]).then(
         () => 'stored',
