@@ -44,7 +44,8 @@ export function rebuildInProcessOfItsOwn(config: Config, logger: Logger): (names
       lines(child.stdout);
       lines(child.stderr);
       child.on('error', reject);
-      child.on('exit', (code, signal) => {
+      // Once its output is read to the end too, so that the last line is the command's last.
+      child.on('close', (code, signal) => {
         if (code === 0) resolve();
         else reject(new Error(last || `the rebuild ended with ${signal ?? `exit code ${code}`}`));
       });
