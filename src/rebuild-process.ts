@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Config } from './config/config.ts';
 import type { Logger } from './logger.ts';
@@ -28,21 +29,13 @@ export function rebuildInProcessOfItsOwn(config: Config, logger: Logger): (names
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let last = '';
-      const lines = (stream: NodeJS.ReadableStream) => {
-        let rest = '';
-        stream.setEncoding('utf8');
-        stream.on('data', (chunk: string) => {
-          const parts = (rest + chunk).split('\n');
-          rest = parts.pop()!;
-          for (const line of parts) {
-            if (line.trim() === '') continue;
-            last = line;
-            logger.info({ component: 'projections' }, line);
-          }
+      for (const stream of [child.stdout, child.stderr]) {
+        createInterface({ input: stream }).on('line', (line) => {
+          if (line.trim() === '') return;
+          last = line;
+          logger.info({ component: 'projections' }, line);
         });
-      };
-      lines(child.stdout);
-      lines(child.stderr);
+      }
       child.on('error', reject);
       // Once its output is read to the end too, so that the last line is the command's last.
       child.on('close', (code, signal) => {

@@ -1,8 +1,9 @@
 import type { Db } from '../../db/types.ts';
-import { START, positionToString, type EventStore, type Position } from '../../store/types.ts';
+import { START, type EventStore } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { rebuild } from './rebuild.ts';
 import { allProjectors } from './registry.ts';
+import { lagsAfter } from './status.ts';
 import type { Projector, ProjectionLogger } from '../types.ts';
 
 export interface BulkStartOptions {
@@ -45,28 +46,17 @@ export async function catchUpInBulk(
   const names = projectors.filter((p) => allProjectors.includes(p)).map((p) => p.name);
   if (names.length === 0) return [];
   const checkpoints = await readCheckpoints(db, names);
-  // Each distinct checkpoint counted once: first up to the least lag that matters (an index walk
-  // that stops), then, only for those that reach it, to the end beside the whole log.
-  const counted = new Map<string, Promise<number>>();
-  const lagAfter = (c: Position, upTo?: number) => {
-    const key = `${positionToString(c)}/${upTo ?? ''}`;
-    let n = counted.get(key);
-    if (!n) counted.set(key, (n = store.countAfter(c, upTo === undefined ? {} : { upTo })));
-    return n;
-  };
-  const far: string[] = [];
-  for (const [name, c] of checkpoints) if ((await lagAfter(c, opts.minLag)) >= opts.minLag) far.push(name);
+  const at = (name: string) => checkpoints.get(name)!;
+  // First up to the least lag that matters (an index walk that stops); then, only for those that
+  // reach it, to the end, beside the whole log.
+  const bounded = await lagsAfter(store, names.map(at), opts.minLag);
+  const far = names.filter((_, i) => bounded[i]! >= opts.minLag);
   if (far.length === 0) return [];
-  const total = await lagAfter(START);
-  const chosen: string[] = [];
-  let behind = 0;
-  for (const name of far) {
-    const lag = await lagAfter(checkpoints.get(name)!);
-    if (lag < opts.minShare * total) continue;
-    chosen.push(name);
-    behind = Math.max(behind, lag);
-  }
-  if (chosen.length === 0) return [];
+  const [total, ...lags] = await lagsAfter(store, [START, ...far.map(at)], Infinity);
+  const kept = far.map((name, i) => ({ name, lag: lags[i]! })).filter((f) => f.lag >= opts.minShare * total!);
+  if (kept.length === 0) return [];
+  const chosen = kept.map((f) => f.name);
+  const behind = Math.max(...kept.map((f) => f.lag));
 
   logger.info({ projectors: chosen, behind, log: total }, 'read models far behind the event log: rebuilding them before taking traffic');
   const t0 = performance.now();

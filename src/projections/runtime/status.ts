@@ -28,14 +28,14 @@ export interface ProjectorStatus {
 export const LAG_COUNT_CAP = 10_000;
 
 /**
- * Events after each checkpoint, up to LAG_COUNT_CAP, each distinct checkpoint counted once (the
- * projectors of a caught-up service all stand at the head).
+ * Events after each checkpoint, up to `upTo` (Infinity: all of them), each distinct checkpoint
+ * counted once (the projectors of a caught-up service all stand at the head).
  */
-export async function lagsAfter(store: EventStore, checkpoints: readonly Position[]): Promise<number[]> {
+export async function lagsAfter(store: EventStore, checkpoints: readonly Position[], upTo = LAG_COUNT_CAP): Promise<number[]> {
   const counts = new Map<string, Promise<number>>();
   for (const c of checkpoints) {
     const key = positionToString(c);
-    if (!counts.has(key)) counts.set(key, store.countAfter(c, { upTo: LAG_COUNT_CAP }));
+    if (!counts.has(key)) counts.set(key, store.countAfter(c, Number.isFinite(upTo) ? { upTo } : {}));
   }
   return Promise.all(checkpoints.map((c) => counts.get(positionToString(c))!));
 }
