@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { CALLER_LIFELINE } from './cli/lifeline.ts';
 import type { Config } from './config/config.ts';
 import type { Logger } from './logger.ts';
 
@@ -16,17 +17,25 @@ function commandLine(): string[] {
  * service's database and event store. Run inside the service, a rebuild at 50,000 workers took the
  * server's peak RSS from 224 MB to 302 MB (its heap filled to the limit with the replay's rows, and
  * kept); its own process takes that memory and gives it all back, with the young generation the
- * bulk commands run with. Its lines go to the service's log. Fails with the command's last line
+ * bulk commands run with. Its lines go to the service's log; it ends when the service does, however
+ * the service ends. Fails with the command's last line
  * when it ends otherwise than with success.
  */
 export function rebuildInProcessOfItsOwn(config: Config, logger: Logger): (names: readonly string[]) => Promise<void> {
   return (names) =>
     new Promise<void>((resolve, reject) => {
-      const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: config.databaseUrl, EVENT_STORE: config.eventStore };
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        DATABASE_URL: config.databaseUrl,
+        EVENT_STORE: config.eventStore,
+        [CALLER_LIFELINE]: '1',
+      };
       if (config.kurrentdbUrl) env.KURRENTDB_URL = config.kurrentdbUrl;
       const child = spawn(process.execPath, [...commandLine(), 'projections', 'rebuild', ...names], {
         env,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        // Its standard input, held open by this process alone, ends when this process does:
+        // the command then stops too (stopWithCaller), even after a SIGKILL here.
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
       let last = '';
       for (const stream of [child.stdout, child.stderr]) {

@@ -10,6 +10,7 @@ import {
 import { openEventStore } from '../../store/open.ts';
 import { positionToString } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
+import { stopWithCaller } from '../lifeline.ts';
 import { phaseBar } from '../progress.ts';
 
 /** Left-aligned columns, numbers right-aligned, two spaces apart. */
@@ -78,6 +79,7 @@ export function registerProjections(program: Command, io: CliIo): void {
     .description('replay every event into fresh tables and swap them in; the live ones keep serving meanwhile')
     .argument('[names...]', 'read models to rebuild (all when none)')
     .action(async (names: string[]) => {
+      stopWithCaller(io, 'rebuild');
       try {
         selectProjectors(names);
       } catch (err) {
