@@ -1,6 +1,7 @@
 import type { Db } from '../../db/types.ts';
 import { START, type EventStore } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
+import { heldLocks } from './locks.ts';
 import { rebuild } from './rebuild.ts';
 import { allProjectors } from './registry.ts';
 import { lagsAfter } from './status.ts';
@@ -11,6 +12,8 @@ export interface BulkStartOptions {
   minLag: number;
   /** ...and the least share of the whole log they make. */
   minShare: number;
+  /** How long to wait, at the most, for a rebuild of them that another process runs (default 120 s). */
+  waitElsewhereMs?: number;
 }
 
 /**
@@ -24,6 +27,15 @@ export interface BulkStartOptions {
  */
 export const BULK_START: BulkStartOptions = { minLag: 100_000, minShare: 0.25 };
 
+/**
+ * Several instances started at once after an import each find the read models far behind: one
+ * rebuilds them, and the others wait for that rebuild rather than catch up live beside it (slow,
+ * and taking the database from the rebuild) and serve balances that miss the import meanwhile.
+ * Bounded: a rebuild at 50,000 workers takes 14-18 s, so 120 s is a log several times larger.
+ */
+const WAIT_ELSEWHERE_MS = 120_000;
+const POLL_ELSEWHERE_MS = 250;
+
 /** Rebuilds the named read models, wherever it runs; the default, in this process. */
 export type BulkRebuild = (names: readonly string[]) => Promise<unknown>;
 
@@ -31,8 +43,9 @@ export type BulkRebuild = (names: readonly string[]) => Promise<unknown>;
  * Before a service's runners start: the read models far behind the log (a large import since
  * they last ran, or a first start after one) are rebuilt in bulk, so that the service takes
  * traffic with them whole, not after a wait it gives up on and with balances that miss the
- * import. Answers the read models rebuilt. A rebuild that fails (one already running elsewhere,
- * say) leaves them to the live runners, as before.
+ * import. Answers the read models rebuilt. When another process is rebuilding them, waits for
+ * its rebuild to end instead (bounded), and the runners take the rest from where it left them;
+ * a rebuild that fails leaves them to the live runners.
  */
 export async function catchUpInBulk(
   db: Db,
@@ -58,14 +71,40 @@ export async function catchUpInBulk(
   const chosen = kept.map((f) => f.name);
   const behind = Math.max(...kept.map((f) => f.lag));
 
-  logger.info({ projectors: chosen, behind, log: total }, 'read models far behind the event log: rebuilding them before taking traffic');
-  const t0 = performance.now();
-  try {
-    await run(chosen);
-  } catch (err) {
-    logger.warn({ err: (err as Error).message }, 'the rebuild at start-up did not complete; the runners catch up');
-    return [];
+  // Another process rebuilding them already (another instance starting, an operator's command):
+  // its rebuild, not a second one, brings them up to the log.
+  const elsewhere = async () => [...(await heldLocks(db, chosen)).values()].includes('rebuilding');
+  if (!(await elsewhere())) {
+    logger.info({ projectors: chosen, behind, log: total }, 'read models far behind the event log: rebuilding them before taking traffic');
+    const t0 = performance.now();
+    try {
+      await run(chosen);
+      logger.info({ projectors: chosen, durationMs: Math.round(performance.now() - t0) }, 'read models rebuilt');
+      return chosen;
+    } catch (err) {
+      // Started elsewhere between the look and the run: waited for below.
+      if (!(await elsewhere())) {
+        logger.warn({ err: (err as Error).message }, 'the rebuild at start-up did not complete; the runners catch up');
+        return [];
+      }
+    }
   }
-  logger.info({ projectors: chosen, durationMs: Math.round(performance.now() - t0) }, 'read models rebuilt');
-  return chosen;
+  logger.info(
+    { projectors: chosen, behind, log: total },
+    'read models far behind the event log and rebuilt by another process: waiting for it before taking traffic',
+  );
+  const t0 = performance.now();
+  const bound = opts.waitElsewhereMs ?? WAIT_ELSEWHERE_MS;
+  while (await elsewhere()) {
+    if (performance.now() - t0 >= bound) {
+      logger.warn({ waitedMs: Math.round(performance.now() - t0) }, 'the rebuild elsewhere has not ended; the runners catch up');
+      return [];
+    }
+    await new Promise((r) => setTimeout(r, POLL_ELSEWHERE_MS));
+  }
+  logger.info(
+    { projectors: chosen, waitedMs: Math.round(performance.now() - t0) },
+    'the rebuild elsewhere ended; the runners catch up from it',
+  );
+  return [];
 }

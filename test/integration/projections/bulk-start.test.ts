@@ -99,23 +99,70 @@ describe('a service started with its read models far behind the log', () => {
     expect(await s.waitFor(head, 60_000)).toBe(true);
   });
 
+  /** `fn` while another session holds the rebuild lock of the first read model. */
+  const whileRebuiltElsewhere = async (fn: (other: LockSession) => Promise<void>) => {
+    const other = new LockSession(t.db);
+    try {
+      expect(await other.tryLock(rebuildKey(allProjectors[0]!.name))).toBe(true);
+      await fn(other);
+    } finally {
+      await other.close();
+    }
+  };
+
   it.skipIf(!hasServer())(
-    `leaves them to the runners when a rebuild already runs elsewhere${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`,
+    `waits for a rebuild another process runs, then lets the runners take the rest${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`,
     async () => {
       const head = await appendScenario(store, 4, 45);
-      const other = new LockSession(t.db);
-      try {
-        expect(await other.tryLock(rebuildKey(allProjectors[0]!.name))).toBe(true);
+      await whileRebuiltElsewhere(async (other) => {
         const logger = recordingLogger();
-        const s = await start({ minLag: 1, minShare: 0.4 }, logger);
-        expect(logger.lines.some((l) => l.msg === REBUILDING)).toBe(true);
-        const warned = logger.lines.find((l) => l.level === 'warn');
-        expect(warned?.msg).toBe('the rebuild at start-up did not complete; the runners catch up');
-        expect(warned?.obj).toEqual({ err: `a rebuild of ${allProjectors[0]!.name} is already running` });
-        expect(await s.waitFor(head, 60_000)).toBe(true);
-      } finally {
+        let started = false;
+        const starting = start({ minLag: 1, minShare: 0.4 }, logger).then((s) => ((started = true), s));
+        await new Promise((r) => setTimeout(r, 1500));
+        // Not a second rebuild beside the other one, and not serving while it runs.
+        expect(started).toBe(false);
+        expect(logger.lines.map((l) => l.msg)).toEqual([
+          'read models far behind the event log and rebuilt by another process: waiting for it before taking traffic',
+        ]);
         await other.close();
-      }
+        const s = await starting;
+        expect(logger.lines.map((l) => l.msg)).toContain('the rebuild elsewhere ended; the runners catch up from it');
+        expect(logger.lines.map((l) => l.msg)).not.toContain(REBUILDING);
+        expect(await s.waitFor(head, 60_000)).toBe(true);
+      });
+    },
+  );
+
+  it('leaves them to the runners when the rebuild fails', async () => {
+    const head = await appendScenario(store, 4, 45);
+    const logger = recordingLogger();
+    service = new ProjectionService(t.db, store, {
+      logger,
+      batchSize: 3,
+      idleMs: 10,
+      standbyRetryMs: 50,
+      bulkStart: { minLag: 1, minShare: 0.4 },
+      bulkRebuild: () => Promise.reject(new Error('the rebuild ended with exit code 1')),
+    });
+    await service.start();
+    expect(logger.lines.map((l) => l.msg)).toContain(REBUILDING);
+    const warned = logger.lines.find((l) => l.level === 'warn');
+    expect(warned?.msg).toBe('the rebuild at start-up did not complete; the runners catch up');
+    expect(warned?.obj).toEqual({ err: 'the rebuild ended with exit code 1' });
+    expect(await service.waitFor(head, 60_000)).toBe(true);
+  });
+
+  it.skipIf(!hasServer())(
+    `waits for a rebuild elsewhere no longer than its bound${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`,
+    async () => {
+      const head = await appendScenario(store, 4, 45);
+      await whileRebuiltElsewhere(async () => {
+        const logger = recordingLogger();
+        const s = await start({ minLag: 1, minShare: 0.4, waitElsewhereMs: 300 }, logger);
+        expect(logger.lines.find((l) => l.level === 'warn')?.msg).toBe('the rebuild elsewhere has not ended; the runners catch up');
+        // The rebuild elsewhere holds only its own lock: the runners here bring every read model up.
+        expect(await s.waitFor(head, 60_000)).toBe(true);
+      });
     },
   );
 });
