@@ -18,8 +18,7 @@ function commandLine(): string[] {
  * server's peak RSS from 224 MB to 302 MB (its heap filled to the limit with the replay's rows, and
  * kept); its own process takes that memory and gives it all back, with the young generation the
  * bulk commands run with. Its lines go to the service's log; it ends when the service does, however
- * the service ends. Fails with the command's last line
- * when it ends otherwise than with success.
+ * the service ends. Fails with the command's last line when it ends otherwise than with success.
  */
 export function rebuildInProcessOfItsOwn(config: Config, logger: Logger): (names: readonly string[]) => Promise<void> {
   return (names) =>

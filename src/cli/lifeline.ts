@@ -6,9 +6,10 @@ export const CALLER_LIFELINE = 'VACACIONES_CALLER_LIFELINE';
 /**
  * A command the service started ends when the service does, however the service ends (SIGKILL
  * included): the service holds the command's standard input open for as long as it lives, and
- * the input's end is the sign. Without it, a service stopped during its start-up left its rebuild
- * running, to swap tables in after the service had gone. Ending mid-way is safe: the swap is one
- * transaction, the locks are the connection's, and the next rebuild drops half-built tables.
+ * the input's end is the sign. Without it, the rebuild of a service stopped during its start-up
+ * ran on until its next line of output failed on the broken pipe, or, with no line to come, swapped
+ * its tables in after the service had gone. Ending mid-way is safe: the swap is one transaction,
+ * the locks are the connection's, and the next rebuild drops half-built tables.
  */
 export function stopWithCaller(io: CliIo, what: string): void {
   if (process.env[CALLER_LIFELINE] !== '1') return;
