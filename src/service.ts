@@ -80,6 +80,9 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   }
   apiKeys = new ApiKeyCache(db, feed);
   const today = () => config.today ?? todayInBogota(new Date());
+  // The holiday tables load at their first question, some 200 ms on a busy machine: taken here,
+  // before the service listens, rather than by the first request that counts a business day.
+  calendar.holidaysOf(Number(today().slice(0, 4)));
 
   // Without runners here (--no-projections), the service still reads the checkpoints that the
   // instances running them write, for read-your-writes and for /metrics.
