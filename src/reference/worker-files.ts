@@ -137,6 +137,14 @@ export async function workerFilesByDocuments(q: Queryable, documentNumbers: read
   return new Map(r.rows.map((row) => [row.document_number, toFile(row)]));
 }
 
+/** The rows of these workers, in one query; workers no longer in the reference data are left out. */
+export async function workerFilesByIds(q: Queryable, workerIds: readonly number[]): Promise<WorkerFileRow[]> {
+  const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE worker_id = ANY($1::bigint[]) ORDER BY worker_id`, [
+    workerIds.map(String),
+  ]);
+  return r.rows.map(toFile);
+}
+
 /** Every row in worker order: what a test compares with a rebuild. */
 export async function allWorkerFiles(q: Queryable): Promise<WorkerFileRow[]> {
   return (await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers ORDER BY worker_id`)).rows.map(toFile);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/types.ts';
 import { addDays } from '../../domain/index.ts';
-import { workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
-import { byWorker, liveRegisterOfWorkers } from '../register/queries.ts';
+import { workerFilesByIds, workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
+import { byWorker, liveRegisterOfWorkers, workersRecordedSince } from '../register/queries.ts';
 import { toNumber } from '../sql.ts';
 import { periodsReport, type PeriodWarning } from './periods.ts';
 
@@ -12,9 +12,11 @@ import { periodsReport, type PeriodWarning } from './periods.ts';
  * company. The periods are the register's own report (periodsReport, as the periods endpoint and
  * the worker page figure them), which needs each worker's payroll and records and the day it is
  * figured on: so a sweep figures every worker a batch at a time and keeps only those with
- * something to heed, and the panel reads them in one indexed query. A sweep runs when the day
- * changes, when the reference data is imported again, and every SWEEP_EVERY_MINUTES for the
- * records booked since: what the page shows is that old at most, and it says when it was figured.
+ * something to heed, and the panel reads them in one indexed query. A sweep of every worker runs
+ * when the day changes and when the reference data is imported again; every SWEEP_EVERY_MINUTES
+ * only the workers whose records were booked, changed or deleted since the day before are figured
+ * again, not the whole company: what the page shows is that old at most, and it says when it was
+ * figured.
  */
 export const PERIOD_WATCH_TABLE = 'rm_period_watch';
 export const PERIOD_SWEEP_TABLE = 'rm_period_watch_sweep';
@@ -89,7 +91,8 @@ interface SweepRow {
 /** Below every worker id: where a sweep starts. */
 const FIRST = Number.MIN_SAFE_INTEGER;
 
-export type SweepStep = 'idle' | 'busy-elsewhere' | 'worked' | 'finished';
+/** 'refreshed': the workers whose records changed figured again, not a whole sweep. */
+export type SweepStep = 'idle' | 'busy-elsewhere' | 'worked' | 'finished' | 'refreshed';
 
 /**
  * One step of the sweep for `today`, by the instance `owner`: figures the next batch of workers
@@ -111,34 +114,17 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
     if (s.lease_live && s.lease_owner !== owner) return 'busy-elsewhere';
     let after = FIRST;
     if (s.sweeping_on === today && s.sweep_reference_version === version && s.swept_up_to !== null) after = Number(s.swept_up_to);
-    else if (s.sweeping_on === null) {
-      const due = s.figured_on === null || s.figured_on !== today || s.reference_version !== version || s.stale === true;
-      if (!due && !opts.force) return 'idle';
+    else if (s.sweeping_on === null && !opts.force && s.figured_on === today && s.reference_version === version) {
+      if (s.stale !== true) return 'idle';
+      await refigureBooked(tx, today, batch);
+      await tx.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() WHERE id = 1`);
+      return 'refreshed';
     }
     const files = await workerFilesPage(tx, after, batch);
     const last = files.length === batch ? files[files.length - 1]!.worker.id : null;
-    const rows = await figureBatch(tx, files, today);
     // The rows of the workers this batch spans, those no longer in the reference data included.
     await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id > $1 AND ($2::bigint IS NULL OR worker_id <= $2)`, [after, last]);
-    if (rows.length > 0) {
-      await tx.query(
-        `INSERT INTO ${PERIOD_WATCH_TABLE} (worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)
-         SELECT u.worker_id, u.document_number, u.name, u.subgerencias::text[], u.owed, u.owed_limit, u.extended, u.prescribes_on
-           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[], $7::boolean[], $8::date[])
-                AS u(worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)`,
-        [
-          rows.map(({ file }) => file.worker.id),
-          rows.map(({ row }) => row.documentNumber),
-          rows.map(({ row }) => row.name),
-          // A text[] per worker travels as its literal: unnest of a 2-D array would flatten it.
-          rows.map(({ file }) => arrayLiteral(new Set(file.contracts.map((c) => c.subgerenciaId)))),
-          rows.map(({ row }) => row.accumulation?.owed ?? null),
-          rows.map(({ row }) => row.accumulation?.limit ?? null),
-          rows.map(({ row }) => row.accumulation?.extended ?? false),
-          rows.map(({ row }) => row.prescribesOn),
-        ],
-      );
-    }
+    await writeWatchRows(tx, await figureBatch(tx, files, today));
     if (last === null) {
       await tx.query(
         `UPDATE ${PERIOD_SWEEP_TABLE} SET figured_on = $1, reference_version = $2, finished_at = now(),
@@ -157,12 +143,49 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
   });
 }
 
+/** Writes the watch rows of a figured batch (the workers' old rows already deleted). */
+async function writeWatchRows(tx: Queryable, rows: readonly { file: WorkerFileRow; row: WatchedWorker }[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(
+    `INSERT INTO ${PERIOD_WATCH_TABLE} (worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)
+       SELECT u.worker_id, u.document_number, u.name, u.subgerencias::text[], u.owed, u.owed_limit, u.extended, u.prescribes_on
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[], $7::boolean[], $8::date[])
+              AS u(worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)`,
+    [
+      rows.map(({ file }) => file.worker.id),
+      rows.map(({ row }) => row.documentNumber),
+      rows.map(({ row }) => row.name),
+      // A text[] per worker travels as its literal: unnest of a 2-D array would flatten it.
+      rows.map(({ file }) => arrayLiteral(new Set(file.contracts.map((c) => c.subgerenciaId)))),
+      rows.map(({ row }) => row.accumulation?.owed ?? null),
+      rows.map(({ row }) => row.accumulation?.limit ?? null),
+      rows.map(({ row }) => row.accumulation?.extended ?? false),
+      rows.map(({ row }) => row.prescribesOn),
+    ],
+  );
+}
+
+/**
+ * Figures again the workers whose records changed since the day before `today` (a record's
+ * version is stamped with the business day it was recorded on): what was booked, changed or
+ * deleted after the day's sweep. The day before too, because a booking of the last minutes of a
+ * day may reach the register after the next day's sweep has passed its worker.
+ */
+async function refigureBooked(tx: Queryable, today: string, batch: number): Promise<void> {
+  const ids = await workersRecordedSince(tx, addDays(today, -1));
+  for (let i = 0; i < ids.length; i += batch) {
+    const chunk = ids.slice(i, i + batch);
+    await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id = ANY($1::bigint[])`, [chunk]);
+    await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, chunk), today));
+  }
+}
+
 /** Sweeps to the end in this process, whether a sweep is due or not (tests, and an operator's command). */
 export async function sweepAll(db: Db, today: string, batch = SWEEP_BATCH): Promise<void> {
   const owner = randomUUID();
   for (let first = true; ; first = false) {
     const step = await sweepStep(db, today, owner, { batch, force: first });
-    if (step === 'idle' || step === 'busy-elsewhere' || step === 'finished') return;
+    if (step !== 'worked') return;
   }
 }
 

@@ -79,6 +79,15 @@ export async function liveRegisterOfWorkers(q: Queryable, workerIds: readonly nu
   return r.rows.map(toEntry);
 }
 
+/** The workers with a version of a record recorded or superseded on `day` or after it. */
+export async function workersRecordedSince(q: Queryable, day: string): Promise<number[]> {
+  const r = await q.query<{ worker_id: string }>(
+    `SELECT DISTINCT worker_id FROM ${REGISTER_TABLE} WHERE recorded_on >= $1::date OR superseded_on >= $1::date`,
+    [day],
+  );
+  return r.rows.map((row) => Number(row.worker_id));
+}
+
 /**
  * The live records of these workers as the register stood at the end of `asOf`: the versions
  * recorded by then and not yet superseded on that day. Oldest start first, by worker.

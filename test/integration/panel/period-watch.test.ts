@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERIOD_SWEEP_TABLE, periodWatch, sweepAll, sweepStep } from '../../../src/projections/law/period-watch.ts';
+import { PERIOD_SWEEP_TABLE, PERIOD_WATCH_TABLE, periodWatch, sweepAll, sweepStep } from '../../../src/projections/law/period-watch.ts';
 import { periodsReport } from '../../../src/projections/law/periods.ts';
 import { liveRegisterOfWorkers } from '../../../src/projections/register/queries.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
@@ -7,6 +7,8 @@ import { workerFilesPage } from '../../../src/reference/worker-files.ts';
 import { ProjectionService } from '../../../src/projections/runtime/service.ts';
 import { silentLogger } from '../../../src/projections/types.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
+import { HolidayCalendar } from '../../../src/domain/index.ts';
+import { historicImportOptions } from '../../../src/reference/historic-events.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
 import { ROSA, PANEL_EXTRA } from '../../support/panel-corners.ts';
 import { loadFixture } from '../../support/server.ts';
@@ -25,9 +27,10 @@ function data() {
 describe('the period watch figured by a sweep', () => {
   let t: TestDb;
   let projections: ProjectionService;
+  let store: PostgresEventStore;
   beforeAll(async () => {
     t = await freshDb();
-    const store = new PostgresEventStore(t.db);
+    store = new PostgresEventStore(t.db);
     projections = new ProjectionService(t.db, store, { logger: silentLogger, idleMs: 10 });
     await projections.start();
     await importReferenceData(t.db, data());
@@ -106,6 +109,56 @@ describe('the period watch figured by a sweep', () => {
     await importReferenceData(t.db, d);
     expect(await sweepStep(t.db, '2026-11-22', owner)).toBe('finished');
     expect((await watch(null, '2026-11-22')).accumulating.workers[0]!.name).toBe('Rosa Elena Vargas de Ortiz');
+  });
+
+  it('every 15 minutes figures again only the workers whose records changed since the day before, not the whole company', async () => {
+    // The fixture's two historic vacations booked on the 23rd, as `vacaciones import` books them.
+    await importReferenceData(
+      t.db,
+      data(),
+      historicImportOptions(store, new HolidayCalendar(), () => '2026-11-23'),
+    );
+    expect(await projections.waitFor(await store.headPosition(), 30_000)).toBe(true);
+    const booked = await t.db.query<{ id: string }>('SELECT DISTINCT worker_id::text AS id FROM rm_register ORDER BY 1');
+    expect(booked.rows.length).toBeGreaterThan(0);
+    const changedWorker = booked.rows[0]!.id;
+    const day = '2026-11-24';
+    await sweepAll(t.db, day);
+    const before = await watch(null, day);
+    expect(before.accumulating.workers.map((w) => w.documentNumber)).toEqual([ROSA.document]);
+    const unchangedWorker = (
+      await t.db.query<{ id: string }>(
+        'SELECT min(worker_id)::text AS id FROM rm_workers WHERE worker_id <> $1 AND worker_id NOT IN (SELECT worker_id FROM rm_register)',
+        [ROSA.id],
+      )
+    ).rows[0]!.id;
+    // Rows no sweep would write, for a worker with a record booked the day before and for one
+    // with none: figured again, the first loses its row (nothing of theirs needs heeding); the
+    // second, not figured, keeps it.
+    for (const [id, doc] of [
+      [changedWorker, 'PLANTED-CHANGED'],
+      [unchangedWorker, 'PLANTED-UNCHANGED'],
+    ])
+      await t.db.query(
+        `INSERT INTO ${PERIOD_WATCH_TABLE} (worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)
+         VALUES ($1, $2, 'Fila sembrada', '{}', 9, 2, false, NULL)`,
+        [id, doc],
+      );
+
+    const owner = 'instance-a';
+    expect(await sweepStep(t.db, day, owner)).toBe('idle');
+    await t.db.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() - interval '16 minutes'`);
+    expect(await sweepStep(t.db, day, owner)).toBe('refreshed');
+    const after = await watch(null, day);
+    expect(after.figuredOn).toBe(day);
+    expect(after.accumulating.workers.map((w) => w.documentNumber)).toEqual(['PLANTED-UNCHANGED', ROSA.document]);
+    expect(after.accumulating.workers[1]).toEqual(before.accumulating.workers[0]);
+    // Nothing due again until 15 minutes more have passed.
+    expect(await sweepStep(t.db, day, owner)).toBe('idle');
+
+    // A new day figures every worker again: the planted row goes.
+    await sweepAll(t.db, '2026-11-25');
+    expect((await watch(null, '2026-11-25')).accumulating.workers.map((w) => w.documentNumber)).toEqual([ROSA.document]);
   });
 
   it('lets another instance take over a sweep whose lease ran out', async () => {
