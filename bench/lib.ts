@@ -230,3 +230,9 @@ export async function withFreshDatabase<T>(admin: string, prefix: string, fn: (u
     await c.end();
   }
 }
+
+/** The number given on the command line as `--name <n>`, or `def`. */
+export function numberOption(name: string, def: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : def;
+}
