@@ -116,9 +116,17 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
     if (s.sweeping_on === today && s.sweep_reference_version === version && s.swept_up_to !== null) after = Number(s.swept_up_to);
     else if (s.sweeping_on === null && !opts.force && s.figured_on === today && s.reference_version === version) {
       if (s.stale !== true) return 'idle';
-      await refigureBooked(tx, today, batch);
-      await tx.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() WHERE id = 1`);
-      return 'refreshed';
+      // The day before too: a booking of a day's last minutes may reach the register after the
+      // next day's sweep has passed its worker.
+      const changed = await workersRecordedSince(tx, addDays(today, -1));
+      // More than a batch: a whole sweep, a batch a transaction with pauses between, rather than
+      // one long transaction beside the requests.
+      if (changed.length <= batch) {
+        await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id = ANY($1::bigint[])`, [changed]);
+        await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, changed), today));
+        await tx.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() WHERE id = 1`);
+        return 'refreshed';
+      }
     }
     const files = await workerFilesPage(tx, after, batch);
     const last = files.length === batch ? files[files.length - 1]!.worker.id : null;
@@ -163,21 +171,6 @@ async function writeWatchRows(tx: Queryable, rows: readonly { file: WorkerFileRo
       rows.map(({ row }) => row.prescribesOn),
     ],
   );
-}
-
-/**
- * Figures again the workers whose records changed since the day before `today` (a record's
- * version is stamped with the business day it was recorded on): what was booked, changed or
- * deleted after the day's sweep. The day before too, because a booking of the last minutes of a
- * day may reach the register after the next day's sweep has passed its worker.
- */
-async function refigureBooked(tx: Queryable, today: string, batch: number): Promise<void> {
-  const ids = await workersRecordedSince(tx, addDays(today, -1));
-  for (let i = 0; i < ids.length; i += batch) {
-    const chunk = ids.slice(i, i + batch);
-    await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id = ANY($1::bigint[])`, [chunk]);
-    await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, chunk), today));
-  }
 }
 
 /** Sweeps to the end in this process, whether a sweep is due or not (tests, and an operator's command). */

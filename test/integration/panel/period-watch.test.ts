@@ -155,6 +155,15 @@ describe('the period watch figured by a sweep', () => {
     expect(after.accumulating.workers[1]).toEqual(before.accumulating.workers[0]);
     // Nothing due again until 15 minutes more have passed.
     expect(await sweepStep(t.db, day, owner)).toBe('idle');
+    // More workers changed than a batch takes: a whole sweep instead, a batch at a time.
+    expect((await t.db.query('SELECT DISTINCT worker_id FROM rm_register')).rows.length).toBeGreaterThan(1);
+    await t.db.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() - interval '16 minutes'`);
+    expect(await sweepStep(t.db, day, owner, { batch: 1 })).toBe('worked');
+    expect((await watch(null, day)).sweeping).toBe(true);
+    let step;
+    do step = await sweepStep(t.db, day, owner, { batch: 1 });
+    while (step === 'worked');
+    expect(step).toBe('finished');
 
     // A new day figures every worker again: the planted row goes.
     await sweepAll(t.db, '2026-11-25');
