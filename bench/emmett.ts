@@ -16,19 +16,15 @@ import pg from 'pg';
 import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
-import { withFreshDatabase } from './lib.ts';
+import { numberOption, withFreshDatabase } from './lib.ts';
 
-function option(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
-const APPENDS = option('appends', 20_000);
-const WRITERS = option('writers', 16);
+const APPENDS = numberOption('appends', 20_000);
+const WRITERS = numberOption('writers', 16);
 /** Streams written (each writer its own share): APPENDS / STREAMS events a stream. */
-const STREAMS = option('streams', 2_000);
-const READ_PASSES = option('read-passes', 5);
+const STREAMS = numberOption('streams', 2_000);
+const READ_PASSES = numberOption('read-passes', 5);
 /** Both stores measured this many times, alternating, each round in fresh databases. */
-const ROUNDS = option('rounds', 1);
+const ROUNDS = numberOption('rounds', 1);
 
 const admin = process.env.DATABASE_URL;
 if (!admin) {

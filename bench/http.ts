@@ -28,19 +28,15 @@ import { createApiKey } from '../src/security/api-keys.ts';
 import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { BENCH_TODAY, BenchData, LAYOUTS, type LayoutName, type PlannedRequest } from './data.ts';
-import { panelSession, printTable, runScenario, startChild, type Figures } from './lib.ts';
+import { numberOption, panelSession, printTable, runScenario, startChild, type Figures } from './lib.ts';
 
 /** Concurrent requests for the panel's pages: an office of people, not a payroll system. */
 const PANEL_CONNECTIONS = 8;
 const FIRST = 100_000;
 
-function arg(name: string, def: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
-}
-const WORKERS = arg('workers', 5000);
+const WORKERS = numberOption('workers', 5000);
 /** Seconds of load, not measured, after each scenario's warm-up pass and before it is measured. */
-const WARMUP = arg('warmup', 5);
+const WARMUP = numberOption('warmup', 5);
 /** Workers under the company contract without a limit (the no-limit scenario's). */
 const UNLIMITED = Math.max(50, Math.round(WORKERS / 10));
 const LAYOUT = (process.argv.includes('--layout') ? process.argv[process.argv.indexOf('--layout') + 1] : 'mixed') as LayoutName;
@@ -55,8 +51,8 @@ function chosen(scenario: string): boolean {
 export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: number }> {
   const admin = process.env.DATABASE_URL;
   if (!admin) throw new Error('DATABASE_URL is required (a PostgreSQL server)');
-  const duration = arg('duration', 10);
-  const connections = arg('connections', 32);
+  const duration = numberOption('duration', 10);
+  const connections = numberOption('connections', 32);
   const name = `vac_bench_${randomBytes(3).toString('hex')}`;
   const c = new pg.Client({ connectionString: admin });
   await c.connect();

@@ -122,8 +122,10 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
       // More than a batch: a whole sweep, a batch a transaction with pauses between, rather than
       // one long transaction beside the requests.
       if (changed.length <= batch) {
-        await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id = ANY($1::bigint[])`, [changed]);
-        await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, changed), today));
+        if (changed.length > 0) {
+          await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id = ANY($1::bigint[])`, [changed]);
+          await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, changed), today));
+        }
         await tx.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() WHERE id = 1`);
         return 'refreshed';
       }
