@@ -12,6 +12,8 @@
  *     [--layout small|mixed|large] [--only ceiling,calculate,refused,nolimit,consult,add,panel,law]
  * BENCH_SERVER_NODE_ARGS adds options to the server's node, e.g. to profile it:
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results" node bin/run-ts.mjs bench/http.ts --only consult
+ * BENCH_SERVE_ARGS adds options to its `serve` (--no-projections: the command path alone, no read
+ * model written), BENCH_SERVER_LOG a file for its log (a line per request with its time).
  */
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -123,6 +125,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
         ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
         resolve('dist/cli/run.js'),
         'serve',
+        ...(process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean),
       ],
       { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: BENCH_TODAY, RATE_LIMIT_PER_MINUTE: '0' },
       /"address":"(http:\/\/[^"]+)"/,

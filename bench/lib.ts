@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { createWriteStream, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 export interface Figures {
@@ -118,8 +118,10 @@ export async function startChild(cmd: string, args: string[], env: Record<string
         clearTimeout(timer);
         // From here on the output is drained unread: copying a busy server's log in this process
         // would take CPU from the load generator running beside it and distort the figures.
+        // BENCH_SERVER_LOG keeps it in a file instead (every request's line and time), to study.
         proc.stdout!.off('data', onData);
-        proc.stdout!.resume();
+        if (process.env.BENCH_SERVER_LOG) proc.stdout!.pipe(createWriteStream(process.env.BENCH_SERVER_LOG));
+        else proc.stdout!.resume();
         resolve(m[1]!);
       }
     };
