@@ -13,7 +13,8 @@
  * BENCH_SERVER_NODE_ARGS adds options to the server's node, e.g. to profile it:
  *   BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results" node bin/run-ts.mjs bench/http.ts --only consult
  * BENCH_SERVE_ARGS adds options to its `serve` (--no-projections: the command path alone, no read
- * model written), BENCH_SERVER_LOG a file for its log (a line per request with its time).
+ * model written), BENCH_SERVER_LOG a file for its log (a line per request with its time),
+ * BENCH_PROJECTOR_PROCESS=1 a second instance that projects while the measured one does not.
  */
 import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -118,25 +119,43 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
 
     // The compiled build with the heap limit `npm start` gives it, as it runs in production.
     execSync('npm run --silent build', { stdio: 'inherit' });
-    const server = await startChild(
-      process.execPath,
-      [
-        '--max-old-space-size=160',
-        ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-        resolve('dist/cli/run.js'),
-        'serve',
-        ...(process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean),
-      ],
-      { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: BENCH_TODAY, RATE_LIMIT_PER_MINUTE: '0' },
-      /"address":"(http:\/\/[^"]+)"/,
-    );
-    while (
-      !(await fetch(`${server.url}/health/ready`).then(
-        (r) => r.ok,
-        () => false,
-      ))
-    )
-      await new Promise((r) => setTimeout(r, 50));
+    const serverEnv = {
+      DATABASE_URL: url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      VACACIONES_TODAY: BENCH_TODAY,
+      RATE_LIMIT_PER_MINUTE: '0',
+    };
+    const startServer = async (extra: string[]) => {
+      const child = await startChild(
+        process.execPath,
+        [
+          '--max-old-space-size=160',
+          ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+          resolve('dist/cli/run.js'),
+          'serve',
+          ...extra,
+        ],
+        serverEnv,
+        /"address":"(http:\/\/[^"]+)"/,
+      );
+      while (
+        !(await fetch(`${child.url}/health/ready`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      )
+        await new Promise((r) => setTimeout(r, 50));
+      return child;
+    };
+    // BENCH_PROJECTOR_PROCESS=1: the read models projected by a second instance, which takes no
+    // requests, and the measured one started with --no-projections: two processes on one machine.
+    const projector = process.env.BENCH_PROJECTOR_PROCESS === '1' ? await startServer([]) : undefined;
+    const server = await startServer([
+      ...(projector ? ['--no-projections'] : []),
+      ...(process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean),
+    ]);
     try {
       const common = { url: server.url, connections, key };
       const everyone = { first: FIRST, workers: WORKERS + UNLIMITED };
@@ -226,8 +245,10 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
         for (const formato of ['json', 'csv', 'xlsx']) rows.push(await registerDownload(server.url, key, formato));
       }
       peakRssMb = server.peakRssMb();
+      if (projector) console.log(`peak RSS of the projecting instance (MB): ${projector.peakRssMb()}`);
     } finally {
       await server.stop();
+      await projector?.stop();
     }
   } finally {
     rmSync(plansDir, { recursive: true, force: true });
