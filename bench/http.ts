@@ -20,7 +20,7 @@ import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import pg from 'pg';
 import { HolidayCalendar } from '../src/domain/index.ts';
 import { rebuild } from '../src/projections/index.ts';
@@ -31,7 +31,7 @@ import { createApiKey } from '../src/security/api-keys.ts';
 import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { BENCH_TODAY, BenchData, LAYOUTS, type LayoutName, type PlannedRequest } from './data.ts';
-import { numberOption, panelSession, printTable, runScenario, startChild, type Figures } from './lib.ts';
+import { numberOption, panelSession, printTable, runScenario, startChild, startService, type Figures } from './lib.ts';
 
 /** Concurrent requests for the panel's pages: an office of people, not a payroll system. */
 const PANEL_CONNECTIONS = 8;
@@ -119,40 +119,10 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
 
     // The compiled build with the heap limit `npm start` gives it, as it runs in production.
     execSync('npm run --silent build', { stdio: 'inherit' });
-    const serverEnv = {
-      DATABASE_URL: url,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'info',
-      VACACIONES_TODAY: BENCH_TODAY,
-      RATE_LIMIT_PER_MINUTE: '0',
-    };
-    const startServer = async (extra: string[]) => {
-      const child = await startChild(
-        process.execPath,
-        [
-          '--max-old-space-size=160',
-          ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-          resolve('dist/cli/run.js'),
-          'serve',
-          ...extra,
-        ],
-        serverEnv,
-        /"address":"(http:\/\/[^"]+)"/,
-      );
-      while (
-        !(await fetch(`${child.url}/health/ready`).then(
-          (r) => r.ok,
-          () => false,
-        ))
-      )
-        await new Promise((r) => setTimeout(r, 50));
-      return child;
-    };
     // BENCH_PROJECTOR_PROCESS=1: the read models projected by a second instance, which takes no
     // requests, and the measured one started with --no-projections: two processes on one machine.
-    const projector = process.env.BENCH_PROJECTOR_PROCESS === '1' ? await startServer([]) : undefined;
-    const server = await startServer([
+    const projector = process.env.BENCH_PROJECTOR_PROCESS === '1' ? await startService(url, BENCH_TODAY, 160) : undefined;
+    const server = await startService(url, BENCH_TODAY, 160, [
       ...(projector ? ['--no-projections'] : []),
       ...(process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean),
     ]);

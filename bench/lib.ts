@@ -150,6 +150,35 @@ export async function startChild(cmd: string, args: string[], env: Record<string
 }
 
 /**
+ * The compiled server as `npm start` runs it once built (`node --max-old-space-size=<heapMb>
+ * dist/cli/run.js serve [serveArgs]`, BENCH_SERVER_NODE_ARGS added to its node: e.g.
+ * "--cpu-prof --cpu-prof-dir=bench/results" to profile it), on a port of its own, once it answers
+ * ready.
+ */
+export async function startService(databaseUrl: string, today: string, heapMb: number, serveArgs: readonly string[] = []): Promise<Child> {
+  const server = await startChild(
+    process.execPath,
+    [
+      `--max-old-space-size=${heapMb}`,
+      ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      resolve('dist/cli/run.js'),
+      'serve',
+      ...serveArgs,
+    ],
+    { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: today, RATE_LIMIT_PER_MINUTE: '0' },
+    /"address":"(http:\/\/[^"]+)"/,
+  );
+  while (
+    !(await fetch(`${server.url}/health/ready`).then(
+      (r) => r.ok,
+      () => false,
+    ))
+  )
+    await new Promise((r) => setTimeout(r, 50));
+  return server;
+}
+
+/**
  * The figures as a table. Beside each scenario, its share of the first row's requests per second
  * and its p99 over the first row's, when the first row is the bare hello-world of the same run.
  * Answers are split into those the scenario expects (ok: 2xx, or the status it names), refusals

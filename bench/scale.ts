@@ -52,7 +52,7 @@ import type { DomainEvent, EventMetadata } from '../src/events/types.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { NewEvent, StreamWrite } from '../src/store/types.ts';
 import { BENCH_DATA_VERSION, BENCH_TODAY, BenchData, LAYOUTS, writeBenchFile, type LayoutName } from './data.ts';
-import { ceiling, panelSession, runScenario, startChild, withFreshDatabase, type Child, type Figures } from './lib.ts';
+import { ceiling, panelSession, runScenario, startChild, startService, withFreshDatabase, type Child, type Figures } from './lib.ts';
 
 function option(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -410,25 +410,7 @@ async function rebuildSection(ctx: Context): Promise<void> {
  */
 async function startServer(url: string): Promise<{ server: Child; readySeconds: number }> {
   const t0 = performance.now();
-  const server = await startChild(
-    process.execPath,
-    [
-      `--max-old-space-size=${HEAP_MB}`,
-      // e.g. BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=bench/results" to profile the server
-      ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      resolve('dist/cli/run.js'),
-      'serve',
-    ],
-    { DATABASE_URL: url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: BENCH_TODAY, RATE_LIMIT_PER_MINUTE: '0' },
-    /"address":"(http:\/\/[^"]+)"/,
-  );
-  while (
-    !(await fetch(`${server.url}/health/ready`).then(
-      (r) => r.ok,
-      () => false,
-    ))
-  )
-    await new Promise((r) => setTimeout(r, 50));
+  const server = await startService(url, BENCH_TODAY, HEAP_MB);
   return { server, readySeconds: (performance.now() - t0) / 1000 };
 }
 
