@@ -487,7 +487,9 @@ async function serveSection(ctx: Context): Promise<void> {
   let notOk = 0;
   try {
     ctx.lines.push(`serve: start to ready (/health/ready): ${readySeconds.toFixed(1)} s, heap limit ${HEAP_MB} MB`);
-    const loads = KINDS.map((kind) => {
+    // Few days left (a short payroll history under limits) can leave calculate nothing to send.
+    if (planned === 0) ctx.lines.push('serve: calculate left out: no request could be planned on this data');
+    const loads = KINDS.filter((kind) => kind !== 'calculate' || planned > 0).map((kind) => {
       const base =
         kind === 'calculate'
           ? { url: server.url, connections: CONNECTIONS, key, kind, plan: calculatePlan, first: 0 }
