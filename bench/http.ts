@@ -31,7 +31,17 @@ import { createApiKey } from '../src/security/api-keys.ts';
 import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { BENCH_TODAY, BenchData, LAYOUTS, type LayoutName, type PlannedRequest } from './data.ts';
-import { numberOption, panelSession, printTable, runScenario, startChild, startService, type Figures } from './lib.ts';
+import {
+  envWords,
+  numberOption,
+  panelSession,
+  printTable,
+  runScenario,
+  startChild,
+  startService,
+  textOption,
+  type Figures,
+} from './lib.ts';
 
 /** Concurrent requests for the panel's pages: an office of people, not a payroll system. */
 const PANEL_CONNECTIONS = 8;
@@ -42,7 +52,7 @@ const WORKERS = numberOption('workers', 5000);
 const WARMUP = numberOption('warmup', 5);
 /** Workers under the company contract without a limit (the no-limit scenario's). */
 const UNLIMITED = Math.max(50, Math.round(WORKERS / 10));
-const LAYOUT = (process.argv.includes('--layout') ? process.argv[process.argv.indexOf('--layout') + 1] : 'mixed') as LayoutName;
+const LAYOUT = textOption('layout', 'mixed') as LayoutName;
 if (!LAYOUTS.includes(LAYOUT)) throw new Error(`--layout takes ${LAYOUTS.join(', ')}`);
 
 /** The scenarios named by --only (all when absent): for a quick look at one of them. */
@@ -122,10 +132,7 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
     // BENCH_PROJECTOR_PROCESS=1: the read models projected by a second instance, which takes no
     // requests, and the measured one started with --no-projections: two processes on one machine.
     const projector = process.env.BENCH_PROJECTOR_PROCESS === '1' ? await startService(url, BENCH_TODAY, 160) : undefined;
-    const server = await startService(url, BENCH_TODAY, 160, [
-      ...(projector ? ['--no-projections'] : []),
-      ...(process.env.BENCH_SERVE_ARGS ?? '').split(' ').filter(Boolean),
-    ]);
+    const server = await startService(url, BENCH_TODAY, 160, [...(projector ? ['--no-projections'] : []), ...envWords('BENCH_SERVE_ARGS')]);
     try {
       const common = { url: server.url, connections, key };
       const everyone = { first: FIRST, workers: WORKERS + UNLIMITED };

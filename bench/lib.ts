@@ -158,13 +158,7 @@ export async function startChild(cmd: string, args: string[], env: Record<string
 export async function startService(databaseUrl: string, today: string, heapMb: number, serveArgs: readonly string[] = []): Promise<Child> {
   const server = await startChild(
     process.execPath,
-    [
-      `--max-old-space-size=${heapMb}`,
-      ...(process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean),
-      resolve('dist/cli/run.js'),
-      'serve',
-      ...serveArgs,
-    ],
+    [`--max-old-space-size=${heapMb}`, ...envWords('BENCH_SERVER_NODE_ARGS'), resolve('dist/cli/run.js'), 'serve', ...serveArgs],
     { DATABASE_URL: databaseUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', VACACIONES_TODAY: today, RATE_LIMIT_PER_MINUTE: '0' },
     /"address":"(http:\/\/[^"]+)"/,
   );
@@ -262,8 +256,14 @@ export async function withFreshDatabase<T>(admin: string, prefix: string, fn: (u
   }
 }
 
-/** The number given on the command line as `--name <n>`, or `def`. */
-export function numberOption(name: string, def: number): number {
+/** The text given on the command line as `--name <text>`, or `def`. */
+export function textOption(name: string, def: string): string {
   const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : def;
+  return i > 0 ? (process.argv[i + 1] ?? def) : def;
 }
+
+/** The number given on the command line as `--name <n>`, or `def`. */
+export const numberOption = (name: string, def: number): number => Number(textOption(name, String(def)));
+
+/** The words of an environment variable (extra options passed through to a process), none when unset. */
+export const envWords = (name: string): string[] => (process.env[name] ?? '').split(' ').filter(Boolean);

@@ -52,32 +52,39 @@ import type { DomainEvent, EventMetadata } from '../src/events/types.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { NewEvent, StreamWrite } from '../src/store/types.ts';
 import { BENCH_DATA_VERSION, BENCH_TODAY, BenchData, LAYOUTS, writeBenchFile, type LayoutName } from './data.ts';
-import { ceiling, panelSession, runScenario, startChild, startService, withFreshDatabase, type Child, type Figures } from './lib.ts';
+import {
+  ceiling,
+  numberOption,
+  panelSession,
+  runScenario,
+  startChild,
+  startService,
+  textOption,
+  withFreshDatabase,
+  type Child,
+  type Figures,
+} from './lib.ts';
 
-function option(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? (process.argv[i + 1] ?? def) : def;
-}
-const WORKERS = Number(option('workers', '50000'));
-const LAYOUTS_RUN = option('layouts', LAYOUTS.join(',')).split(',') as LayoutName[];
+const WORKERS = numberOption('workers', 50_000);
+const LAYOUTS_RUN = textOption('layouts', LAYOUTS.join(',')).split(',') as LayoutName[];
 for (const l of LAYOUTS_RUN) if (!LAYOUTS.includes(l)) throw new Error(`--layouts takes ${LAYOUTS.join(', ')}`);
 /** Monthly payroll sheets of each worker: 36 leave days for the bookings ahead and the requests. */
-const SHEETS = Number(option('sheets', '36'));
-const RUNS = Number(option('runs', '1'));
-const FORMATS = option('formats', 'json,ndjson').split(',') as ('json' | 'ndjson')[];
-const ONLY = option('only', 'import,rebuild,serve').split(',');
+const SHEETS = numberOption('sheets', 36);
+const RUNS = numberOption('runs', 1);
+const FORMATS = textOption('formats', 'json,ndjson').split(',') as ('json' | 'ndjson')[];
+const ONLY = textOption('only', 'import,rebuild,serve').split(',');
 /** Seconds each load of the serve section runs, the connections it keeps open, the server's heap. */
-const DURATION = Number(option('duration', '10'));
-const CONNECTIONS = Number(option('connections', '32'));
-const HEAP_MB = Number(option('heap', process.env.VACACIONES_HEAP_MB ?? '160'));
+const DURATION = numberOption('duration', 10);
+const CONNECTIONS = numberOption('connections', 32);
+const HEAP_MB = numberOption('heap', Number(process.env.VACACIONES_HEAP_MB ?? 160));
 /** The queries the serve section measures. */
-const KINDS = option('kinds', 'consult,calculate').split(',') as ('consult' | 'calculate')[];
+const KINDS = textOption('kinds', 'consult,calculate').split(',') as ('consult' | 'calculate')[];
 /** The workers of the small working set the serve section compares with all of them. */
-const FEW = Number(option('few', '2000'));
+const FEW = numberOption('few', 2_000);
 /** Measured loads of each kind and working set, alternating between the two sets. */
-const ROUNDS = Number(option('rounds', '2'));
+const ROUNDS = numberOption('rounds', 2);
 /** An existing database of the server to run on instead of a fresh one (kept afterwards). */
-const DATABASE = option('database', '');
+const DATABASE = textOption('database', '');
 const admin = process.env.DATABASE_URL;
 if (!admin) {
   console.error('bench/scale.ts needs DATABASE_URL (a PostgreSQL server it may create databases on)');
@@ -540,8 +547,8 @@ async function serveSection(ctx: Context): Promise<void> {
  * models rebuilt), signed in, each page asked for PANEL_SECONDS by PANEL_CONNECTIONS people at
  * once after a warm-up pass, workers and subgerencias spread over the whole data.
  */
-const PANEL_CONNECTIONS = Number(option('panel-connections', '8'));
-const PANEL_SECONDS = Number(option('panel-seconds', '10'));
+const PANEL_CONNECTIONS = numberOption('panel-connections', 8);
+const PANEL_SECONDS = numberOption('panel-seconds', 10);
 async function panelSection(ctx: Context): Promise<void> {
   // The serve section, when it ran, left the read models current.
   if (!ONLY.includes('rebuild') && !ONLY.includes('serve')) {
