@@ -286,8 +286,9 @@ function metricSum(text: string, name: string): number {
 }
 
 /**
- * Runs a scenario and notes what the service's own /metrics say of it: the share of its time
- * spent in garbage collection, and its event store appends (count per second and mean latency).
+ * Runs a scenario and notes what the service's own /metrics say of it: how busy its event loop
+ * was and how much of a core it used, the share of its time spent in garbage collection, and its
+ * event store appends (count per second and mean latency).
  */
 async function withServerFigures(url: string, durationSec: number, run: () => Promise<Figures>): Promise<Figures> {
   const scrape = async () => (await fetch(`${url}/metrics`)).text();
@@ -301,7 +302,13 @@ async function withServerFigures(url: string, durationSec: number, run: () => Pr
   const majorGcs = delta('vacaciones_nodejs_gc_duration_seconds_count{kind="major"}');
   const heapMb = metricSum(after, 'vacaciones_nodejs_heap_size_used_bytes') / 2 ** 20;
   const appended = appends > 0 ? `${(appends / durationSec).toFixed(0)} appends/s of ${appendMs.toFixed(1)} ms` : 'no appends';
-  row.note = `gc ${((gc / durationSec) * 100).toFixed(1)}% (${majorGcs} major), heap ${heapMb.toFixed(0)} MB, ${appended}`;
+  // What bounds the scenario: a loop busy nearly all the time is the service out of time on its
+  // one thread; a loop well below it waits on the database or the machine's other parties.
+  const loop = delta('vacaciones_nodejs_eventloop_active_seconds_total') / durationSec;
+  const cpu = delta('vacaciones_process_cpu_seconds_total') / durationSec;
+  row.note =
+    `loop ${(loop * 100).toFixed(0)}% busy, CPU ${cpu.toFixed(2)} core, gc ${((gc / durationSec) * 100).toFixed(1)}% (${majorGcs} major), ` +
+    `heap ${heapMb.toFixed(0)} MB, ${appended}`;
   return row;
 }
 

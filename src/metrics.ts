@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import client from 'prom-client';
 import type { HttpMetrics } from './app/context.ts';
 import type { AppendResult, EventStore, ReadByStreamOptions, StreamWrite } from './store/types.ts';
@@ -47,6 +48,19 @@ export class Metrics implements HttpMetrics {
       help: 'Appends that lost a race on a stream and were decided again',
       labelNames: ['stream_kind'],
       registers: [this.registry],
+    });
+    // With process_cpu_seconds_total, what tells an instance that is out of time (its one thread
+    // busy most of a second: more instances or cores will help) from one that waits on its database.
+    let counted = 0;
+    new client.Counter({
+      name: 'vacaciones_nodejs_eventloop_active_seconds_total',
+      help: 'Time the event loop spent running callbacks rather than waiting for I/O (its utilization is the rate of this)',
+      registers: [this.registry],
+      collect() {
+        const active = performance.eventLoopUtilization().active / 1000;
+        this.inc(active - counted);
+        counted = active;
+      },
     });
     if (projectionLag) {
       new client.Gauge({

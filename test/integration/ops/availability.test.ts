@@ -156,6 +156,17 @@ describe.skipIf(!hasServer())(
       expect(text).toMatch(/vacaciones_event_store_append_seconds_count\{store="postgres"\} [1-9]/);
       expect(text).toMatch(/vacaciones_projection_lag_events\{projector="vacations"\} \d+/);
       expect(text).toMatch(/vacaciones_process_resident_memory_bytes \d+/);
+      // The loop has run this test's requests: some time, and never more than the process has lived.
+      const loopSeconds = (t: string) => Number(/^vacaciones_nodejs_eventloop_active_seconds_total (\S+)$/m.exec(t)?.[1]);
+      const first = loopSeconds(text);
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBeLessThan(process.uptime());
+      await fetch(`${base}/vacaciones/calculate`, {
+        method: 'POST',
+        headers: { 'x-api-key': `Bearer ${key}` },
+        body: new URLSearchParams({}),
+      });
+      expect(loopSeconds(await (await fetch(`${base}/metrics`)).text())).toBeGreaterThan(first);
     });
   },
 );
