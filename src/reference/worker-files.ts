@@ -1,4 +1,4 @@
-import { intern, internBy, internList, internedNames } from '../caching/intern.ts';
+import { intern, internBy, internList, internListBy, internedNames } from '../caching/intern.ts';
 import type { Queryable } from '../db/types.ts';
 import { fromDayNumber, type Payroll } from '../domain/index.ts';
 import type { CompanyContract, Contract, Worker } from './types.ts';
@@ -102,10 +102,10 @@ function toFile(r: Row): WorkerFileRow {
     // workers: shared.
     payroll: {
       contract: internList(sheetContracts.map((id) => index.get(Number(id)) ?? -1)),
-      starts: internList(starts.map(dayName)),
-      ends: internList(ends.map(dayName)),
-      days: internList(days.map(Number)),
-      pay: internList(pay.map(Number)),
+      starts: internListBy(starts, (l) => l.map(dayName)),
+      ends: internListBy(ends, (l) => l.map(dayName)),
+      days: internListBy(days, (l) => l.map(Number)),
+      pay: internListBy(pay, (l) => l.map(Number)),
     },
   };
 }
