@@ -32,12 +32,12 @@ import { migrate } from '../src/migrations.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { BENCH_TODAY, BenchData, LAYOUTS, type LayoutName, type PlannedRequest } from './data.ts';
 import {
+  bareFastify,
   envWords,
   numberOption,
   panelSession,
   printTable,
   runScenario,
-  startChild,
   startService,
   textOption,
   type Figures,
@@ -113,24 +113,9 @@ export async function httpBenchmarks(): Promise<{ rows: Figures[]; peakRssMb: nu
       return { plan: path, first: 0, workers: requests.length };
     };
 
-    // The bare hello-world in a process of its own, measured before the scenarios and again after
-    // them: the machine's speed moves within a run, and the shares are taken against the faster.
-    const measureCeiling = async (name: string) => {
-      const hello = await startChild(
-        process.execPath,
-        [
-          '-e',
-          "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))",
-        ],
-        {},
-        /listening (http:\/\/\S+)/,
-      );
-      try {
-        rows.push(await runScenario({ name, kind: 'hello', url: hello.url, connections, durationSec: duration }));
-      } finally {
-        await hello.stop();
-      }
-    };
+    // The bare hello-world measured before the scenarios and again after them: the machine's speed
+    // moves within a run, and the shares are taken against the faster (printTable).
+    const measureCeiling = async (name: string) => rows.push(await bareFastify(name, connections, duration));
     if (chosen('ceiling')) await measureCeiling('ceiling: bare fastify');
 
     // The compiled build with the heap limit `npm start` gives it, as it runs in production.

@@ -173,6 +173,51 @@ export async function startService(databaseUrl: string, today: string, heapMb: n
 }
 
 /**
+ * The bare fastify hello-world in a process of its own, loaded as a scenario is: this machine's
+ * ceiling for HTTP at that moment.
+ */
+export async function bareFastify(name: string, connections: number, durationSec: number): Promise<Figures> {
+  const hello = await startChild(
+    process.execPath,
+    [
+      '-e',
+      "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))",
+    ],
+    {},
+    /listening (http:\/\/\S+)/,
+  );
+  try {
+    return await runScenario({ name, kind: 'hello', url: hello.url, connections, durationSec });
+  } finally {
+    await hello.stop();
+  }
+}
+
+/**
+ * The ceiling the scenarios are set beside, of the hello-world measured once or more in a run: the
+ * faster of the measures (the higher rate, the lower p99), so that a slow moment of the machine
+ * during one does not flatter the shares; and a line saying how far apart they were.
+ */
+export function fasterCeiling(measures: readonly Figures[]): { requestsPerSec: number; p99: number; spread: string } {
+  const rates = measures.map((r) => r.requestsPerSec);
+  const apart = (Math.max(...rates) / Math.min(...rates) - 1) * 100;
+  return {
+    requestsPerSec: Math.max(...rates),
+    p99: Math.min(...measures.map((r) => r.p99)),
+    spread:
+      measures.length < 2
+        ? ''
+        : `ceiling measured ${measures.length} times: ${rates.join(', ')} req/s (${apart.toFixed(0)}% apart); shares are of the faster` +
+          (apart > 15 ? ': the machine changed speed during the run, so compare its figures with care' : ''),
+  };
+}
+
+/** A scenario's share of the ceiling's requests per second, and its p99 over the ceiling's. */
+export function besideCeiling(f: Pick<Figures, 'requestsPerSec' | 'p99'>, c: { requestsPerSec: number; p99: number }) {
+  return { share: `${((f.requestsPerSec / c.requestsPerSec) * 100).toFixed(1)}%`, ratio: `${(f.p99 / Math.max(c.p99, 1)).toFixed(1)}×` };
+}
+
+/**
  * The figures as a table. Beside each scenario, its share of the bare hello-world's requests per
  * second and its p99 over the hello-world's, when the first row is that hello-world of the same
  * run. Where it was measured again after the scenarios (a row named `ceiling` too), each scenario
@@ -183,17 +228,14 @@ export async function startService(databaseUrl: string, today: string, heapMb: n
  */
 export function printTable(rows: Figures[], extra: Record<string, string | number> = {}): void {
   const ceilings = rows[0]?.name.startsWith('ceiling') ? rows.filter((r) => r.name.startsWith('ceiling')) : [];
-  const ceilingRow: Pick<Figures, 'requestsPerSec' | 'p99'> | undefined = ceilings.length
-    ? { requestsPerSec: Math.max(...ceilings.map((r) => r.requestsPerSec)), p99: Math.min(...ceilings.map((r) => r.p99)) }
-    : undefined;
+  const ceilingRow = ceilings.length ? fasterCeiling(ceilings) : undefined;
   const header = ['scenario', 'req/s', 'share', 'p50 ms', 'p99 ms', 'p99 ratio', 'ok', '422', 'other', 'errors', 'note'];
   const lines = rows.map((r) => {
     const refused = r.refused ?? 0;
     const expects422 = r.expected === 422;
     // A load, not a single download (the register's), is what compares with the hello-world.
     const beside = ceilingRow && !ceilings.includes(r) && r.ok + r.non2xx + r.errors > 1;
-    const share = beside ? `${((r.requestsPerSec / ceilingRow.requestsPerSec) * 100).toFixed(1)}%` : '';
-    const ratio = beside ? `${(r.p99 / Math.max(ceilingRow.p99, 1)).toFixed(1)}×` : '';
+    const { share, ratio } = beside ? besideCeiling(r, ceilingRow) : { share: '', ratio: '' };
     // Whatever is neither the expected answer nor a refusal: other non-2xx, or a 2xx where a 422 was expected.
     const answers = Object.values(r.statuses ?? {}).reduce((a, b) => a + b, 0);
     const other = answers - r.ok - (expects422 ? 0 : refused);
@@ -206,14 +248,7 @@ export function printTable(rows: Figures[], extra: Record<string, string | numbe
   const fmt = (cells: string[]) => cells.map((c, i) => (i === 0 || i === last ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   console.log(fmt(header));
   for (const l of lines) console.log(fmt(l));
-  if (ceilings.length > 1) {
-    const rates = ceilings.map((r) => r.requestsPerSec);
-    const spread = (Math.max(...rates) / Math.min(...rates) - 1) * 100;
-    console.log(
-      `ceiling measured ${ceilings.length} times: ${rates.join(', ')} req/s (${spread.toFixed(0)}% apart); shares are of the faster` +
-        (spread > 15 ? ': the machine changed speed during the run, so compare its figures with care' : ''),
-    );
-  }
+  if (ceilingRow?.spread) console.log(ceilingRow.spread);
   for (const [k, v] of Object.entries(extra)) console.log(`${k}: ${v}`);
 }
 

@@ -53,11 +53,13 @@ import { PostgresEventStore } from '../src/store/postgres-store.ts';
 import type { NewEvent, StreamWrite } from '../src/store/types.ts';
 import { BENCH_DATA_VERSION, BENCH_TODAY, BenchData, LAYOUTS, writeBenchFile, type LayoutName } from './data.ts';
 import {
+  bareFastify,
+  besideCeiling,
   ceiling,
+  fasterCeiling,
   numberOption,
   panelSession,
   runScenario,
-  startChild,
   startService,
   textOption,
   withFreshDatabase,
@@ -462,28 +464,15 @@ async function importedWithKey(url: string): Promise<string> {
 async function serveSection(ctx: Context): Promise<void> {
   const key = await importedWithKey(ctx.url);
 
-  const hello = await startChild(
-    process.execPath,
-    [
-      '-e',
-      "const f=require('fastify')();f.get('/',async()=>({hello:'world'}));f.listen({port:0,host:'127.0.0.1'}).then(a=>console.log('listening '+a))",
-    ],
-    {},
-    /listening (http:\/\/\S+)/,
-  );
-  const ceilingHttp = await runScenario({
-    name: 'ceiling',
-    kind: 'hello',
-    url: hello.url,
-    connections: CONNECTIONS,
-    durationSec: DURATION,
-  });
-  await hello.stop();
-  ctx.lines.push(
-    `serve: ceiling, bare fastify hello-world: ${ceilingHttp.requestsPerSec} req/s, p99 ${ceilingHttp.p99} ms (load average ${load()})`,
-  );
-  const besideCeiling = (f: Figures) =>
-    `${((f.requestsPerSec / ceilingHttp.requestsPerSec) * 100).toFixed(1)}% of the hello-world's req/s, p99 ${(f.p99 / Math.max(ceilingHttp.p99, 1)).toFixed(1)}× its`;
+  const ceilingBefore = await bareFastify('ceiling', CONNECTIONS, DURATION);
+  const loadBefore = load();
+  // Written once the hello-world has been measured again after the loads: the shares are of the
+  // faster of its two measures (fasterCeiling), as in bench/http.ts.
+  const lines: ((c: { requestsPerSec: number; p99: number }) => string)[] = [];
+  const beside = (f: Figures, c: { requestsPerSec: number; p99: number }) => {
+    const { share, ratio } = besideCeiling(f, c);
+    return `${share} of the hello-world's req/s, p99 ${ratio} its`;
+  };
   // calculate sends the requests planned on this data: valid under the limit, where others are booked.
   const calculatePlan = resolve(`bench/results/scale-${WORKERS}-${layout}-${SHEETS}s-${BENCH_DATA_VERSION}.calculate.json`);
   writeFileSync(calculatePlan, JSON.stringify(data.plans.calculate));
@@ -493,9 +482,9 @@ async function serveSection(ctx: Context): Promise<void> {
   let errors5xx = 0;
   let notOk = 0;
   try {
-    ctx.lines.push(`serve: start to ready (/health/ready): ${readySeconds.toFixed(1)} s, heap limit ${HEAP_MB} MB`);
+    lines.push(() => `serve: start to ready (/health/ready): ${readySeconds.toFixed(1)} s, heap limit ${HEAP_MB} MB`);
     // Few days left (a short payroll history under limits) can leave calculate nothing to send.
-    if (planned === 0) ctx.lines.push('serve: calculate left out: no request could be planned on this data');
+    if (planned === 0) lines.push(() => 'serve: calculate left out: no request could be planned on this data');
     const loads = KINDS.filter((kind) => kind !== 'calculate' || planned > 0).map((kind) => {
       const base =
         kind === 'calculate'
@@ -524,22 +513,32 @@ async function serveSection(ctx: Context): Promise<void> {
           errors5xx += fives(f);
           notOk += f.non2xx + f.errors;
           rates[set]!.push(f.requestsPerSec);
-          ctx.lines.push(
-            `serve: ${kind} at random over ${set === 'few' ? `${few} workers` : `all ${all}${kind === 'calculate' ? ' planned' : ''}`}: ${figures(f)}; ${besideCeiling(f)} (load average ${load()})`,
+          const loadNow = load();
+          lines.push(
+            (c) =>
+              `serve: ${kind} at random over ${set === 'few' ? `${few} workers` : `all ${all}${kind === 'calculate' ? ' planned' : ''}`}: ${figures(f)}; ${beside(f, c)} (load average ${loadNow})`,
           );
         }
       }
       const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-      ctx.lines.push(
-        `serve: ${kind}, all ${all} / ${few} workers = ${((sum(rates.all!) / sum(rates.few!)) * 100).toFixed(0)}% (${ROUNDS} rounds each, alternating)`,
-      );
+      const ofAll = ((sum(rates.all!) / sum(rates.few!)) * 100).toFixed(0);
+      lines.push(() => `serve: ${kind}, all ${all} / ${few} workers = ${ofAll}% (${ROUNDS} rounds each, alternating)`);
     }
-    ctx.lines.push(
-      `serve: peak RSS of the server ${server.peakRssMb()} MB; answers other than 2xx (passes included): ${notOk}, of which 5xx: ${errors5xx}`,
+    const peak = server.peakRssMb();
+    lines.push(
+      () => `serve: peak RSS of the server ${peak} MB; answers other than 2xx (passes included): ${notOk}, of which 5xx: ${errors5xx}`,
     );
   } finally {
     await server.stop();
   }
+  // With the server stopped, as at the first measure.
+  const ceilingAfter = await bareFastify('ceiling', CONNECTIONS, DURATION);
+  const c = fasterCeiling([ceilingBefore, ceilingAfter]);
+  ctx.lines.push(
+    `serve: ceiling, bare fastify hello-world: ${ceilingBefore.requestsPerSec} req/s, p99 ${ceilingBefore.p99} ms (load average ${loadBefore}); ` +
+      `again after: ${ceilingAfter.requestsPerSec} req/s, p99 ${ceilingAfter.p99} ms; ${c.spread}`,
+    ...lines.map((line) => line(c)),
+  );
 }
 
 /**
