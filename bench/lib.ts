@@ -193,12 +193,18 @@ export async function bareFastify(name: string, connections: number, durationSec
   }
 }
 
+/** The hello-world's figures a scenario is set beside. */
+export interface Ceiling {
+  requestsPerSec: number;
+  p99: number;
+}
+
 /**
  * The ceiling the scenarios are set beside, of the hello-world measured once or more in a run: the
  * faster of the measures (the higher rate, the lower p99), so that a slow moment of the machine
  * during one does not flatter the shares; and a line saying how far apart they were.
  */
-export function fasterCeiling(measures: readonly Figures[]): { requestsPerSec: number; p99: number; spread: string } {
+export function fasterCeiling(measures: readonly Figures[]): Ceiling & { spread: string } {
   const rates = measures.map((r) => r.requestsPerSec);
   const apart = (Math.max(...rates) / Math.min(...rates) - 1) * 100;
   return {
@@ -213,7 +219,7 @@ export function fasterCeiling(measures: readonly Figures[]): { requestsPerSec: n
 }
 
 /** A scenario's share of the ceiling's requests per second, and its p99 over the ceiling's. */
-export function besideCeiling(f: Pick<Figures, 'requestsPerSec' | 'p99'>, c: { requestsPerSec: number; p99: number }) {
+export function besideCeiling(f: Pick<Figures, 'requestsPerSec' | 'p99'>, c: Ceiling) {
   return { share: `${((f.requestsPerSec / c.requestsPerSec) * 100).toFixed(1)}%`, ratio: `${(f.p99 / Math.max(c.p99, 1)).toFixed(1)}×` };
 }
 

@@ -63,6 +63,7 @@ import {
   startService,
   textOption,
   withFreshDatabase,
+  type Ceiling,
   type Child,
   type Figures,
 } from './lib.ts';
@@ -468,8 +469,8 @@ async function serveSection(ctx: Context): Promise<void> {
   const loadBefore = load();
   // Written once the hello-world has been measured again after the loads: the shares are of the
   // faster of its two measures (fasterCeiling), as in bench/http.ts.
-  const lines: ((c: { requestsPerSec: number; p99: number }) => string)[] = [];
-  const beside = (f: Figures, c: { requestsPerSec: number; p99: number }) => {
+  const lines: ((c: Ceiling) => string)[] = [];
+  const beside = (f: Figures, c: Ceiling) => {
     const { share, ratio } = besideCeiling(f, c);
     return `${share} of the hello-world's req/s, p99 ${ratio} its`;
   };
@@ -535,8 +536,8 @@ async function serveSection(ctx: Context): Promise<void> {
   const ceilingAfter = await bareFastify('ceiling', CONNECTIONS, DURATION);
   const c = fasterCeiling([ceilingBefore, ceilingAfter]);
   ctx.lines.push(
-    `serve: ceiling, bare fastify hello-world: ${ceilingBefore.requestsPerSec} req/s, p99 ${ceilingBefore.p99} ms (load average ${loadBefore}); ` +
-      `again after: ${ceilingAfter.requestsPerSec} req/s, p99 ${ceilingAfter.p99} ms; ${c.spread}`,
+    `serve: ceiling, bare fastify hello-world, before and after the loads: p99 ${ceilingBefore.p99} and ${ceilingAfter.p99} ms ` +
+      `(load average before ${loadBefore}); ${c.spread}`,
     ...lines.map((line) => line(c)),
   );
 }
