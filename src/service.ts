@@ -16,6 +16,7 @@ import { deadLetterCounts } from './integration/webhooks/repository.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { ProjectionService, projectionStatus } from './projections/index.ts';
 import type { BulkStartOptions } from './projections/runtime/bulk-start.ts';
+import { REBUILD_SUFFIX } from './projections/runtime/rebuild.ts';
 import { rebuildInProcessOfItsOwn } from './rebuild-process.ts';
 import { readSideOf } from './projections/read-side.ts';
 import { vouchForMonths } from './projections/occupancy/vouch.ts';
@@ -50,7 +51,10 @@ export interface ServiceOptions {
 /** Builds the whole service (database, event store, commands, projections, HTTP) without listening. */
 export async function createService(config: Config, logger: Logger, opts: ServiceOptions = {}): Promise<Service> {
   const calendar = holidayCalendar(config);
-  const db = await openDb(config, config.databasePoolSize);
+  const db = await openDb(config, config.databasePoolSize, {
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    lockTimeoutMs: config.databaseLockTimeoutMs,
+  });
   try {
     await migrate(db);
   } catch (err) {
@@ -144,7 +148,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       now: opts.now,
       metrics,
       metricsText: () => metrics.text(),
-      checkReady: () => checkReadiness(db, rawStore),
+      checkReady: () => checkReadiness(db, rawStore, { skipSuffixes: [REBUILD_SUFFIX] }),
       projectionStatus: () => projectionStatus(db, rawStore, opts.projections === false ? undefined : projections),
     },
     { logger },

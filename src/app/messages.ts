@@ -36,4 +36,5 @@ export const MESSAGES = {
   badUrl: 'La ruta solicitada no es válida',
   headersTooLarge: 'Los encabezados o la URL de la solicitud son demasiado grandes',
   badRequest: 'Solicitud HTTP no válida',
+  requestTimeout: 'La solicitud no llegó completa a tiempo',
 } as const;

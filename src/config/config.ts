@@ -22,6 +22,16 @@ export interface Config {
   webhookRetryBaseMs: number;
   webhookGiveUpAfterS: number;
   bodyLimitBytes: number;
+  /**
+   * How long the server's connections let one statement run, and wait for a lock, before
+   * PostgreSQL cancels it (0: no limit): a request held up past them answers 503 instead of
+   * hanging. Operator commands (import, rebuild, migrate) run without them.
+   */
+  databaseStatementTimeoutMs: number;
+  databaseLockTimeoutMs: number;
+  /** Longest the server waits for a request's headers, and for the whole request, before answering 408. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /** Connections the service keeps to PostgreSQL (the projectors and the change feed take 2 more). */
   databasePoolSize: number;
   /** Off only for debugging: see batchLimit (src/caching/gather.ts). */
@@ -124,6 +134,10 @@ export function loadConfig(env: Env = process.env): Config {
     webhookGiveUpAfterS: intVar(env, 'WEBHOOK_GIVE_UP_AFTER_S', 86_400, 1, 86_400),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 65536, 1024, 10 * 1024 * 1024),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 30, 2, 500),
+    databaseStatementTimeoutMs: intVar(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),
+    databaseLockTimeoutMs: intVar(env, 'DATABASE_LOCK_TIMEOUT_MS', 5_000, 0, 3_600_000),
+    headersTimeoutMs: intVar(env, 'HEADERS_TIMEOUT_MS', 20_000, 1_000, 300_000),
+    requestTimeoutMs: intVar(env, 'REQUEST_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     batching,
     trustProxy: trustProxyVar(env),
   };

@@ -2,13 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config/config.ts';
 import { lockDataDir } from './dir-lock.ts';
-import { PostgresDb } from './postgres.ts';
+import { PostgresDb, type SessionLimits } from './postgres.ts';
 import type { Db } from './types.ts';
 
 /** The server when DATABASE_URL is set, else the embedded PGlite under DATA_DIR. */
-export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize?: number): Promise<Db> {
+export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, poolSize?: number, limits?: SessionLimits): Promise<Db> {
   if (config.databaseUrl) {
-    return new PostgresDb({ connectionString: config.databaseUrl, max: poolSize });
+    return new PostgresDb({ connectionString: config.databaseUrl, max: poolSize, limits });
   }
   const dir = resolve(config.dataDir, 'pglite');
   mkdirSync(dir, { recursive: true });

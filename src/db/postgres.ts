@@ -28,14 +28,17 @@ const types = {
  */
 const SESSION_OPTIONS = '-c jit=off';
 
-function sessionOptions(connectionString: string): string {
+function sessionOptions(connectionString: string, limits: SessionLimits | undefined): string {
+  const ours = limits
+    ? `${SESSION_OPTIONS} -c statement_timeout=${limits.statementTimeoutMs} -c lock_timeout=${limits.lockTimeoutMs}`
+    : SESSION_OPTIONS;
   let given: string | null = null;
   try {
     given = new URL(connectionString).searchParams.get('options');
   } catch {
     // Not a URL (a keyword/value string): its options, if any, are not merged.
   }
-  return given ? `${SESSION_OPTIONS} ${given}` : SESSION_OPTIONS;
+  return given ? `${ours} ${given}` : ours;
 }
 
 /**
@@ -47,7 +50,15 @@ function sessionOptions(connectionString: string): string {
 const LZ4_WHERE_OFFERED = `SELECT set_config('default_toast_compression', 'lz4', false)
   WHERE EXISTS (SELECT 1 FROM pg_settings WHERE name = 'default_toast_compression' AND 'lz4' = ANY (enumvals))`;
 
+/** The longest a statement runs and waits for a lock on these connections before PostgreSQL cancels it; 0 is no limit. */
+export interface SessionLimits {
+  statementTimeoutMs: number;
+  lockTimeoutMs: number;
+}
+
 export interface PostgresOptions {
+  /** For a server's connections: what waits on its own (a lock session, a migration) lifts them with `withoutLimits`. */
+  limits?: SessionLimits;
   connectionString: string;
   max?: number;
   /** Fail fast when the server is unreachable instead of waiting for the OS time-out. */
@@ -58,14 +69,16 @@ export interface PostgresOptions {
 export class PostgresDb implements Db {
   readonly kind = 'postgres' as const;
   readonly pool: pg.Pool;
+  private readonly limited: boolean;
 
   constructor(opts: PostgresOptions) {
+    this.limited = opts.limits !== undefined;
     this.pool = new pg.Pool({
       connectionString: opts.connectionString,
       max: opts.max ?? 10,
       connectionTimeoutMillis: opts.connectionTimeoutMillis ?? 5000,
       application_name: opts.applicationName ?? 'vacaciones',
-      options: sessionOptions(opts.connectionString),
+      options: sessionOptions(opts.connectionString, opts.limits),
       types,
       // Run on each new connection before it is handed out.
       onConnect: async (client: pg.ClientBase) => {
@@ -105,7 +118,12 @@ export class PostgresDb implements Db {
     const client = await this.checkout();
     let broken = false;
     try {
-      return await fn(wrap(client));
+      // A dedicated connection waits on purpose (a lock granted in turn, a migration, an import):
+      // the server's limits are lifted on it, and put back before it is handed back.
+      if (this.limited) await client.query('SET statement_timeout = 0; SET lock_timeout = 0');
+      const result = await fn(wrap(client));
+      if (this.limited) await client.query('RESET statement_timeout; RESET lock_timeout');
+      return result;
     } catch (err) {
       broken = true;
       throw err;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
-import multipart from '@fastify/multipart';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import './request-types.ts';
 import { apiKeyGuard } from './auth.ts';
+import { boundedBodies } from './bodies.ts';
 import type { AppDeps } from '../app/context.ts';
 import { registerDocs } from './docs.ts';
 import { MESSAGES } from '../app/messages.ts';
@@ -23,43 +23,18 @@ import { noveltyRoutes } from './routes/novelties.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
 
-interface MultipartEntry {
-  type: string;
-  value?: unknown;
-  valueTruncated?: boolean;
-  fieldnameTruncated?: boolean;
-}
-
-function tooLarge(): Error {
-  return Object.assign(new Error('multipart body over the size limit'), { statusCode: 413 });
-}
-
-/**
- * Multipart fields as plain values, like the other body types. Busboy cuts a field at the size
- * limit instead of failing, so a cut field, or fields adding up past the limit (a chunked body
- * has no length to check up front), is refused as too large rather than read short.
- */
-function multipartFields(body: unknown, limit: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  let total = 0;
-  for (const [name, raw] of Object.entries((body ?? {}) as Record<string, MultipartEntry | MultipartEntry[]>)) {
-    const entries = Array.isArray(raw) ? raw : [raw];
-    const values: unknown[] = [];
-    for (const e of entries) {
-      if (e.type !== 'field' || e.valueTruncated || e.fieldnameTruncated) throw tooLarge();
-      total += name.length + String(e.value ?? '').length;
-      values.push(e.value);
-    }
-    if (total > limit) throw tooLarge();
-    out[name] = values.length === 1 ? values[0] : values;
-  }
-  return out;
-}
-
 /** helmet's headers with the content security policy off: the panel sets its own (src/panel). */
 const SECURITY_HEADERS = securityHeaders({ contentSecurityPolicy: false });
 
 const hopsWithin = (hops: number) => (_address: string, hop: number) => hop < hops;
+
+/** What Node's HTTP parser refused, as the status line and message the interface gives it. */
+function clientErrorAnswer(code: string | undefined): { status: number; reason: string; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, reason: 'Request Header Fields Too Large', message: MESSAGES.headersTooLarge };
+  // The headers (or the whole request) did not arrive within the server's time-outs.
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, reason: 'Request Timeout', message: MESSAGES.requestTimeout };
+  return { status: 400, reason: 'Bad Request', message: MESSAGES.badRequest };
+}
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,100}$/;
 
@@ -106,18 +81,21 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
     // Requests Node's HTTP parser refuses (oversized headers or URL, garbage) never reach fastify.
     clientErrorHandler: (err, socket) => {
       if (!socket.writable) return;
-      const status = (err as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify({
-        success: false,
-        statusCode: status,
-        message: status === 431 ? MESSAGES.headersTooLarge : MESSAGES.badRequest,
-      });
+      const { status, reason, message } = clientErrorAnswer((err as { code?: string }).code);
+      const body = JSON.stringify({ success: false, statusCode: status, message });
       socket.end(
-        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `HTTP/1.1 ${status} ${reason}\r\n` +
           `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
       );
     },
     forceCloseConnections: false,
+    // Slow clients (slowloris) are cut off: Node answers 408 through clientErrorHandler.
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(deps.config.headersTimeoutMs, deps.config.requestTimeoutMs),
+      // How often Node looks for connections past those time-outs (its default is 30 s).
+      connectionsCheckingInterval: Math.min(1000, deps.config.headersTimeoutMs),
+    },
   });
 
   app.decorateRequest('apiKey', null);
@@ -132,16 +110,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   await app.register(formbody, { bodyLimit: deps.config.bodyLimitBytes });
   // Only the form types the interface takes: a text/plain body is refused (415), not read as a string.
   app.removeContentTypeParser('text/plain');
-  await app.register(multipart, {
-    attachFieldsToBody: true,
-    limits: { files: 0, fields: 100, fieldSize: deps.config.bodyLimitBytes, fieldNameSize: 200, parts: 101, headerPairs: 50 },
-  });
-  app.addHook('onRequest', async (req) => {
-    if (req.isMultipart() && Number(req.headers['content-length'] ?? 0) > deps.config.bodyLimitBytes) throw tooLarge();
-  });
-  app.addHook('preValidation', async (req) => {
-    if (req.isMultipart()) req.body = multipartFields(req.body, deps.config.bodyLimitBytes);
-  });
+  boundedBodies(app);
   await registerDocs(app);
 
   app.addHook('onRequest', async (req, reply) => {
@@ -159,6 +128,11 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   app.addHook('onSend', async (_req, _reply, payload) => {
     await new Promise((resolve) => setImmediate(resolve));
     return payload;
+  });
+
+  // Every 503 (the database or the event store out of reach or too slow) says when to try again.
+  app.addHook('onSend', async (_req, reply) => {
+    if (reply.statusCode === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '2');
   });
 
   app.addHook('onResponse', async (req, reply) => {
@@ -190,7 +164,6 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
     const c = classifyError(err);
     if (c.status >= 500) req.log.error({ err, reqId: req.id }, 'request failed');
     else req.log.info({ reqId: req.id, code: (err as { code?: string }).code }, 'request rejected');
-    if (c.status === 503) reply.header('retry-after', '2');
     const detalle = errorDetail(c.status, {
       requestId: req.id,
       bodyLimitBytes: deps.config.bodyLimitBytes,

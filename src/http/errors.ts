@@ -13,6 +13,10 @@ const DB_DOWN_CODES = new Set([
   '08001',
   '08003',
   '08006',
+  // The server's statement_timeout and lock_timeout (DATABASE_STATEMENT_TIMEOUT_MS,
+  // DATABASE_LOCK_TIMEOUT_MS): the database was too slow or held a lock, so try again.
+  '57014',
+  '55P03',
 ]);
 
 /** What pg and the KurrentDB client say when the server cannot be reached. */
