@@ -56,7 +56,8 @@ describe.skipIf(!hasServer())(`vacaciones webhook, dead letters and filters${has
     await importReferenceData(t.db, data);
     const key = (await createApiKey(t.db, { name: 'nomina' })).key;
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const vars = { DATABASE_URL: t.url!, VACACIONES_TODAY: '2026-11-21', LOG_LEVEL: 'silent', PORT: '0' };
+    // The receiver is on this machine.
+    const vars = { DATABASE_URL: t.url!, VACACIONES_TODAY: '2026-11-21', LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_ALLOW_PRIVATE: '1' };
     env = { ...process.env, ...vars };
     const config = loadConfig({ ...vars, WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_GIVE_UP_AFTER_S: '1' });
     service = await createService(config, createLogger(config));
