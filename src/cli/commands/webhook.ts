@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { FEED_TYPES, cursorOf, logTag, positionOfCursor } from '../../integration/feed.ts';
+import { FEED_TYPES, cursorKeyOf, cursorOf, positionOfCursor } from '../../integration/feed.ts';
 import {
   WebhookError,
   addWebhook,
@@ -71,7 +71,7 @@ export function registerWebhook(program: Command, io: CliIo): void {
           io.out('no webhooks');
           return;
         }
-        const tag = await logTag(store);
+        const key = await cursorKeyOf(db, store);
         const rows = [['NAME', 'URL', 'TYPES', 'DELIVERED', 'FAILURES', 'NEXT ATTEMPT', 'LAST ERROR', 'POSITION']];
         for (const w of hooks) {
           rows.push([
@@ -82,7 +82,7 @@ export function registerWebhook(program: Command, io: CliIo): void {
             String(w.failures),
             w.nextAttemptAt?.toISOString() ?? '-',
             w.lastError === null ? '-' : shownUrl(w.lastError),
-            cursorOf(tag, w.position),
+            cursorOf(key, w.position),
           ]);
         }
         for (const line of table(rows)) io.out(line);
@@ -116,7 +116,7 @@ export function registerWebhook(program: Command, io: CliIo): void {
     .requiredOption('--desde <cursor>', 'a "siguiente" cursor of the feed, or "inicio"')
     .action(async (name: string, opts: { desde: string }) => {
       await withStore(async (db, store) => {
-        const p = opts.desde === 'inicio' ? { commit: 0n, prepare: 0n } : positionOfCursor(opts.desde, await logTag(store));
+        const p = opts.desde === 'inicio' ? { commit: 0n, prepare: 0n } : positionOfCursor(opts.desde, await cursorKeyOf(db, store));
         if (p === 'malformed') throw new CliError(`--desde ${opts.desde} is no cursor of the change feed`);
         if (p === 'otherDatabase') throw new CliError(`--desde ${opts.desde} is a cursor of another database`);
         await replayWebhook(db, name, p);
