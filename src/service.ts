@@ -166,6 +166,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   const deliverer = new WebhookDeliverer(db, rawStore, {
     contractsOf: async (doc) => (await reference.workerFileByDocument(doc))?.contracts ?? [],
     timeoutMs: config.webhookTimeoutMs,
+    allowPrivate: config.webhookAllowPrivate,
     retryBaseMs: config.webhookRetryBaseMs,
     giveUpAfterMs: config.webhookGiveUpAfterS * 1000,
     logger: logger.child({ component: 'webhooks' }),

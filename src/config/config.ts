@@ -21,6 +21,8 @@ export interface Config {
   webhookTimeoutMs: number;
   webhookRetryBaseMs: number;
   webhookGiveUpAfterS: number;
+  /** Webhooks may be added for and delivered to loopback, private and other internal addresses (tests, internal deployments). */
+  webhookAllowPrivate: boolean;
   bodyLimitBytes: number;
   /**
    * How long the server's connections let one statement run, and wait for a lock, before
@@ -115,6 +117,9 @@ export function loadConfig(env: Env = process.env): Config {
   if (batchingText !== 'on' && batchingText !== 'off') fail('VACACIONES_BATCHING', batchingText, '"on" or "off"');
   const batching = batchingText === 'on';
 
+  const allowPrivateText = env.WEBHOOK_ALLOW_PRIVATE || '0';
+  if (allowPrivateText !== '0' && allowPrivateText !== '1') fail('WEBHOOK_ALLOW_PRIVATE', allowPrivateText, '"1" or "0"');
+
   const logLevel = (env.LOG_LEVEL || 'info') as Config['logLevel'];
   if (!(LEVELS as readonly string[]).includes(logLevel)) fail('LOG_LEVEL', logLevel, LEVELS.join(', '));
 
@@ -132,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
     webhookRetryBaseMs: intVar(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 10, 3_600_000),
     webhookGiveUpAfterS: intVar(env, 'WEBHOOK_GIVE_UP_AFTER_S', 86_400, 1, 86_400),
+    webhookAllowPrivate: allowPrivateText === '1',
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 65536, 1024, 10 * 1024 * 1024),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 30, 2, 500),
     databaseStatementTimeoutMs: intVar(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 0, 3_600_000),

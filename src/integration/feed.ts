@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Queryable } from '../db/types.ts';
 import type { Amortization } from '../domain/index.ts';
 import { decode, type DecodedEvent } from '../events/codec.ts';
 import { workerIdOfStream } from '../events/streams.ts';
@@ -193,14 +194,62 @@ const tags = new WeakMap<EventStore, string>();
 
 export type CursorProblem = 'malformed' | 'otherDatabase';
 
-export const cursorOf = (tag: string, p: Position): string => Buffer.from(`ev1.${tag}.${p.commit}.${p.prepare}`).toString('base64url');
+/** What a cursor is bound to and signed with: the log's tag and this database's cursor key. */
+export interface CursorKey {
+  tag: string;
+  secret: string;
+}
 
-/** The position a cursor names, or why it names none in this database. */
-export function positionOfCursor(cursor: string, tag: string): Position | CursorProblem {
-  const m = /^ev1\.([0-9a-f]{16}|0)\.(\d{1,20})\.(\d{1,20})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!m || cursorOf(m[1]!, { commit: BigInt(m[2]!), prepare: BigInt(m[3]!) }) !== cursor) return 'malformed';
-  const p = { commit: BigInt(m[2]!), prepare: BigInt(m[3]!) };
+/** The cursor key, made once per database and kept for every instance (migration 50). */
+async function cursorSecret(db: Queryable): Promise<string> {
+  const known = secrets.get(db);
+  if (known) return known;
+  await db.query('INSERT INTO feed_settings (id, cursor_secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [
+    randomBytes(32).toString('base64url'),
+  ]);
+  const r = await db.query<{ cursor_secret: string }>('SELECT cursor_secret FROM feed_settings WHERE id = 1');
+  const secret = r.rows[0]!.cursor_secret;
+  secrets.set(db, secret);
+  return secret;
+}
+
+const secrets = new WeakMap<Queryable, string>();
+
+/** The key cursors of this database are made and checked with. */
+export async function cursorKeyOf(db: Queryable, store: EventStore): Promise<CursorKey> {
+  const [tag, secret] = await Promise.all([logTag(store), cursorSecret(db)]);
+  return { tag, secret };
+}
+
+/** Positions are PostgreSQL bigints: a larger one names no place in the log. */
+const MAX_POSITION = 2n ** 63n - 1n;
+
+const fieldsOf = (tag: string, p: Position) => `ev2.${tag}.${p.commit}.${p.prepare}`;
+const macOf = (secret: string, fields: string) => createHmac('sha256', secret).update(fields).digest().subarray(0, 16);
+
+/** The cursor after `p`: its fields and their HMAC with the database's key, as one opaque token. */
+export const cursorOf = (key: CursorKey, p: Position): string => {
+  const fields = fieldsOf(key.tag, p);
+  return Buffer.from(`${fields}.${macOf(key.secret, fields).toString('base64url')}`).toString('base64url');
+};
+
+/**
+ * The position a cursor names, or why it names none in this database. A cursor whose fields do
+ * not match its HMAC was altered (or made before cursors were signed, `ev1.`, which anyone could
+ * write): it is malformed. One of another database cannot be checked with this key and is told
+ * apart by its tag.
+ */
+export function positionOfCursor(cursor: string, key: CursorKey): Position | CursorProblem {
+  const text = Buffer.from(cursor, 'base64url').toString('latin1');
+  const m = /^(ev2\.([0-9a-f]{16}|0)\.(\d{1,19})\.(\d{1,19}))\.([A-Za-z0-9_-]{22})$/.exec(text);
+  if (!m || Buffer.from(text).toString('base64url') !== cursor) return 'malformed';
+  const p = { commit: BigInt(m[3]!), prepare: BigInt(m[4]!) };
+  if (p.commit > MAX_POSITION || p.prepare > MAX_POSITION || fieldsOf(m[2]!, p) !== m[1]) return 'malformed';
+  if (m[2] !== '0' && m[2] !== key.tag) return 'otherDatabase';
+  const mac = Buffer.from(m[5]!, 'base64url');
+  const expected = macOf(key.secret, m[1]!);
+  if (mac.length !== expected.length || !timingSafeEqual(mac, expected)) return 'malformed';
   // A cursor given while the log was empty can only name its start.
-  if (m[1] === '0') return p.commit === 0n && p.prepare === 0n ? p : 'otherDatabase';
-  return m[1] === tag ? p : 'otherDatabase';
+  if (m[2] === '0') return p.commit === 0n && p.prepare === 0n ? p : 'otherDatabase';
+  return p;
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { FEED_TYPES, cursorOf, logTag, positionOfCursor } from '../../integration/feed.ts';
+import { FEED_TYPES, cursorKeyOf, cursorOf, positionOfCursor } from '../../integration/feed.ts';
 import {
   WebhookError,
   addWebhook,
@@ -8,6 +8,7 @@ import {
   removeWebhook,
   replayWebhook,
 } from '../../integration/webhooks/repository.ts';
+import { shownUrl } from '../../integration/webhooks/destination.ts';
 import { openEventStore } from '../../store/open.ts';
 import type { EventStore } from '../../store/types.ts';
 import { CliError, withDb, type CliIo } from '../context.ts';
@@ -15,11 +16,11 @@ import { table } from './apikey.ts';
 import type { Config } from '../../config/config.ts';
 import type { Db } from '../../db/types.ts';
 
-async function withStore<T>(fn: (db: Db, store: EventStore) => Promise<T>): Promise<T> {
+async function withStore<T>(fn: (db: Db, store: EventStore, config: Config) => Promise<T>): Promise<T> {
   return withDb(async (db, config: Config) => {
     const store = await openEventStore(config, db);
     try {
-      return await fn(db, store);
+      return await fn(db, store, config);
     } catch (err) {
       if (err instanceof WebhookError) throw new CliError(err.message);
       throw err;
@@ -39,15 +40,21 @@ export function registerWebhook(program: Command, io: CliIo): void {
     .command('add')
     .description('subscribe a URL to the business events from now on; the signing secret is printed once, on the last line')
     .requiredOption('--nombre <name>', 'unique name of the subscription')
-    .requiredOption('--url <url>', 'where each event is POSTed (http or https)')
+    .requiredOption('--url <url>', 'where each event is POSTed (http or https; a public address unless WEBHOOK_ALLOW_PRIVATE=1)')
     .addOption(
       new Option('--tipo <type>', `an event type to deliver; repeatable; all by default (${FEED_TYPES.join(', ')})`)
         .argParser(repeatable)
         .default([] as string[], 'all'),
     )
     .action(async (opts: { nombre: string; url: string; tipo: string[] }) => {
-      await withStore(async (db, store) => {
-        const w = await addWebhook(db, { name: opts.nombre, url: opts.url, types: opts.tipo, position: await store.headPosition() });
+      await withStore(async (db, store, config) => {
+        const w = await addWebhook(db, {
+          name: opts.nombre,
+          url: opts.url,
+          types: opts.tipo,
+          position: await store.headPosition(),
+          allowPrivate: config.webhookAllowPrivate,
+        });
         io.out(`created webhook "${w.name}" delivering ${w.types?.join(', ') ?? 'every business event'} to ${w.url}`);
         io.out('keep this signing secret (Standard Webhooks); it is not shown again:');
         io.out(w.secret);
@@ -64,18 +71,18 @@ export function registerWebhook(program: Command, io: CliIo): void {
           io.out('no webhooks');
           return;
         }
-        const tag = await logTag(store);
+        const key = await cursorKeyOf(db, store);
         const rows = [['NAME', 'URL', 'TYPES', 'DELIVERED', 'FAILURES', 'NEXT ATTEMPT', 'LAST ERROR', 'POSITION']];
         for (const w of hooks) {
           rows.push([
             w.name,
-            w.url,
+            shownUrl(w.url),
             w.types?.join(',') ?? 'all',
             String(w.delivered),
             String(w.failures),
             w.nextAttemptAt?.toISOString() ?? '-',
-            w.lastError ?? '-',
-            cursorOf(tag, w.position),
+            w.lastError === null ? '-' : shownUrl(w.lastError),
+            cursorOf(key, w.position),
           ]);
         }
         for (const line of table(rows)) io.out(line);
@@ -83,7 +90,10 @@ export function registerWebhook(program: Command, io: CliIo): void {
           const dead = await deadLettersOf(db, w.id);
           if (dead.length === 0) continue;
           io.out(`dead letters of "${w.name}" (${dead.length}):`);
-          for (const d of dead) io.out(`  ${d.eventId}  ${d.type}  ${d.attempts} attempts  ${d.failedAt}  ${d.lastError ?? '-'}`);
+          for (const d of dead)
+            io.out(
+              `  ${d.eventId}  ${d.type}  ${d.attempts} attempts  ${d.failedAt}  ${d.lastError === null ? '-' : shownUrl(d.lastError)}`,
+            );
         }
       });
     });
@@ -106,7 +116,7 @@ export function registerWebhook(program: Command, io: CliIo): void {
     .requiredOption('--desde <cursor>', 'a "siguiente" cursor of the feed, or "inicio"')
     .action(async (name: string, opts: { desde: string }) => {
       await withStore(async (db, store) => {
-        const p = opts.desde === 'inicio' ? { commit: 0n, prepare: 0n } : positionOfCursor(opts.desde, await logTag(store));
+        const p = opts.desde === 'inicio' ? { commit: 0n, prepare: 0n } : positionOfCursor(opts.desde, await cursorKeyOf(db, store));
         if (p === 'malformed') throw new CliError(`--desde ${opts.desde} is no cursor of the change feed`);
         if (p === 'otherDatabase') throw new CliError(`--desde ${opts.desde} is a cursor of another database`);
         await replayWebhook(db, name, p);

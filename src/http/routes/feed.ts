@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S, cursorOf, logTag, positionOfCursor, readFeed } from '../../integration/feed.ts';
+import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S, cursorKeyOf, cursorOf, positionOfCursor, readFeed } from '../../integration/feed.ts';
 import { START } from '../../store/types.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
@@ -40,11 +40,11 @@ export function feedRoutes(app: FastifyInstance, deps: AppDeps) {
     if (limit === undefined) return lookupError(reply, 400, FEED_MESSAGES.limit);
     const wait = bounded(fields.get('espera'), 0, FEED_MAX_WAIT_S, 0);
     if (wait === undefined) return lookupError(reply, 400, FEED_MESSAGES.wait);
-    const tag = await logTag(deps.store);
+    const key = await cursorKeyOf(deps.db, deps.store);
     const cursor = fields.get('desde');
     let after = START;
     if (cursor !== undefined && cursor !== '') {
-      const p = positionOfCursor(cursor, tag);
+      const p = positionOfCursor(cursor, key);
       if (typeof p === 'string') return lookupError(reply, 400, FEED_MESSAGES[p]);
       after = p;
     }
@@ -61,7 +61,7 @@ export function feedRoutes(app: FastifyInstance, deps: AppDeps) {
         async (doc) => (await deps.reference.workerFileByDocument(doc))?.contracts ?? [],
       );
       // The tag of a log that was empty when the call began is its first event's now.
-      const next = cursorOf(tag === '0' ? await logTag(deps.store) : tag, page.next);
+      const next = cursorOf(key.tag === '0' ? await cursorKeyOf(deps.db, deps.store) : key, page.next);
       if (page.events.length > 0 || Date.now() >= deadline || req.raw.destroyed) {
         reply.header('cache-control', 'no-store');
         return { success: true, statusCode: 200, eventos: page.events, siguiente: next };

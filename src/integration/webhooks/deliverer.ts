@@ -1,3 +1,6 @@
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { Webhook as Signer } from 'standardwebhooks';
 import { WEBHOOK_DELIVERER_NAMESPACE } from '../../db/advisory-locks.ts';
 import type { Db } from '../../db/types.ts';
@@ -5,13 +8,22 @@ import { LockSession, hashKey } from '../../projections/runtime/locks.ts';
 import { comparePositions, type EventStore } from '../../store/types.ts';
 import { readFeed, type CloudEvent } from '../feed.ts';
 import type { ContractsOf } from '../../projections/vacations/shown.ts';
+import { vetDestination, type Resolve } from './destination.ts';
 import { giveUp, listWebhooks, markDelivered, markFailed, type Webhook } from './repository.ts';
 
-export interface DelivererOptions {
-  /** A worker's contracts, to show each record as the interface does (ShownVacation). */
-  contractsOf: ContractsOf;
+/** What a delivery needs besides the subscription and the event. */
+interface DeliveryOptions {
   /** Longest wait for a receiver's answer. */
   timeoutMs: number;
+  /** WEBHOOK_ALLOW_PRIVATE: internal addresses delivered to. */
+  allowPrivate: boolean;
+  /** A name's addresses; the system resolver's (dns.lookup) unless given. */
+  resolve?: Resolve;
+}
+
+export interface DelivererOptions extends DeliveryOptions {
+  /** A worker's contracts, to show each record as the interface does (ShownVacation). */
+  contractsOf: ContractsOf;
   /** The first retry's delay; each failure doubles it, up to an hour, with jitter. */
   retryBaseMs: number;
   /** How long an event is retried before it goes to the dead letters (24 h). */
@@ -35,29 +47,52 @@ export function retryDelay(failures: number, baseMs: number, random: () => numbe
   return Math.round(full * (0.5 + random() / 2));
 }
 
-/** One POST of one CloudEvent, signed per Standard Webhooks; undefined when answered 2xx, else why not. */
-export async function deliver(w: Pick<Webhook, 'url' | 'secret'>, event: CloudEvent, timeoutMs: number): Promise<string | undefined> {
+/**
+ * One POST of one CloudEvent, signed per Standard Webhooks; undefined when answered 2xx, else why
+ * not. The destination is checked again here (DNS may have changed since the subscription was
+ * added) and the connection goes to the address checked: the request's own lookup answers with it
+ * alone, while the Host header and TLS's server name and certificate stay the URL's.
+ */
+export async function deliver(w: Pick<Webhook, 'url' | 'secret'>, event: CloudEvent, opts: DeliveryOptions): Promise<string | undefined> {
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  const url = new URL(w.url);
+  const vetted = await vetDestination(url, opts.allowPrivate, opts.resolve);
+  if ('refused' in vetted) return vetted.refused;
+  if ('unresolved' in vetted) return vetted.unresolved;
+  const { address, family } = vetted.address;
+  const pinned: LookupFunction = (_host, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
   const body = JSON.stringify(event);
   const at = new Date();
   try {
-    const res = await fetch(w.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/cloudevents+json; charset=utf-8',
-        'webhook-id': event.id,
-        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': new Signer(w.secret).sign(event.id, at, body),
-      },
-      body,
-      // A redirect is an answer that is not 2xx: it is not followed.
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/cloudevents+json; charset=utf-8',
+          'content-length': Buffer.byteLength(body),
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+          'webhook-signature': new Signer(w.secret).sign(event.id, at, body),
+        },
+        lookup: pinned,
+        // One connection per delivery: a pooled socket would outlive the check it was opened on.
+        agent: false,
+        signal,
+      });
+      // A redirect is an answer that is not 2xx: it is not followed (a request never follows one).
+      req.on('response', (res) => {
+        res.destroy();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
     });
-    await res.body?.cancel().catch(() => {});
-    return res.status >= 200 && res.status < 300 ? undefined : `HTTP ${res.status}`;
+    return status >= 200 && status < 300 ? undefined : `HTTP ${status}`;
   } catch (err) {
-    const e = err as Error;
-    return e.name === 'TimeoutError' ? `sin respuesta en ${timeoutMs} ms` : e.message;
+    return signal.aborted ? `sin respuesta en ${opts.timeoutMs} ms` : (err as Error).message;
   }
 }
 
@@ -149,7 +184,7 @@ export class WebhookDeliverer {
           i++;
           continue;
         }
-        const failed = await deliver(w, event, this.opts.timeoutMs);
+        const failed = await deliver(w, event, this.opts);
         if (failed === undefined) {
           // Moving from the position read: a replay meanwhile, or another deliverer, wins.
           if (!(await markDelivered(this.db, w.id, from, at, 1))) return;

@@ -1,8 +1,8 @@
 import type { Migration } from '../../db/types.ts';
 
 /**
- * The webhook subscriptions, each with its delivery position in the log, and the events given up
- * on. Frozen: the text of an applied migration never changes (test/unit/db/migrations.test.ts pins
+ * The integration's tables: the webhook subscriptions, each with its delivery position in the
+ * log, the events given up on, and the key that signs the change feed's cursors. Frozen: the text of an applied migration never changes (test/unit/db/migrations.test.ts pins
  * the hash of each); a change is a new migration under a free version number.
  */
 export const webhookMigrations: Migration[] = [
@@ -39,6 +39,18 @@ export const webhookMigrations: Migration[] = [
         last_error  text,
         failed_at   timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (webhook_id, event_id)
+      );
+    `,
+  },
+  {
+    version: 50,
+    name: 'the change feed cursor key',
+    sql: `
+      -- The key of the HMAC each cursor of the change feed carries, so that one edited by hand is
+      -- refused: made once by the service (random), shared by every instance on this database.
+      CREATE TABLE feed_settings (
+        id            smallint PRIMARY KEY CHECK (id = 1),
+        cursor_secret text NOT NULL
       );
     `,
   },

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/types.ts';
 import type { Position } from '../../store/types.ts';
 import { FEED_TYPES, type FeedType } from '../feed.ts';
+import { shownUrl, vetDestination } from './destination.ts';
 
 /** A request the operator can correct (bad name, URL or type, duplicate, unknown subscription). */
 export class WebhookError extends Error {
@@ -49,14 +50,17 @@ const toWebhook = (r: Row): Webhook => ({
   delivered: Number(r.delivered),
 });
 
-function checkedUrl(url: string): string {
+/** The URL as stored, once it names a destination deliveries may go to (destination.ts). */
+async function checkedUrl(url: string, allowPrivate: boolean): Promise<string> {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new WebhookError(`not a URL: ${url}`);
+    throw new WebhookError(`not a URL: ${shownUrl(url)}`);
   }
-  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new WebhookError(`the URL must be http or https: ${url}`);
+  const vetted = await vetDestination(u, allowPrivate);
+  // A name that does not resolve yet may once the receiver is set up: each delivery checks again.
+  if ('refused' in vetted) throw new WebhookError(vetted.refused);
   return u.toString();
 }
 
@@ -67,10 +71,17 @@ function checkedUrl(url: string): string {
  */
 export async function addWebhook(
   db: Queryable,
-  opts: { name: string; url: string; types?: readonly string[]; position: Position },
+  opts: {
+    name: string;
+    url: string;
+    types?: readonly string[];
+    position: Position;
+    /** WEBHOOK_ALLOW_PRIVATE: internal addresses accepted. */
+    allowPrivate?: boolean;
+  },
 ): Promise<Webhook> {
   if (!NAME.test(opts.name)) throw new WebhookError(`invalid name ${JSON.stringify(opts.name)}: letters, digits and . _ : @ -, up to 64`);
-  const url = checkedUrl(opts.url);
+  const url = await checkedUrl(opts.url, opts.allowPrivate ?? false);
   const unknown = (opts.types ?? []).filter((t) => !(FEED_TYPES as readonly string[]).includes(t));
   if (unknown.length > 0) throw new WebhookError(`unknown type ${unknown.join(', ')}: the types are ${FEED_TYPES.join(', ')}`);
   const types = opts.types && opts.types.length > 0 ? [...new Set(opts.types)] : null;

@@ -4,7 +4,7 @@ import { loadConfig } from '../../../src/config/config.ts';
 import { FEED_MESSAGES } from '../../../src/http/routes/feed.ts';
 import { feedOk } from '../../../src/http/integration-schemas.ts';
 import * as R from '../../../src/http/response-schemas.ts';
-import { cursorOf, logTag } from '../../../src/integration/feed.ts';
+import { cursorKeyOf, cursorOf, logTag } from '../../../src/integration/feed.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { createApiKey } from '../../../src/security/api-keys.ts';
@@ -125,10 +125,25 @@ describe.skipIf(!hasServer())(`GET /api/eventos${hasServer() ? '' : ` (skipped: 
     await store.append([
       { stream: 'worker-1', expectedRevision: 'no_stream', events: [{ id: randomUUID(), type: 'Elsewhere', data: {} }] },
     ]);
-    const foreign = cursorOf(await logTag(store), START);
+    const foreign = cursorOf(await cursorKeyOf(other.db, store), START);
+    const key = await cursorKeyOf(t.db, service.store);
+    const { siguiente } = await ok({ limite: '2' });
+    const [, tag, commit, prepare, mac] = Buffer.from(siguiente, 'base64url').toString().split('.');
+    expect(tag).toBe(await logTag(service.store));
+    const token = (text: string) => Buffer.from(text).toString('base64url');
     const cases: [Record<string, string>, string][] = [
       [{ desde: 'abc' }, FEED_MESSAGES.malformed],
-      [{ desde: Buffer.from('ev1.0.1.2').toString('base64url') }, FEED_MESSAGES.otherDatabase],
+      // This database's tag, a position edited by hand: its HMAC no longer matches.
+      [{ desde: token(`ev2.${tag}.${BigInt(commit!) + 1n}.${prepare}.${mac}`) }, FEED_MESSAGES.malformed],
+      [{ desde: token(`ev2.${tag}.${commit}.${BigInt(prepare!) - 1n}.${mac}`) }, FEED_MESSAGES.malformed],
+      // Signed with another key, and unsigned as cursors were before they were signed.
+      [{ desde: cursorOf({ tag: tag!, secret: 'otra clave' }, { commit: 1n, prepare: 1n }) }, FEED_MESSAGES.malformed],
+      [{ desde: token(`ev1.${tag}.${commit}.${prepare}`) }, FEED_MESSAGES.malformed],
+      // Positions past PostgreSQL's bigint: 20 digits, and 19 over the largest even when signed.
+      [{ desde: token(`ev2.${tag}.${'9'.repeat(20)}.1.${mac}`) }, FEED_MESSAGES.malformed],
+      [{ desde: cursorOf(key, { commit: 9_223_372_036_854_775_808n, prepare: 1n }) }, FEED_MESSAGES.malformed],
+      // Given while a log was empty, it names the start alone.
+      [{ desde: cursorOf({ ...key, tag: '0' }, { commit: 1n, prepare: 2n }) }, FEED_MESSAGES.otherDatabase],
       [{ desde: foreign }, FEED_MESSAGES.otherDatabase],
       [{ limite: '1001' }, FEED_MESSAGES.limit],
       [{ limite: '0' }, FEED_MESSAGES.limit],
@@ -140,6 +155,10 @@ describe.skipIf(!hasServer())(`GET /api/eventos${hasServer() ? '' : ` (skipped: 
       expect(r.body).toEqual({ success: false, statusCode: 400, message });
     }
     expect((await plain.get('/api/eventos')).status).toBe(403);
+    // The cursor as given is taken, and so is a signed one at the largest position a bigint holds.
+    expect((await ok({ desde: siguiente })).eventos.length).toBeGreaterThan(0);
+    const last = 9_223_372_036_854_775_807n;
+    expect(await ok({ desde: cursorOf(key, { commit: last, prepare: last }) })).toMatchObject({ eventos: [] });
   });
 
   it('waits with espera and answers as soon as an event is appended', async () => {

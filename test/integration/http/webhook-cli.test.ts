@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.ts';
-import { deadLetterCounts } from '../../../src/integration/webhooks/repository.ts';
+import { cursorKeyOf, cursorOf } from '../../../src/integration/feed.ts';
+import { deadLetterCounts, listWebhooks } from '../../../src/integration/webhooks/repository.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { createApiKey } from '../../../src/security/api-keys.ts';
@@ -56,7 +57,8 @@ describe.skipIf(!hasServer())(`vacaciones webhook, dead letters and filters${has
     await importReferenceData(t.db, data);
     const key = (await createApiKey(t.db, { name: 'nomina' })).key;
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-    const vars = { DATABASE_URL: t.url!, VACACIONES_TODAY: '2026-11-21', LOG_LEVEL: 'silent', PORT: '0' };
+    // The receiver is on this machine.
+    const vars = { DATABASE_URL: t.url!, VACACIONES_TODAY: '2026-11-21', LOG_LEVEL: 'silent', PORT: '0', WEBHOOK_ALLOW_PRIVATE: '1' };
     env = { ...process.env, ...vars };
     const config = loadConfig({ ...vars, WEBHOOK_RETRY_BASE_MS: '20', WEBHOOK_GIVE_UP_AFTER_S: '1' });
     service = await createService(config, createLogger(config));
@@ -76,10 +78,13 @@ describe.skipIf(!hasServer())(`vacaciones webhook, dead letters and filters${has
     const moved = await cli(['add', '--nombre', 'movido', '--url', at('/moved')]);
     expect(moved.at(-1)).toMatch(/^whsec_/);
     expect((await cli(['list'])).join('\n')).not.toContain(secret);
+    // A cursor of this database signed with any other key is one edited by hand.
+    const forged = cursorOf({ ...(await cursorKeyOf(t.db, service.store)), secret: 'otra clave' }, { commit: 1n, prepare: 1n });
     for (const bad of [
       ['add', '--nombre', 'aprobaciones', '--url', at('/ok')],
       ['add', '--nombre', 'x', '--url', 'ftp://nomina'],
       ['replay', 'movido', '--desde', 'nada'],
+      ['replay', 'movido', '--desde', forged],
     ]) {
       const r = await runCli(env, ['webhook', ...bad]);
       expect(r.code, bad.join(' ')).not.toBe(0);
@@ -92,6 +97,16 @@ describe.skipIf(!hasServer())(`vacaciones webhook, dead letters and filters${has
     const ok = hits.filter((h) => h.path === '/ok');
     expect(ok.map((h) => JSON.parse(h.body).type)).toEqual(['co.vacaciones.vacacion.aprobada']);
     expect((new Verifier(secret).verify(ok[0]!.body, ok[0]!.headers) as Json).codigopila).toBe(code);
+
+    // The position list prints is a cursor replay takes; the same edited is refused. Taken once the
+    // delivery is recorded, replaying from it sends nothing again.
+    await until(async () => (await listWebhooks(t.db)).find((w) => w.name === 'aprobaciones')?.delivered === 1);
+    const row = (await cli(['list'])).find((l) => l.startsWith('aprobaciones '))!;
+    const position = row.trim().split(/\s+/).at(-1)!;
+    expect(await cli(['replay', 'aprobaciones', '--desde', position])).toEqual([`webhook "aprobaciones" delivers again from ${position}`]);
+    expect((await runCli(env, ['webhook', 'replay', 'aprobaciones', '--desde', forged])).stderr.trim()).toBe(
+      `vacaciones: --desde ${forged} is no cursor of the change feed`,
+    );
   });
 
   it('does not follow redirects, gives up after the window into dead letters shown by list and /metrics, and replays', async () => {

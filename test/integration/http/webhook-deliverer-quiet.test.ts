@@ -34,6 +34,7 @@ describe('the webhook deliverer while the log is busy', () => {
     const deliverer = new WebhookDeliverer(db, new PostgresEventStore(t.db), {
       contractsOf: async () => [],
       timeoutMs: 200,
+      allowPrivate: true,
       retryBaseMs: 20,
       giveUpAfterMs: 60_000,
       tickMs: 100,
@@ -48,7 +49,7 @@ describe('the webhook deliverer while the log is busy', () => {
       expect(listings).toBeGreaterThanOrEqual(5);
       expect(listings).toBeLessThanOrEqual(15);
 
-      await addWebhook(t.db, { name: 'nomina', url: 'http://127.0.0.1:9/hook', position: START });
+      await addWebhook(t.db, { name: 'nomina', url: 'http://127.0.0.1:9/hook', position: START, allowPrivate: true });
       await sleep(300);
       const before = listings;
       await sleep(500);

@@ -65,6 +65,8 @@ describe.skipIf(!hasServer())(`webhooks and the feed against a flaky receiver${h
       PORT: '0',
       WEBHOOK_TIMEOUT_MS: '300',
       WEBHOOK_RETRY_BASE_MS: '20',
+      // The receiver is on this machine.
+      WEBHOOK_ALLOW_PRIVATE: '1',
     });
     const service = await createService(config, createLogger(config));
     services.push(service);
@@ -94,6 +96,7 @@ describe.skipIf(!hasServer())(`webhooks and the feed against a flaky receiver${h
       name: 'nomina',
       url: `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}/hook`,
       position: START,
+      allowPrivate: true,
     });
 
     // A client following the feed with long polls, through the restart.

@@ -17,6 +17,7 @@ describe('configuration from the environment', () => {
       databasePoolSize: 30,
       batching: true,
       trustProxy: false,
+      webhookAllowPrivate: false,
     });
   });
 
@@ -38,6 +39,7 @@ describe('configuration from the environment', () => {
     ['BODY_LIMIT_BYTES', '10'],
     ['DATABASE_POOL_SIZE', '1'],
     ['VACACIONES_BATCHING', 'no'],
+    ['WEBHOOK_ALLOW_PRIVATE', 'yes'],
     ['TRUST_PROXY', 'yes please'],
     // Every hop believed would let a client choose its own address with X-Forwarded-For.
     ['TRUST_PROXY', 'true'],
@@ -77,5 +79,10 @@ describe('the batching switch', () => {
   it('VACACIONES_BATCHING=off turns batching off; on is the default', () => {
     expect(loadConfig({ VACACIONES_BATCHING: 'off' }).batching).toBe(false);
     expect(loadConfig({ VACACIONES_BATCHING: 'on' }).batching).toBe(true);
+  });
+
+  it('WEBHOOK_ALLOW_PRIVATE=1 allows webhooks to internal addresses; 0 is the default', () => {
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: '1' }).webhookAllowPrivate).toBe(true);
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE: '0' }).webhookAllowPrivate).toBe(false);
   });
 });
