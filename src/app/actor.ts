@@ -1,4 +1,4 @@
-import type { Actor } from '../commands/types.ts';
+import type { Actor, Scope } from '../commands/types.ts';
 import type { User } from '../reference/repository.ts';
 
 /** What the API or the panel knows of who is calling, before it becomes every event's metadata. */
@@ -11,6 +11,8 @@ export interface Caller {
   /** Writes only: audited queries record no key. */
   idempotencyKey?: string | null;
   apiKey?: { id: string; name: string } | null;
+  /** The subgerencias the caller may act in (an area head's); absent or null: every one. */
+  scope?: Scope;
 }
 
 /** Who acts and through what, for the events a use case writes. */
@@ -24,5 +26,6 @@ export function actorFor(c: Caller): Actor {
     correlationId: c.correlationId ?? c.requestId,
     idempotencyKey: c.idempotencyKey ?? null,
     source: c.source,
+    scope: c.scope ?? null,
   };
 }

@@ -6,6 +6,8 @@ export const MESSAGES = {
   internal: 'Error interno del servidor.',
   unauthorized: 'API key inválida o ausente',
   forbidden: 'Acceso denegado',
+  /** An area head's refusal, for a worker or record outside their subgerencias. */
+  notInUnits: 'Ese trabajador no pertenece a las subgerencias a su cargo.',
   contractForbidden: 'Acceso denegado: no tiene los permisos necesarios para verificar contratos.',
   usePost: 'Método no permitido. Use POST',
   useGet: 'Método no permitido. Use GET',

@@ -52,6 +52,13 @@ export function refusalWords(f: Refusal, op: UseCase, ctx: { documentNumber?: st
     }
     case 'busy':
       return { status: 503, message: MESSAGES.busy, errors: { detalle: 'Conflicto de concurrencia persistente' }, text: [MESSAGES.busy] };
+    case 'out_of_scope':
+      return {
+        status: 403,
+        message: MESSAGES.forbidden,
+        errors: { emailUserResponsable: MESSAGES.notInUnits },
+        text: [MESSAGES.notInUnits],
+      };
     case 'forbidden':
       return {
         status: 403,

@@ -114,7 +114,8 @@ export class VacationUseCases {
       );
     const refusal = (f: Refusal) => {
       const w = refusalWords(f, 'delete', { code });
-      refused(w.status, f.kind === 'forbidden' ? `${w.message}: ${Object.values(w.errors).join(' ')}` : w.message);
+      const denied = f.kind === 'forbidden' || f.kind === 'out_of_scope';
+      refused(w.status, denied ? `${w.message}: ${Object.values(w.errors).join(' ')}` : w.message);
       return { ok: false as const, ...f };
     };
     if (!mayDelete(call.user)) return refusal({ kind: 'forbidden', permission: PERMISSION_DELETE });
@@ -146,7 +147,7 @@ export class VacationUseCases {
 
   async approve(call: Call, code: string): Promise<UseCaseOutcome<Changed>> {
     const r = await this.deps.commands.approve(code, call.actor);
-    if (!this.counted('approve', r)) return r;
+    if (!this.counted('approve', r)) return this.scopeRefused(call, 'approve', code, r);
     call.log.info({ action: 'APROBACION', codigoPila: code, responsable: call.user.email, source: call.actor.source }, 'vacation approved');
     return { ok: true, value: r.value.value };
   }
@@ -154,7 +155,7 @@ export class VacationUseCases {
   /** CST art. 188: an approved, enjoyed vacation in course stops on a business day; the days not enjoyed go back to the balance. */
   async interrupt(call: Call, code: string, request: InterruptionRequest): Promise<UseCaseOutcome<Interrupted>> {
     const r = await this.deps.commands.interrupt(code, request, call.actor);
-    if (!this.counted('interrupt', r)) return r;
+    if (!this.counted('interrupt', r)) return this.scopeRefused(call, 'interrupt', code, r);
     call.log.info(
       {
         action: 'INTERRUPCION',
@@ -167,6 +168,16 @@ export class VacationUseCases {
       'vacation interrupted',
     );
     return { ok: true, value: r.value.value };
+  }
+
+  /** A refusal answered as it is; one for the actor's scope is logged too, as the panel logs a role's. */
+  private scopeRefused<F extends Refusal>(call: Call, op: UseCase, code: string, f: F): F {
+    if (f.kind === 'out_of_scope')
+      call.log.warn(
+        { action: op, codigoPila: code, responsable: call.user.email, scope: call.actor.scope, source: call.actor.source },
+        'command refused: the record is outside the actor scope',
+      );
+    return f;
   }
 
   /** Counts the outcome and, for a write done, notes it for read-your-writes. */
@@ -199,8 +210,9 @@ export class VacationUseCases {
     };
     if (r.kind === 'error') call.log.error({ ...line, err: r.error }, 'edit failed');
     else call.log.warn(line, 'edit refused');
-    // Without a known record (an unknown code or document) there is no trail to write to.
-    if (!r.attempt || r.kind === 'worker_not_found') return;
+    // Without a known record (an unknown code or document) there is no trail to write to; an
+    // actor outside the record's scope leaves none in it.
+    if (!r.attempt || r.kind === 'worker_not_found' || r.kind === 'out_of_scope') return;
     const failure = { code, attempt: r.attempt, reason: r.kind, detail, documentNumber, request };
     try {
       await recordEditFailure(this.deps.audits, call.actor, failure, this.deps.today(), this.now());

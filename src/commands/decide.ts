@@ -1,11 +1,11 @@
 import type { HolidayLookup } from '../domain/index.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { booked, released } from '../events/places.ts';
-import { live, newRecord, snapshot, type Decision, type Given } from './decision.ts';
-import { evaluate, type EvaluationInput, type Placement } from './evaluate.ts';
+import { live, newRecord, reaches, snapshot, type Decision, type Given } from './decision.ts';
+import { evaluate, place, type EvaluationInput, type Placement } from './evaluate.ts';
 import { interrupt, type InterruptVacation } from './interrupt.ts';
 import type { UnitOccupancy } from './occupancy.ts';
-import type { VacationRequest, WorkerFile } from './types.ts';
+import type { Scope, VacationRequest, WorkerFile } from './types.ts';
 import { emptyWorkerState, evolve, type WorkerState } from './worker-state.ts';
 
 export type { Decision, Given, Moment } from './decision.ts';
@@ -23,18 +23,23 @@ export interface Judged {
   placement?: Placement | null;
 }
 
+/** Where the actor may act (the actor's scope): every command judges it before anything else of the record. */
+export interface Scoped {
+  scope: Scope;
+}
+
 export interface CreateVacation {
   type: 'CreateVacation';
-  data: Judged & Given;
+  data: Judged & Given & Scoped;
 }
 
 export interface EditVacation {
   type: 'EditVacation';
-  data: Judged & Given & { code: string; userId: number };
+  data: Judged & Given & Scoped & { code: string; userId: number };
 }
 
 /** Delete and approve: a user acting on a pending record at a time. */
-export interface OnRecord {
+export interface OnRecord extends Scoped {
   code: string;
   userId: number;
   nowIso: string;
@@ -50,8 +55,13 @@ export type VacationCommand =
 /**
  * The decider of a worker's vacations: what a command gives, as events, on the state their
  * stream folds to. Pure: whatever a decision needs from outside (the time, the ids, random
- * bytes, the occupancy of the subgerencia) comes in the command. Where the events are written,
- * and at which revisions, is streams-of.ts's business.
+ * bytes, the occupancy of the subgerencia, the actor's scope) comes in the command. Where the
+ * events are written, and at which revisions, is streams-of.ts's business.
+ *
+ * A scoped actor (an area head) acts only on records whose subgerencia, as the record's own
+ * stream holds it (its governing contract's on its start, as the command that made it read it),
+ * is in their scope, and books only where the request's governing contract is: nothing a read
+ * model holds decides it, so a read model behind the log can never widen it.
  */
 export function decide(command: VacationCommand, state: WorkerState): Decision {
   switch (command.type) {
@@ -105,7 +115,17 @@ const judging = (c: Judged, state: WorkerState, replacing?: string): EvaluationI
   replacing,
 });
 
+/** Whether the contract governing a request's start is in the scope. */
+function requestInScope(c: Judged & Scoped): boolean {
+  if (c.scope === null) return true;
+  const placement = c.placement !== undefined ? c.placement : (place(c.request, c.file, c.calendar) ?? null);
+  return reaches(c.scope, placement?.contract.subgerenciaId ?? null);
+}
+
+const OUT_OF_SCOPE = { ok: false, kind: 'out_of_scope' } as const;
+
 function create(c: CreateVacation['data'], state: WorkerState): Decision {
+  if (!requestInScope(c)) return OUT_OF_SCOPE;
   const ev = evaluate(judging(c, state));
   if (!ev.ok) return { ok: false, kind: 'rules', violations: ev.violations };
   const record = newRecord(ev.figures, c, null, c.request.continues ?? null);
@@ -128,6 +148,8 @@ function edit(c: EditVacation['data'], state: WorkerState): Decision {
   const { code } = c;
   const previous = live(state, code);
   if (!previous) return { ok: false, kind: 'record_not_found' };
+  // Both ends are judged: the record replaced and where the new one would fall.
+  if (!reaches(c.scope, previous.subgerenciaId) || !requestInScope(c)) return OUT_OF_SCOPE;
   // A record that continues an interrupted one keeps doing so when edited.
   const continues = c.request.continues ?? previous.continues ?? null;
   const ev = evaluate({ ...judging(c, state, code), request: { ...c.request, continues } });
@@ -172,6 +194,7 @@ function edit(c: EditVacation['data'], state: WorkerState): Decision {
 function onPending(c: OnRecord, state: WorkerState, change: (previous: NonNullable<ReturnType<typeof live>>) => DomainEvent[]): Decision {
   const previous = live(state, c.code);
   if (!previous) return { ok: false, kind: 'record_not_found' };
+  if (!reaches(c.scope, previous.subgerenciaId)) return OUT_OF_SCOPE;
   if (previous.approved) return { ok: false, kind: 'approved' };
   return { ok: true, events: change(previous) };
 }

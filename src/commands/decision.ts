@@ -1,6 +1,6 @@
 import { pilaCode } from '../domain/index.ts';
 import type { DomainEvent, VacationRecord } from '../events/types.ts';
-import type { CommandFailure, VacationFigures } from './types.ts';
+import type { CommandFailure, Scope, VacationFigures } from './types.ts';
 import type { VacationState, WorkerState } from './worker-state.ts';
 
 /** What a decision needs from outside that a pure function cannot make itself: the time and random bytes of an attempt. */
@@ -58,3 +58,10 @@ export function snapshot(v: VacationState) {
   const { deleted: _d, deletedReason: _r, replacedBy: _b, ...rest } = v;
   return rest;
 }
+
+/**
+ * Whether an actor of this scope reaches what is in this subgerencia: one held by nothing (a
+ * record imported with no contract, a request no contract governs) is reached only unscoped.
+ */
+export const reaches = (scope: Scope, subgerenciaId: string | null): boolean =>
+  scope === null || (subgerenciaId !== null && scope.includes(subgerenciaId));

@@ -78,6 +78,9 @@ function recordIn(d: Accepted, type: 'VacationCreated' | 'VacationInterrupted'):
   throw new Error(`the decision gave no ${type}`);
 }
 
+/** Who a command on a record is decided for: the user it records and the scope it is held to. */
+const byActor = (actor: Actor) => ({ userId: actor.userId, scope: actor.scope ?? null });
+
 /**
  * The commands on vacations, as the API and the panel call them: each finds what its command
  * names (the worker's file, the record's owner), then runs it through the handler (handle.ts:
@@ -125,7 +128,7 @@ export class VacationCommands {
       optimistic: true,
       command: (moment, loaded): CreateVacation => ({
         type: 'CreateVacation',
-        data: { request, file, calendar, placement, occupancy: occupancy(loaded), recordId, ...moment },
+        data: { request, file, calendar, placement, occupancy: occupancy(loaded), recordId, scope: actor.scope ?? null, ...moment },
       }),
       answer: (d) => ({ record: recordIn(d, 'VacationCreated'), figures: d.figures! }),
     });
@@ -149,7 +152,18 @@ export class VacationCommands {
         others: months,
         command: (moment, loaded): EditVacation => ({
           type: 'EditVacation',
-          data: { code, userId: actor.userId, request, file, calendar, placement, occupancy: occupancy(loaded), recordId, ...moment },
+          data: {
+            code,
+            userId: actor.userId,
+            scope: actor.scope ?? null,
+            request,
+            file,
+            calendar,
+            placement,
+            occupancy: occupancy(loaded),
+            recordId,
+            ...moment,
+          },
         }),
         answer: (d, _c, loaded) => ({
           record: recordIn(d, 'VacationCreated'),
@@ -165,11 +179,11 @@ export class VacationCommands {
   }
 
   async delete(code: string, actor: Actor): Promise<Outcome<Written<Changed>>> {
-    return this.onRecord(code, (m) => ({ type: 'DeleteVacation', data: { code, userId: actor.userId, nowIso: m.nowIso } }), actor);
+    return this.onRecord(code, (m) => ({ type: 'DeleteVacation', data: { ...byActor(actor), code, nowIso: m.nowIso } }), actor);
   }
 
   async approve(code: string, actor: Actor): Promise<Outcome<Written<Changed>>> {
-    return this.onRecord(code, (m) => ({ type: 'ApproveVacation', data: { code, userId: actor.userId, nowIso: m.nowIso } }), actor);
+    return this.onRecord(code, (m) => ({ type: 'ApproveVacation', data: { ...byActor(actor), code, nowIso: m.nowIso } }), actor);
   }
 
   /** Interrupts an approved, enjoyed vacation in course (CST art. 188), judged on the service's today. */
@@ -177,7 +191,7 @@ export class VacationCommands {
     const { calendar, today } = this.deps;
     return this.onRecord(
       code,
-      (m) => ({ type: 'InterruptVacation', data: { ...request, code, userId: actor.userId, nowIso: m.nowIso, today: today(), calendar } }),
+      (m) => ({ type: 'InterruptVacation', data: { ...request, ...byActor(actor), code, nowIso: m.nowIso, today: today(), calendar } }),
       actor,
       (d, previous) => ({ record: recordIn(d, 'VacationInterrupted'), previous }),
     );

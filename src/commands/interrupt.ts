@@ -1,7 +1,8 @@
 import { addDays, amortize, businessDaysBetween, calendarDays, isBusinessDay, vacationValue, type HolidayLookup } from '../domain/index.ts';
 import type { InterruptionReason, VacationInterrupted } from '../events/types.ts';
 import { booked, released } from '../events/places.ts';
-import { live, type Decision } from './decision.ts';
+import { live, reaches, type Decision } from './decision.ts';
+import type { Scope } from './types.ts';
 import type { RuleViolation } from './violations.ts';
 import type { WorkerState } from './worker-state.ts';
 
@@ -20,6 +21,8 @@ export interface InterruptVacation {
     /** The service's business date: the vacation must be in course on it. */
     today: string;
     calendar: HolidayLookup;
+    /** Where the actor may act: the record's subgerencia must be in it. */
+    scope: Scope;
   };
 }
 
@@ -35,6 +38,7 @@ export function interrupt(c: InterruptVacation['data'], state: WorkerState): Dec
   const { code, date, today, calendar } = c;
   const previous = live(state, code);
   if (!previous) return { ok: false, kind: 'record_not_found' };
+  if (!reaches(c.scope, previous.subgerenciaId)) return { ok: false, kind: 'out_of_scope' };
   const errors: RuleViolation[] = [];
   const { startDate, endDate } = previous;
   if (!previous.approved) errors.push({ rule: 'notApprovedToInterrupt', codigoPila: code });

@@ -33,7 +33,13 @@ export interface VacationRequest {
   continues?: string | null;
 }
 
-/** Who acts, and through what: becomes every event's metadata. */
+/**
+ * The subgerencias an actor may act in: an area head's. Null: every one (administrators, the API's
+ * keys, the operator's commands).
+ */
+export type Scope = readonly string[] | null;
+
+/** Who acts, and through what: becomes every event's metadata (its scope excepted). */
 export interface Actor {
   userId: number;
   userEmail: string;
@@ -43,6 +49,8 @@ export interface Actor {
   correlationId: string | null;
   idempotencyKey: string | null;
   source?: 'http' | 'import' | 'cli' | 'panel';
+  /** Where the actor may act; absent: everywhere. Each command judges it on the record's own stream. */
+  scope?: Scope;
 }
 
 /** The computed figures of a vacation, before any rule is applied. */
@@ -75,6 +83,8 @@ export type CommandFailure =
   | { kind: 'not_owner'; code: string; documentNumber: string }
   | { kind: 'rules'; violations: RuleViolation[] }
   | { kind: 'approved' }
+  /** The record, or the contract a request falls under, is in no subgerencia of the actor's scope. */
+  | { kind: 'out_of_scope' }
   | { kind: 'busy' };
 
 export type Outcome<T> = { ok: true; value: T } | ({ ok: false } & CommandFailure);

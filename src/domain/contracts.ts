@@ -44,6 +44,22 @@ export function governingContract<C extends RankedContract>(contracts: readonly 
   return valid.sort(byPrecedence)[0] ?? null;
 }
 
+/** The contract that started last, a missing start counting as earliest; the first of equals. Null without contracts. */
+export function latestContract<C extends Pick<ContractDates, 'startDate'>>(contracts: readonly C[]): C | null {
+  let latest: C | null = null;
+  for (const c of contracts) if (!latest || (c.startDate ?? '') > (latest.startDate ?? '')) latest = c;
+  return latest;
+}
+
+/**
+ * The contract a worker stands under on a date: the one governing it, else the one that started
+ * last (between contracts, or after the last one ended). Its subgerencia is the worker's on that
+ * date: a contract that gave way to a later one says nothing of where the worker is.
+ */
+export function standingContract<C extends RankedContract>(contracts: readonly C[], date: string): C | null {
+  return governingContract(contracts, date) ?? latestContract(contracts);
+}
+
 export function contractStatus<C extends RankedContract>(contracts: readonly C[], today: string): ContractStatus<C> {
   if (contracts.length === 0) return { kind: 'none' };
   const contract = governingContract(contracts, today);

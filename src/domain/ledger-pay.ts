@@ -2,6 +2,7 @@
  * What the ledger says in pesos: the salary a vacation is paid at, the IBC of the last settled
  * month, and what a settlement on a leaving date owes. Pure, as the rest of the ledger.
  */
+import { latestContract } from './contracts.ts';
 import { addDays, assertValidDate } from './dates.ts';
 import { payrollDays } from './days360.ts';
 import { addYears } from './periods.ts';
@@ -62,9 +63,7 @@ export function ibcOn(file: Pick<LedgerFile, 'contracts' | 'payroll'>, today: st
     if (m <= settled && (month === null || m > month)) month = m;
   }
   if (month === null) {
-    let latest: LedgerContract | undefined;
-    for (const c of file.contracts) if (!latest || (c.startDate ?? '') > (latest.startDate ?? '')) latest = c;
-    return latest?.baseSalary ?? 0;
+    return latestContract(file.contracts)?.baseSalary ?? 0;
   }
   let total = 0;
   for (let i = 0; i < p.ends.length; i++) if (p.ends[i]!.startsWith(month)) total += p.pay[i]!;

@@ -2,11 +2,12 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf, { type FastifyCsrfProtectionOptions } from '@fastify/csrf-protection';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
+import { standingContract } from '../domain/index.ts';
 import { forgetStaleFailures, sessionSecret, sha256 } from './accounts.ts';
 import { registerAssets } from './assets.ts';
 import { html } from './html.ts';
 import { page } from './layout.ts';
-import { NOT_FOR_ROLE, ROLE_LABEL, accessOf, actionOf, mayDo, seesUnits, unitsOf } from './roles.ts';
+import { NOT_FOR_ROLE, ROLE_LABEL, accessOf, actionOf, mayDo, seesUnit, unitsOf } from './roles.ts';
 import { PgSessionStore, SESSION_IDLE_MS, SESSION_MAX_MS } from './session-store.ts';
 import { PANEL_CSP, PANEL_ERRORS, send, sendPanelError } from './respond.ts';
 import { signInPageRoutes } from './sign-in-routes.ts';
@@ -140,13 +141,7 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
             const access = req.panelAccess!;
             if (access.role !== 'jefe') return true;
             const file = await deps.reference.workerFileByDocument(documentNumber);
-            return (
-              file !== null &&
-              seesUnits(
-                access,
-                file.contracts.map((c) => c.subgerenciaId),
-              )
-            );
+            return file !== null && seesUnit(access, standingContract(file.contracts, deps.today())?.subgerenciaId ?? null);
           },
           refuse(req, reply, text) {
             return ctx.render(req, reply, {

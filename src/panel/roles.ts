@@ -1,3 +1,4 @@
+import { MESSAGES } from '../app/messages.ts';
 import type { Queryable } from '../db/types.ts';
 
 /**
@@ -38,9 +39,12 @@ export function mayDo(access: Access, action: Action): boolean {
 /** The subgerencias whose people this person sees and acts on; null: every one. */
 export const unitsOf = (access: Access): string[] | null => (access.role === 'jefe' ? [...access.units] : null);
 
-/** Whether a worker whose contracts are in these subgerencias is this person's to see. */
-export function seesUnits(access: Access, workerUnits: readonly string[]): boolean {
-  return access.role !== 'jefe' || workerUnits.some((u) => access.units.includes(u));
+/**
+ * Whether a worker of this subgerencia (their standing contract's today: src/domain/contracts.ts)
+ * is this person's to see; a contract the worker has left gives a jefe no reach.
+ */
+export function seesUnit(access: Access, workerUnit: string | null): boolean {
+  return access.role !== 'jefe' || (workerUnit !== null && access.units.includes(workerUnit));
 }
 
 /** The access of a panel account (an account from before roles existed is an administrator's). */
@@ -59,4 +63,4 @@ export const NOT_FOR_ROLE = (access: Access) =>
     ? 'Su rol de auditor permite consultar y exportar, no cambiar datos.'
     : 'Su rol de jefe de área permite consultar y aprobar las vacaciones de sus subgerencias, nada más.';
 
-export const NOT_IN_UNITS = 'Ese trabajador no pertenece a las subgerencias a su cargo.';
+export const NOT_IN_UNITS = MESSAGES.notInUnits;

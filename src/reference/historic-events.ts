@@ -4,9 +4,9 @@ import {
   amortize,
   calendarDays,
   endDate,
-  governingContract,
   monthsOf,
   nextBusinessDay,
+  standingContract,
   vacationValue,
   type HolidayLookup,
 } from '../domain/index.ts';
@@ -31,10 +31,7 @@ export function historicRecord(
   calendar: HolidayLookup,
   nowIso: string,
 ): VacationImported {
-  const contract =
-    governingContract(file.contracts, row.startDate) ??
-    [...file.contracts].sort((a, b) => (b.startDate ?? '').localeCompare(a.startDate ?? ''))[0] ??
-    null;
+  const contract = standingContract(file.contracts, row.startDate);
   const salary = contract?.baseSalary ?? 0;
   const end = endDate(nextBusinessDay(row.startDate, row.worksSaturday, calendar), row.days, row.worksSaturday, calendar);
   const total = vacationValue(salary, row.days);

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { NOT_IN_UNITS } from '../roles.ts';
-import { refusalWords } from '../../app/refusals.ts';
+import { refusalWords, type Refusal, type UseCase } from '../../app/refusals.ts';
 import { VacationUseCases } from '../../app/vacations.ts';
 import { Fields } from '../../app/fields.ts';
 import { parseInterruptInput } from '../../app/vacation-input.ts';
@@ -47,16 +46,28 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
       body: html`<p><a href="/panel/trabajador">Buscar un trabajador</a></p>`,
     });
 
+  /**
+   * A refusal as the person reads it: one for their scope as the page that refuses access (403),
+   * any other as a message on the way back.
+   */
+  const refused = (req: FastifyRequest, reply: FastifyReply, f: Refusal, op: UseCase, code: string, back: string) => {
+    const text = refusalWords(f, op, { code }).text.join(' ');
+    if (f.kind === 'out_of_scope') return ctx.refuse(req, reply, text);
+    ctx.flash(req, { kind: 'error', text });
+    return reply.redirect(back, 303);
+  };
+
   app.post('/vacaciones/:codigo/aprobar', async (req, reply) => {
     const code = (req.params as { codigo: string }).codigo;
     const user = req.panelUser!;
-    const record = await recordOf(code);
-    // A jefe approves only their subgerencias' vacations, however the form was made.
-    if (record && !(await ctx.seesWorker(req, record.documentNumber))) return ctx.refuse(req, reply, NOT_IN_UNITS);
+    // Where to go back to, and nothing else: the read model may not hold the record yet. Whether a
+    // jefe reaches the record (their subgerencias only, however the form was made) is the
+    // command's to judge, on the record's own stream.
+    const back = backFrom(req, await recordOf(code));
     const r = await useCases.approve(panelCall(req, user), code);
-    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'approve', { code }).text.join(' ') });
-    else ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
-    return reply.redirect(backFrom(req, record), 303);
+    if (!r.ok) return refused(req, reply, r, 'approve', code, back);
+    ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} aprobadas.` });
+    return reply.redirect(back, 303);
   });
 
   // CST art. 188: the first day not enjoyed and the reason; the command judges the rest.
@@ -109,13 +120,11 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
     }
     const { date, reason } = parsed.value;
     const r = await useCases.interrupt(panelCall(req, user), code, { date, reason });
-    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'interrupt', { code }).text.join(' ') });
-    else {
-      ctx.flash(req, {
-        kind: 'ok',
-        text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${r.value.record.daysReturned} días hábiles volvieron al saldo.`,
-      });
-    }
+    if (!r.ok) return refused(req, reply, r, 'interrupt', code, backTo(record));
+    ctx.flash(req, {
+      kind: 'ok',
+      text: `Vacaciones ${code} interrumpidas el ${shortDate(date)}: ${r.value.record.daysReturned} días hábiles volvieron al saldo.`,
+    });
     return reply.redirect(backTo(record), 303);
   });
 
@@ -152,8 +161,8 @@ export function recordActionRoutes(app: FastifyInstance, ctx: PanelContext) {
     const user = req.panelUser!;
     const record = await recordOf(code);
     const r = await useCases.delete(panelCall(req, user), code);
-    if (!r.ok) ctx.flash(req, { kind: 'error', text: refusalWords(r, 'delete', { code }).text.join(' ') });
-    else ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} eliminadas.` });
+    if (!r.ok) return refused(req, reply, r, 'delete', code, backTo(record));
+    ctx.flash(req, { kind: 'ok', text: `Vacaciones ${code} eliminadas.` });
     return reply.redirect(backTo(record), 303);
   });
 }

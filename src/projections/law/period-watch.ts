@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/types.ts';
-import { addDays } from '../../domain/index.ts';
+import { addDays, standingContract } from '../../domain/index.ts';
 import { workerFilesByIds, workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
 import { byWorker, liveRegisterOfWorkers, workersRecordedSince } from '../register/queries.ts';
 import { toNumber } from '../sql.ts';
@@ -124,7 +124,7 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
       if (changed.length <= batch) {
         if (changed.length > 0) {
           await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id = ANY($1::bigint[])`, [changed]);
-          await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, changed), today));
+          await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, changed), today), today);
         }
         await tx.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() WHERE id = 1`);
         return 'refreshed';
@@ -134,7 +134,7 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
     const last = files.length === batch ? files[files.length - 1]!.worker.id : null;
     // The rows of the workers this batch spans, those no longer in the reference data included.
     await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id > $1 AND ($2::bigint IS NULL OR worker_id <= $2)`, [after, last]);
-    await writeWatchRows(tx, await figureBatch(tx, files, today));
+    await writeWatchRows(tx, await figureBatch(tx, files, today), today);
     if (last === null) {
       await tx.query(
         `UPDATE ${PERIOD_SWEEP_TABLE} SET figured_on = $1, reference_version = $2, finished_at = now(),
@@ -153,8 +153,12 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
   });
 }
 
-/** Writes the watch rows of a figured batch (the workers' old rows already deleted). */
-async function writeWatchRows(tx: Queryable, rows: readonly { file: WorkerFileRow; row: WatchedWorker }[]): Promise<void> {
+/**
+ * Writes the watch rows of a figured batch (the workers' old rows already deleted), each under the
+ * subgerencia of the worker's standing contract on `today`: the one whose area head sees the
+ * worker (a contract the worker left names no one's).
+ */
+async function writeWatchRows(tx: Queryable, rows: readonly { file: WorkerFileRow; row: WatchedWorker }[], today: string): Promise<void> {
   if (rows.length === 0) return;
   await tx.query(
     `INSERT INTO ${PERIOD_WATCH_TABLE} (worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)
@@ -166,7 +170,10 @@ async function writeWatchRows(tx: Queryable, rows: readonly { file: WorkerFileRo
       rows.map(({ row }) => row.documentNumber),
       rows.map(({ row }) => row.name),
       // A text[] per worker travels as its literal: unnest of a 2-D array would flatten it.
-      rows.map(({ file }) => arrayLiteral(new Set(file.contracts.map((c) => c.subgerenciaId)))),
+      rows.map(({ file }) => {
+        const unit = standingContract(file.contracts, today)?.subgerenciaId;
+        return arrayLiteral(unit === undefined ? [] : [unit]);
+      }),
       rows.map(({ row }) => row.accumulation?.owed ?? null),
       rows.map(({ row }) => row.accumulation?.limit ?? null),
       rows.map(({ row }) => row.accumulation?.extended ?? false),

@@ -1,5 +1,5 @@
 import { HolidayCalendar, addDays, monthOf, payrollOf, type PayrollSheet } from '../../../src/domain/index.ts';
-import type { ContractRef, VacationParams, VacationRequest, WorkerFile } from '../../../src/commands/types.ts';
+import type { ContractRef, Scope, VacationParams, VacationRequest, WorkerFile } from '../../../src/commands/types.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
 import { foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
 import { foldUnit, type UnitOccupancy } from '../../../src/commands/occupancy.ts';
@@ -106,6 +106,8 @@ interface Around {
   occupancy?: UnitOccupancy;
   recordId?: number;
   n?: number;
+  /** The actor's scope: every subgerencia unless given. */
+  scope?: Scope;
 }
 
 const judged = (over: Partial<VacationRequest>, a: Around) => ({
@@ -114,6 +116,7 @@ const judged = (over: Partial<VacationRequest>, a: Around) => ({
   calendar,
   ...(a.occupancy ? { occupancy: a.occupancy } : {}),
   ...attempt(a.recordId ?? 1, a.n ?? 0),
+  scope: a.scope ?? null,
 });
 
 export const create = (over: Partial<VacationRequest> = {}, a: Around = {}): CreateVacation => ({
@@ -126,14 +129,14 @@ export const edit = (code: string, over: Partial<VacationRequest> = {}, a: Aroun
   data: { ...judged(over, a), code, userId: a.userId ?? 1 },
 });
 
-export const remove = (code: string, userId = 1): VacationCommand => ({
+export const remove = (code: string, userId = 1, scope: Scope = null): VacationCommand => ({
   type: 'DeleteVacation',
-  data: { code, userId, nowIso: attempt().nowIso },
+  data: { code, userId, nowIso: attempt().nowIso, scope },
 });
 
-export const approve = (code: string, userId = 1): VacationCommand => ({
+export const approve = (code: string, userId = 1, scope: Scope = null): VacationCommand => ({
   type: 'ApproveVacation',
-  data: { code, userId, nowIso: attempt().nowIso },
+  data: { code, userId, nowIso: attempt().nowIso, scope },
 });
 
 export const interrupt = (
@@ -142,7 +145,8 @@ export const interrupt = (
   today: string,
   reason: InterruptionRequest['reason'] = 'incapacidad',
   userId = 3,
+  scope: Scope = null,
 ): InterruptVacation => ({
   type: 'InterruptVacation',
-  data: { code, date, reason, today, calendar, userId, nowIso: attempt().nowIso },
+  data: { code, date, reason, today, calendar, userId, nowIso: attempt().nowIso, scope },
 });

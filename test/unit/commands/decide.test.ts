@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isPilaCode } from '../../../src/domain/index.ts';
 import type { DomainEvent, VacationRecord } from '../../../src/events/types.ts';
 import { given } from '../../support/decider-spec.ts';
-import { approve, create, edit, params, remove, unitOf, workerFile } from './builders.ts';
+import { approve, contract, create, edit, fortnights, interrupt, params, remove, unitOf, workerFile } from './builders.ts';
 
 const noOne = () => unitOf('SG-OPS', []);
 
@@ -203,5 +203,107 @@ describe('delete and approve', () => {
           data: { codigoPila: code, workerId: 1001, approvedByUserId: 2, approvedAt: '2026-11-21T12:00:00.000Z' },
         },
       ]);
+  });
+});
+
+describe('the actor scope (an area head acts only in their subgerencias)', () => {
+  /** The worker's file after a move: a settled SG-OPS contract (2021-2023), then the SG-TEC one the record falls under. */
+  const moved = workerFile({
+    contracts: [
+      contract({ id: 10000, subgerenciaId: 'SG-OPS', startDate: '2021-01-01', endDate: '2023-12-31', settled: true }),
+      contract({ subgerenciaId: 'SG-TEC' }),
+    ],
+  });
+  /** The events of one vacation booked under the SG-TEC contract, and its code. */
+  function inTec() {
+    const events = given([])
+      .when(create({}, { file: moved, occupancy: unitOf('SG-TEC', []), recordId: 7 }))
+      .then(() => {});
+    return { code: (events[0]!.data as VacationRecord).codigoPila, events };
+  }
+
+  it('given a record of SG-TEC, when an SG-OPS head approves, deletes or interrupts it, then each is refused and gives no event', () => {
+    const { code, events } = inTec();
+    given(events)
+      .when(approve(code, 2, ['SG-OPS']))
+      .thenFails('out_of_scope');
+    given(events)
+      .when(remove(code, 2, ['SG-OPS']))
+      .thenFails('out_of_scope');
+    given([...events, approval(code)])
+      .when(interrupt(code, '2026-01-15', '2026-01-15', 'incapacidad', 2, ['SG-OPS']))
+      .thenFails('out_of_scope');
+  });
+
+  it('given a record of SG-TEC, when the SG-TEC head approves it, then it is approved', () => {
+    const { code, events } = inTec();
+    given(events)
+      .when(approve(code, 2, ['SG-ADM', 'SG-TEC']))
+      .then((decided) => expect(decided.map((e) => e.type)).toEqual(['VacationApproved']));
+  });
+
+  it('given an approved record out of scope, then the refusal is the scope, not the approval', () => {
+    const { code, events } = inTec();
+    given([...events, approval(code)])
+      .when(approve(code, 2, ['SG-OPS']))
+      .thenFails('out_of_scope');
+  });
+
+  it('given a head with no subgerencia, then nothing is in reach; an unknown code is still not found', () => {
+    const { code, events } = inTec();
+    given(events)
+      .when(approve(code, 2, []))
+      .thenFails('out_of_scope');
+    given(events)
+      .when(approve('VAC_0_00000000_00000000', 2, ['SG-OPS']))
+      .thenFails('record_not_found');
+  });
+
+  it('given a record imported with no subgerencia, then only an unscoped actor reaches it', () => {
+    const { code, events } = inTec();
+    const imported: DomainEvent = {
+      type: 'VacationImported',
+      data: { ...(events[0]!.data as VacationRecord), subgerenciaId: null, approved: false },
+    };
+    given([imported])
+      .when(approve(code, 2, ['SG-TEC']))
+      .thenFails('out_of_scope');
+    given([imported])
+      .when(approve(code, 2))
+      .then(() => {});
+  });
+
+  it('given a worker whose governing contract is SG-TEC, when an SG-OPS head books or edits, then it is refused: the past contract gives no reach', () => {
+    given([])
+      .when(create({}, { file: moved, occupancy: unitOf('SG-TEC', []), scope: ['SG-OPS'] }))
+      .thenFails('out_of_scope');
+    const { code, events } = inTec();
+    given(events)
+      .when(edit(code, { days: 10 }, { file: moved, scope: ['SG-OPS'] }))
+      .thenFails('out_of_scope');
+    given([])
+      .when(create({}, { file: moved, occupancy: unitOf('SG-TEC', []), scope: ['SG-TEC'] }))
+      .then(() => {});
+  });
+
+  it('given a record of SG-OPS, when edited to a start under the SG-TEC contract by an SG-OPS head, then it is refused', () => {
+    const both = workerFile({
+      contracts: [
+        contract({ id: 10000, subgerenciaId: 'SG-OPS', startDate: '2024-02-01', endDate: '2026-06-30' }),
+        contract({ subgerenciaId: 'SG-TEC', startDate: '2026-07-01', endDate: '2027-12-31' }),
+      ],
+      sheets: [...fortnights('2024-02-01', '2026-06-30', 2_847_000, 10000), ...fortnights('2026-07-01', '2026-10-31')],
+    });
+    const events = given([])
+      .when(create({}, { file: both, occupancy: unitOf('SG-OPS', []), recordId: 7 }))
+      .then(() => {});
+    const code = (events[0]!.data as VacationRecord).codigoPila;
+    expect((events[0]!.data as VacationRecord).subgerenciaId).toBe('SG-OPS');
+    given(events)
+      .when(edit(code, { startDate: '2026-08-03', days: 10 }, { file: both, scope: ['SG-OPS'] }))
+      .thenFails('out_of_scope');
+    given(events)
+      .when(edit(code, { startDate: '2026-02-02', days: 10 }, { file: both, scope: ['SG-OPS'], recordId: 9 }))
+      .then(() => {});
   });
 });

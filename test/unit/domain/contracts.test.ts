@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { consultContract, contractStatus, governingContract, isValidOn, type ContractDates } from '../../../src/domain/index.ts';
+import {
+  consultContract,
+  contractStatus,
+  governingContract,
+  isValidOn,
+  latestContract,
+  standingContract,
+  type ContractDates,
+} from '../../../src/domain/index.ts';
 
 const contract = (id: string, over: Partial<ContractDates> = {}): ContractDates & { id: string } => ({
   id,
@@ -108,5 +116,29 @@ describe('consultContract', () => {
     const settledNewest = contract('settled', { startDate: '2026-01-01', settled: true });
     expect(consultContract([noStart, older, settledNewest, newer], '2026-06-01')).toBe(newer);
     expect(consultContract([noStart, contract('x', { additional: true })], '2026-06-01')).toBe(noStart);
+  });
+});
+
+describe('standingContract', () => {
+  const left = contract('ops', { startDate: '2021-01-01', endDate: '2023-12-31', settled: true });
+  const now = contract('tec', { startDate: '2024-01-01', endDate: '2027-12-31' });
+
+  it('given a worker who moved, when asked today, then the contract in force stands, not the one left', () => {
+    expect(standingContract([now, left], '2026-11-21')?.id).toBe('tec');
+    expect(standingContract([left, now], '2022-06-01')?.id).toBe('tec');
+  });
+
+  it('given no contract in force, when asked, then the one that started last stands, settled or not', () => {
+    expect(standingContract([now, left], '2028-02-01')?.id).toBe('tec');
+    expect(standingContract([left], '2026-11-21')?.id).toBe('ops');
+    expect(standingContract([], '2026-11-21')).toBeNull();
+  });
+
+  it('given equal starts or a missing one, then the first of the latest stands and a missing start counts as earliest', () => {
+    const a = contract('a', { startDate: '2020-01-01', endDate: '2020-12-31' });
+    const b = contract('b', { startDate: '2020-01-01', endDate: '2020-06-30' });
+    const undated = contract('x', { startDate: null });
+    expect(latestContract([undated, a, b])?.id).toBe('a');
+    expect(latestContract([undated])?.id).toBe('x');
   });
 });
