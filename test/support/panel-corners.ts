@@ -30,9 +30,28 @@ export const PANEL_EXTRA = {
   nomina: fortnights(ROSA.id, 30001, '2021-02', '2026-10', 1_200_000),
 };
 
-/** The extra workers as a file `vacaciones import` reads. */
-export function panelExtraFile(): string {
+/**
+ * A worker who moved between subgerencias: Operaciones from 2021 to 2023 (that contract settled),
+ * Tecnología since 2024 with every fortnight of both paid. Only the SG-TEC area head answers for
+ * them now; the SG-OPS one's reach ended with the contract.
+ */
+export const MOVED = { id: 3002, document: '3003002', name: 'Tomás Andrés Rincón Pardo', settled: 30021, current: 30022 };
+
+export const MOVED_EXTRA = {
+  asociados: [{ id: MOVED.id, tipoDocumento: 'CC', numeroDocumento: MOVED.document, nombres: 'Tomás Andrés', apellidos: 'Rincón Pardo' }],
+  contratos: [
+    { subgerenciaId: 'SG-OPS', id: MOVED.settled, fechaInicio: '2021-01-01', fechaFin: '2023-12-31', liquidado: true },
+    { subgerenciaId: 'SG-TEC', id: MOVED.current, fechaInicio: '2024-01-01', fechaFin: '2027-12-31', liquidado: false },
+  ].map((c) => ({ ...c, asociadoId: MOVED.id, contratoEmpresaId: 10, esAdicional: false, salarioBase: 2_600_000, nivelRiesgo: 1 })),
+  nomina: [
+    ...fortnights(MOVED.id, MOVED.settled, '2021-01', '2023-12', 1_300_000),
+    ...fortnights(MOVED.id, MOVED.current, '2024-01', '2026-10', 1_300_000),
+  ],
+};
+
+/** Extra reference data (the panel's extra workers unless given) as a file `vacaciones import` reads. */
+export function panelExtraFile(data: object = PANEL_EXTRA): string {
   const file = join(mkdtempSync(join(tmpdir(), 'vac-panel-extra-')), 'extra.json');
-  writeFileSync(file, JSON.stringify(PANEL_EXTRA));
+  writeFileSync(file, JSON.stringify(data));
   return file;
 }

@@ -87,13 +87,17 @@ export interface PanelAnswer {
   location: string | undefined;
 }
 
-/** A person's browser, reduced to what the tests need: cookies kept, forms posted with their token. */
+/**
+ * A person's browser, reduced to what the tests need: cookies kept, forms posted with their token.
+ * It talks to a service in this process (fastify's inject) or, given its address, to a server
+ * over HTTP.
+ */
 export class PanelClient {
   readonly cookies = new Map<string, string>();
   private lastToken: string | undefined;
 
   constructor(
-    private readonly service: Service,
+    private readonly service: Service | string,
     private readonly headers: Record<string, string> = {},
   ) {}
 
@@ -114,29 +118,70 @@ export class PanelClient {
 
   private async send(method: 'GET' | 'POST', url: string, payload?: string): Promise<PanelAnswer> {
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-    const r = await this.service.app.inject({
-      method,
-      url,
-      payload,
-      headers: {
-        ...this.headers,
-        ...(cookie ? { cookie } : {}),
-        ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-    });
-    for (const c of r.cookies as { name: string; value: string; expires?: Date; maxAge?: number }[]) {
+    const headers = {
+      ...this.headers,
+      ...(cookie ? { cookie } : {}),
+      ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+    };
+    const r =
+      typeof this.service === 'string'
+        ? await overHttp(this.service, method, url, headers, payload)
+        : await this.inject(method, url, headers, payload);
+    for (const c of r.cookies) {
       if (c.value === '' || (c.expires && c.expires.getTime() < Date.now()) || c.maxAge === 0) this.cookies.delete(c.name);
       else this.cookies.set(c.name, c.value);
     }
-    const token = /name="_csrf" value="([^"]+)"/.exec(r.body)?.[1];
+    const token = /name="_csrf" value="([^"]+)"/.exec(r.answer.body)?.[1];
     if (token) this.lastToken = token;
+    return r.answer;
+  }
+
+  private async inject(method: 'GET' | 'POST', url: string, headers: Record<string, string>, payload?: string): Promise<Exchange> {
+    const r = await (this.service as Service).app.inject({ method, url, payload, headers });
     return {
-      status: r.statusCode,
-      headers: r.headers as PanelAnswer['headers'],
-      body: r.body,
-      location: r.headers.location as string | undefined,
+      cookies: r.cookies as SetCookie[],
+      answer: {
+        status: r.statusCode,
+        headers: r.headers as PanelAnswer['headers'],
+        body: r.body,
+        location: r.headers.location as string | undefined,
+      },
     };
   }
+}
+
+interface SetCookie {
+  name: string;
+  value: string;
+  expires?: Date;
+  maxAge?: number;
+}
+
+interface Exchange {
+  answer: PanelAnswer;
+  cookies: SetCookie[];
+}
+
+/** One request to a server over HTTP, redirects not followed, the cookies it sets read as inject gives them. */
+async function overHttp(base: string, method: string, url: string, headers: Record<string, string>, payload?: string): Promise<Exchange> {
+  const r = await fetch(`${base}${url}`, { method, headers, body: payload, redirect: 'manual' });
+  const cookies = r.headers.getSetCookie().map((line): SetCookie => {
+    const [pair = '', ...attributes] = line.split(';').map((p) => p.trim());
+    const at = pair.indexOf('=');
+    const c: SetCookie = { name: pair.slice(0, at), value: pair.slice(at + 1) };
+    for (const a of attributes) {
+      const [k = '', v = ''] = a.split('=');
+      if (k.toLowerCase() === 'expires') c.expires = new Date(v);
+      if (k.toLowerCase() === 'max-age') c.maxAge = Number(v);
+    }
+    return c;
+  });
+  const answerHeaders: PanelAnswer['headers'] = {};
+  r.headers.forEach((v, k) => (answerHeaders[k] = v));
+  return {
+    cookies,
+    answer: { status: r.status, headers: answerHeaders, body: await r.text(), location: r.headers.get('location') ?? undefined },
+  };
 }
 
 /** The text of the page's alert or status message. */
