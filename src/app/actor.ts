@@ -11,6 +11,8 @@ export interface Caller {
   /** Writes only: audited queries record no key. */
   idempotencyKey?: string | null;
   apiKey?: { id: string; name: string } | null;
+  /** The request resumes an idempotency claim whose first run may have written its events (Actor.resumes). */
+  resumes?: boolean;
 }
 
 /** Who acts and through what, for the events a use case writes. */
@@ -24,5 +26,6 @@ export function actorFor(c: Caller): Actor {
     correlationId: c.correlationId ?? c.requestId,
     idempotencyKey: c.idempotencyKey ?? null,
     source: c.source,
+    ...(c.resumes ? { resumes: true } : {}),
   };
 }

@@ -43,6 +43,12 @@ export interface Actor {
   correlationId: string | null;
   idempotencyKey: string | null;
   source?: 'http' | 'import' | 'cli' | 'panel';
+  /**
+   * The request may have been written already, by an earlier run under the same idempotency key
+   * cut short before its answer was kept (a crash): the handler looks for that run's events
+   * first, and answers from them instead of deciding again.
+   */
+  resumes?: boolean;
 }
 
 /** The computed figures of a vacation, before any rule is applied. */
