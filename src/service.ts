@@ -24,6 +24,7 @@ import { Vouch } from './caching/vouch.ts';
 import { CachedReferenceRepository } from './reference/cached-repository.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
+import { PostgresLiveness, localLiveness, type InstanceLiveness } from './db/instance-liveness.ts';
 import { openEventStore } from './store/open.ts';
 import { idsInBlocks, nextRecordIds } from './store/record-ids.ts';
 import type { EventStore, Position, StreamWrite } from './store/types.ts';
@@ -83,6 +84,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     );
   }
   apiKeys = new ApiKeyCache(db, feed);
+  const liveness: InstanceLiveness = config.databaseUrl ? await PostgresLiveness.start(config.databaseUrl, db, logger) : localLiveness();
   const today = () => config.today ?? todayInBogota(new Date());
   // The holiday tables load at their first question, some 200 ms on a busy machine: taken here,
   // before the service listens, rather than by the first request that counts a business day.
@@ -143,6 +145,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       readSide,
       // Only the runner that applies the vacations read model here hears of appends at once.
       nextAppend: (ms) => (projections!.isApplying('vacations') ? projections!.nextCommit(ms) : undefined),
+      liveness,
       verifyApiKey: (key) => apiKeys.verify(key),
       today,
       now: opts.now,
@@ -189,6 +192,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       await auditAppender.drain();
       if (opts.projections !== false) await projections?.stop();
       await feed.close();
+      await liveness.close();
       await rawStore.close();
       await db.close();
     },

@@ -13,6 +13,8 @@ export interface Caller {
   apiKey?: { id: string; name: string } | null;
   /** The subgerencias the caller may act in (an area head's); absent or null: every one. */
   scope?: Scope;
+  /** The request resumes an idempotency claim whose first run may have written its events (Actor.resumes). */
+  resumes?: boolean;
 }
 
 /** Who acts and through what, for the events a use case writes. */
@@ -27,5 +29,6 @@ export function actorFor(c: Caller): Actor {
     idempotencyKey: c.idempotencyKey ?? null,
     source: c.source,
     scope: c.scope ?? null,
+    ...(c.resumes ? { resumes: true } : {}),
   };
 }

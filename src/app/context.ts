@@ -1,5 +1,6 @@
 import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
+import type { InstanceLiveness } from '../db/instance-liveness.ts';
 import type { Db } from '../db/types.ts';
 import type { LedgerRecord } from '../domain/index.ts';
 import type { AuditEntry } from '../projections/audit-trail/queries.ts';
@@ -66,6 +67,11 @@ export interface AppDeps {
    * answering undefined) where the projectors run elsewhere: the feed then looks again now and then.
    */
   nextAppend?: (ms: number) => Promise<void> | undefined;
+  /**
+   * Whether the process behind an idempotency claim still runs, so that a claim of one that
+   * ended is taken over at once. Without it such a claim is taken over once it is old.
+   */
+  liveness?: InstanceLiveness;
   verifyApiKey(key: string): Promise<ApiKeyPrincipal | null>;
   today(): string;
   now?: () => Date;

@@ -1,12 +1,14 @@
 import type { VacationInterrupted, VacationRecord } from '../events/types.ts';
-import type { VacationFigures } from './types.ts';
 import type { VacationState } from './worker-state.ts';
 
-/** What the commands answer once their events are written (src/commands/handler.ts). */
+/**
+ * What the commands answer once their events are written (src/commands/handler.ts): only what
+ * the events and the state they were decided on hold, so that a request found written by an
+ * earlier run is answered as that run would have been.
+ */
 
 export interface Created {
   record: VacationRecord;
-  figures: VacationFigures;
 }
 
 export interface Edited extends Created {

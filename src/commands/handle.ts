@@ -1,10 +1,11 @@
 import { workerStream } from '../events/streams.ts';
-import type { AggregatePort, Loaded as LoadedOf } from '../store/aggregate-port.ts';
-import { WrongExpectedRevisionError, type Position } from '../store/types.ts';
-import { decide, type Decision, type Moment, type VacationCommand } from './decide.ts';
+import type { DomainEvent } from '../events/types.ts';
+import { decodeStream, type AggregatePort, type Loaded as LoadedOf } from '../store/aggregate-port.ts';
+import { WrongExpectedRevisionError, type Position, type StoredEvent } from '../store/types.ts';
+import { decide, type Moment, type VacationCommand } from './decide.ts';
 import { streamsOf } from './streams-of.ts';
 import { metadataOf, type Actor, type Outcome } from './types.ts';
-import type { WorkerState } from './worker-state.ts';
+import { foldWorker, type WorkerState } from './worker-state.ts';
 
 /** The event store as the commands use it (src/store/aggregate-port.ts), over workers' states. */
 export type CommandEvents = AggregatePort<WorkerState>;
@@ -14,8 +15,6 @@ export interface Written<T> {
   value: T;
   position: Position;
 }
-
-export type Accepted = Extract<Decision, { ok: true }>;
 
 /** One command as the handler runs it. */
 export interface Job<C extends VacationCommand, T> {
@@ -31,8 +30,12 @@ export interface Job<C extends VacationCommand, T> {
   optimistic?: boolean;
   /** The command of one attempt, at its moment, on what was loaded. */
   command(moment: Moment, loaded: Loaded): C;
-  /** What the caller is answered once the events are written. */
-  answer(decision: Accepted, command: C, loaded: Loaded): T;
+  /**
+   * What the caller is answered, from the events written and the worker's state they were
+   * decided on: the same whether they were written just now or found written by an earlier run
+   * of the same request (`Actor.resumes`).
+   */
+  answer(events: readonly DomainEvent[], before: WorkerState): T;
 }
 
 export interface HandlerDeps {
@@ -52,6 +55,10 @@ export interface HandlerDeps {
  */
 export async function handle<C extends VacationCommand, T>(deps: HandlerDeps, actor: Actor, job: Job<C, T>): Promise<Outcome<Written<T>>> {
   const worker = workerStream(job.workerId);
+  if (actor.resumes) {
+    const written = await writtenBy(deps.events, worker, actor);
+    if (written) return { ok: true, value: { value: job.answer(written.events, written.before), position: written.position } };
+  }
   for (let attempt = 0; attempt < deps.maxAttempts; attempt++) {
     const now = deps.now();
     const moment: Moment = { nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: deps.randomHex8() };
@@ -68,7 +75,7 @@ export async function handle<C extends VacationCommand, T>(deps: HandlerDeps, ac
     try {
       const writes = streamsOf(decision.events, loaded.state, occupancy);
       const { position } = await deps.events.append(writes, metadataOf(actor, now, deps.today()));
-      return { ok: true, value: { value: job.answer(decision, command, loaded), position } };
+      return { ok: true, value: { value: job.answer(decision.events, loaded.state), position } };
     } catch (err) {
       if (!(err instanceof WrongExpectedRevisionError)) throw err;
       deps.onConflict?.(err.stream);
@@ -77,4 +84,35 @@ export async function handle<C extends VacationCommand, T>(deps: HandlerDeps, ac
     }
   }
   return { ok: false, kind: 'busy' };
+}
+
+/** Whether a stored event was written under the actor's idempotency key, sent with its API key. */
+function writtenUnder(e: StoredEvent, actor: Pick<Actor, 'apiKeyId' | 'idempotencyKey'>): boolean {
+  const m = e.metadata as { apiKeyId?: unknown; idempotencyKey?: unknown };
+  return actor.idempotencyKey !== null && m.idempotencyKey === actor.idempotencyKey && m.apiKeyId === actor.apiKeyId;
+}
+
+/**
+ * The events an earlier run of the actor's request wrote to the worker's stream, found by the
+ * idempotency key every event's metadata carries, and the state they were decided on; undefined
+ * when none was written. Every command writes to the worker's stream at the revision it decided
+ * on, so one request's events there are one run, right after the state they were decided on; an
+ * API key's idempotency key is never claimed by two requests, so they are that request's.
+ */
+async function writtenBy(
+  events: CommandEvents,
+  worker: string,
+  actor: Actor,
+): Promise<{ events: DomainEvent[]; before: WorkerState; position: Position } | undefined> {
+  if (actor.idempotencyKey === null) return undefined;
+  const stored = (await events.readStreams([{ stream: worker, fromRevision: 0 }])).get(worker) ?? [];
+  const first = stored.findIndex((e) => writtenUnder(e, actor));
+  if (first < 0) return undefined;
+  let end = first;
+  while (end < stored.length && writtenUnder(stored[end]!, actor)) end++;
+  return {
+    events: decodeStream(stored.slice(first, end)).map((e) => e.event),
+    before: foldWorker(decodeStream(stored.slice(0, first))),
+    position: stored[end - 1]!.position,
+  };
 }

@@ -5,13 +5,13 @@ import { CachedEvents } from '../caching/cached-events.ts';
 import type { Vouch } from '../caching/vouch.ts';
 import { pilaStream, unitStream, workerStream } from '../events/streams.ts';
 import { StoreEvents } from '../store/aggregate-port.ts';
-import type { VacationInterrupted, VacationRecord } from '../events/types.ts';
+import type { DomainEvent, VacationInterrupted, VacationRecord } from '../events/types.ts';
 import type { ReferenceLookups } from '../reference/repository.ts';
 import type { EventStore } from '../store/types.ts';
 import type { Changed, Created, Edited, Interrupted } from './answers.ts';
 import type { CreateVacation, EditVacation, InterruptionRequest, Moment, VacationCommand } from './decide.ts';
 import { evaluate, place, type Placement } from './evaluate.ts';
-import { handle, type Accepted, type CommandEvents, type HandlerDeps, type Loaded, type Written } from './handle.ts';
+import { handle, type CommandEvents, type HandlerDeps, type Loaded, type Written } from './handle.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { Actor, CommandFailure, Outcome, VacationFigures, VacationRequest, WorkerFile } from './types.ts';
 import { foldWorker, type JudgedState, type VacationState, type WorkerState } from './worker-state.ts';
@@ -70,12 +70,21 @@ interface Plan {
   occupancy(loaded: Loaded): UnitOccupancy | undefined;
 }
 
-/** The record a decision created, or the one it interrupted, as its event carries it. */
-function recordIn(d: Accepted, type: 'VacationCreated'): VacationRecord;
-function recordIn(d: Accepted, type: 'VacationInterrupted'): VacationInterrupted;
-function recordIn(d: Accepted, type: 'VacationCreated' | 'VacationInterrupted'): VacationRecord | VacationInterrupted {
-  for (const e of d.events) if (e.type === type && (e.type === 'VacationCreated' || e.type === 'VacationInterrupted')) return e.data;
-  throw new Error(`the decision gave no ${type}`);
+/** The record the events created, or the one they interrupted, as its event carries it. */
+function recordIn(events: readonly DomainEvent[], type: 'VacationCreated'): VacationRecord;
+function recordIn(events: readonly DomainEvent[], type: 'VacationInterrupted'): VacationInterrupted;
+function recordIn(events: readonly DomainEvent[], type: 'VacationCreated' | 'VacationInterrupted'): VacationRecord | VacationInterrupted {
+  for (const e of events) if (e.type === type && (e.type === 'VacationCreated' || e.type === 'VacationInterrupted')) return e.data;
+  throw new Error(`the events hold no ${type}`);
+}
+
+/** When the events deleted or approved their record, as they record it. */
+function changedAt(events: readonly DomainEvent[]): string {
+  for (const e of events) {
+    if (e.type === 'VacationDeleted') return e.data.deletedAt;
+    if (e.type === 'VacationApproved') return e.data.approvedAt;
+  }
+  throw new Error('the events hold no deletion or approval');
 }
 
 /** Who a command on a record is decided for: the user it records and the scope it is held to. */
@@ -130,7 +139,7 @@ export class VacationCommands {
         type: 'CreateVacation',
         data: { request, file, calendar, placement, occupancy: occupancy(loaded), recordId, scope: actor.scope ?? null, ...moment },
       }),
-      answer: (d) => ({ record: recordIn(d, 'VacationCreated'), figures: d.figures! }),
+      answer: (events) => ({ record: recordIn(events, 'VacationCreated') }),
     });
   }
 
@@ -165,11 +174,7 @@ export class VacationCommands {
             ...moment,
           },
         }),
-        answer: (d, _c, loaded) => ({
-          record: recordIn(d, 'VacationCreated'),
-          figures: d.figures!,
-          previous: loaded.state.vacations.get(code)!,
-        }),
+        answer: (events, before) => ({ record: recordIn(events, 'VacationCreated'), previous: before.vacations.get(code)! }),
       });
       return outcome.ok ? outcome : { ...outcome, attempt };
     } catch (error) {
@@ -193,16 +198,16 @@ export class VacationCommands {
       code,
       (m) => ({ type: 'InterruptVacation', data: { ...request, ...byActor(actor), code, nowIso: m.nowIso, today: today(), calendar } }),
       actor,
-      (d, previous) => ({ record: recordIn(d, 'VacationInterrupted'), previous }),
+      (events, previous) => ({ record: recordIn(events, 'VacationInterrupted'), previous }),
     );
   }
 
-  /** A command on one record, on its owner's stream; answered with the record as it was and the time, unless `answer` says otherwise. */
+  /** A command on one record, on its owner's stream; answered with the record as it was and the time its event records, unless `answer` says otherwise. */
   private async onRecord<T = Changed>(
     code: string,
     command: (moment: Moment) => VacationCommand,
     actor: Actor,
-    answer: (d: Accepted, previous: VacationState, at: string) => T = (_d, record, at) => ({ record, at }) as T,
+    answer: (events: readonly DomainEvent[], previous: VacationState) => T = (events, record) => ({ record, at: changedAt(events) }) as T,
   ): Promise<Outcome<Written<T>>> {
     const owner = await this.ownerOf(code);
     if (owner === undefined) return { ok: false, kind: 'record_not_found' };
@@ -210,7 +215,7 @@ export class VacationCommands {
       workerId: owner,
       others: [],
       command,
-      answer: (d, c, loaded) => answer(d, loaded.state.vacations.get(code)!, (c.data as { nowIso: string }).nowIso),
+      answer: (events, before) => answer(events, before.vacations.get(code)!),
     });
   }
 

@@ -51,6 +51,12 @@ export interface Actor {
   source?: 'http' | 'import' | 'cli' | 'panel';
   /** Where the actor may act; absent: everywhere. Each command judges it on the record's own stream. */
   scope?: Scope;
+  /**
+   * The request may have been written already, by an earlier run under the same idempotency key
+   * cut short before its answer was kept (a crash): the handler looks for that run's events
+   * first, and answers from them instead of deciding again.
+   */
+  resumes?: boolean;
 }
 
 /** The computed figures of a vacation, before any rule is applied. */

@@ -29,3 +29,9 @@ export const PROJECTION_DDL_LOCK = 7_264_012;
 
 /** Namespace of the per-subscription webhook deliverer locks (id: hash of the subscription's id). */
 export const WEBHOOK_DELIVERER_NAMESPACE = 7_264_020;
+
+/**
+ * Namespace of the locks each running process holds for its life (id: its instance id), so that
+ * another can tell that the process behind an idempotency claim has ended (src/db/instance-liveness.ts).
+ */
+export const INSTANCE_NAMESPACE = 7_264_030;
