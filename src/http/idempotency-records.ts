@@ -28,11 +28,13 @@ export const idempotencyMigrations: Migration[] = [
   },
   {
     version: 62,
-    name: 'idempotency keys: the instance that claimed each',
+    name: 'idempotency keys: the instance that claimed each, answers kept as sent',
     // The process holding a claim, so that a retry can tell a claim whose process has ended
-    // (src/db/instance-liveness.ts) from one still running. Null for claims made before.
+    // (src/db/instance-liveness.ts) from one still running. Null for claims made before. The
+    // answer as json, not jsonb, so that a replay sends its fields in the order first sent.
     sql: `
       ALTER TABLE idempotency_keys ADD COLUMN instance_id integer;
+      ALTER TABLE idempotency_keys ALTER COLUMN body TYPE json USING body::json;
     `,
   },
 ];
@@ -106,7 +108,7 @@ export class IdempotencyRecords {
   /** Keeps the answer given to the claiming request. */
   async complete(k: IdempotencyKey, statusCode: number, body: unknown): Promise<void> {
     await this.db.query(
-      `UPDATE idempotency_keys SET status_code = $3, body = $4::jsonb, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
+      `UPDATE idempotency_keys SET status_code = $3, body = $4::json, completed_at = now() WHERE api_key_id = $1 AND key = $2`,
       [k.apiKeyId, k.key, statusCode, JSON.stringify(body ?? null)],
     );
   }

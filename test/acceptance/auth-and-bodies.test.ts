@@ -362,6 +362,20 @@ describe('Idempotency-Key', () => {
     expect(second.body).toEqual(first.body);
     expect(first.body.data).toMatchObject({ idEliminado: created.body.data.id, codigoPila: code });
   });
+
+  it('a keyed add whose JSON body nests too deep to compare is 400 and changes nothing', async () => {
+    const before = await codesOf(W.juan);
+    const deep = '['.repeat(30_000) + ']'.repeat(30_000);
+    const raw = `{"documentoAsociado":"${W.juan}","vacFechaInicio":"2026-11-03","vacDiasVacaciones":"6","emailUserResponsable":"${ADMIN}","x":${deep}}`;
+    const r = await c.call('/api/vacaciones/add', {
+      method: 'POST',
+      raw: { body: raw, contentType: 'application/json' },
+      headers: { 'Idempotency-Key': 'aceptacion-deep-1' },
+    });
+    expect(r.status, r.text).toBe(400);
+    expect(r.body).toMatchObject({ success: false, statusCode: 400 });
+    expect(await codesOf(W.juan)).toEqual(before);
+  });
 });
 
 // Last in the file: it reads the log lines of every request above.
