@@ -6,12 +6,15 @@ export class Fields {
   private readonly values = new Map<string, string>();
   private readonly repeated = new Set<string>();
   private readonly invalid = new Set<string>();
+  /** Each name as the caller first spelled it, to be named back in a refusal. */
+  private readonly spelled = new Map<string, string>();
 
   constructor(...sources: unknown[]) {
     for (const source of sources) {
       if (!source || typeof source !== 'object') continue;
       for (const [key, raw] of Object.entries(source as Record<string, unknown>)) {
         const k = key.toLowerCase();
+        if (!this.spelled.has(k)) this.spelled.set(k, key);
         if (this.values.has(k) || this.invalid.has(k)) this.repeated.add(k);
         if (Array.isArray(raw)) {
           this.repeated.add(k);
@@ -41,8 +44,15 @@ export class Fields {
     for (const [k, v] of this.values) copy.values.set(k, v);
     for (const k of this.repeated) copy.repeated.add(k);
     for (const k of this.invalid) copy.invalid.add(k);
+    for (const [k, v] of this.spelled) copy.spelled.set(k, v);
     if (!this.isAmbiguous(name)) copy.values.set(name.toLowerCase(), value);
     return copy;
+  }
+
+  /** The first name that came more than once (in any case, or as a list), as the caller first spelled it. */
+  firstRepeated(): string | undefined {
+    for (const k of this.repeated) return this.spelled.get(k);
+    return undefined;
   }
 
   /** True when the name came more than once, as something other than a plain value, or with a NUL. */

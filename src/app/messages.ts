@@ -1,3 +1,5 @@
+import { MAX_BODY_DEPTH } from './body-depth.ts';
+
 /**
  * The interface's fixed messages, in the words existing callers already parse. The API's
  * envelopes and the panel's pages both take their words from here.
@@ -32,6 +34,7 @@ export const MESSAGES = {
   tooLarge: 'La solicitud supera el tamaño máximo permitido',
   unsupportedType: 'Tipo de contenido no soportado. Use formulario (urlencoded o multipart) o JSON',
   badBody: 'El cuerpo de la solicitud no se pudo leer',
+  bodyTooDeep: `El cuerpo anida listas u objetos a más de ${MAX_BODY_DEPTH} niveles`,
   tooManyRequests: 'Demasiadas solicitudes. Intente de nuevo más tarde.',
   routeNotFound: 'Ruta no encontrada',
   uriTooLong: 'La ruta solicitada es demasiado larga',
@@ -40,3 +43,6 @@ export const MESSAGES = {
   badRequest: 'Solicitud HTTP no válida',
   requestTimeout: 'La solicitud no llegó completa a tiempo',
 } as const;
+
+/** A parameter sent more than once (in any case), as a list or object, or with a NUL character: named in the refusal. */
+export const repeatedField = (name: string) => `El campo ${name} viene repetido, no es un valor simple o tiene caracteres no permitidos`;

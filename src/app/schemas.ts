@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isValidDate } from '../domain/index.ts';
+import { SERVED_DATES, isServedDate, isServedMonth, isValidDate } from '../domain/index.ts';
 import { INTERRUPTION_REASONS } from '../events/types.ts';
 import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S } from '../integration/feed.ts';
 
@@ -14,15 +14,11 @@ const date = z
   .regex(/^\d{4}-\d{2}-\d{2}$/)
   .refine(isValidDate)
   .meta({ format: 'date', description: 'Fecha YYYY-MM-DD', example: '2026-01-05' });
-/**
- * The dates the vacation-law endpoints take: real dates within the years payroll can speak of, so
- * that every date figured from them (a prescription four years on, a notice 180 days on) is a date
- * too. Outside, the caller is told the range (vacation-input.ts).
- */
-export const LAW_DATE_RANGE = { from: '1900-01-01', to: '2999-12-31' } as const;
-const lawDate = date.refine((s) => s >= LAW_DATE_RANGE.from && s <= LAW_DATE_RANGE.to, { params: { range: LAW_DATE_RANGE } });
+const SERVED_MONTHS = { from: SERVED_DATES.from.slice(0, 7), to: SERVED_DATES.to.slice(0, 7) } as const;
+/** The dates the vacation-law endpoints take: within the service's years; outside, the caller is told the range (vacation-input.ts). */
+const lawDate = date.refine(isServedDate, { params: { range: SERVED_DATES } });
 /** A description of such a date: what it is, then its form and range. */
-const lawDateText = (what: string) => `${what}, YYYY-MM-DD entre ${LAW_DATE_RANGE.from} y ${LAW_DATE_RANGE.to}`;
+const lawDateText = (what: string) => `${what}, YYYY-MM-DD entre ${SERVED_DATES.from} y ${SERVED_DATES.to}`;
 const days = z
   .string()
   .regex(/^\d{1,3}$/)
@@ -161,11 +157,15 @@ export const bookQuery = z.object({
 const cutOff = z
   .string()
   .max(40)
-  .refine((s) =>
-    /^\d{4}-\d{2}-\d{2}$/.test(s)
-      ? isValidDate(s)
-      : /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
+  .refine(
+    (s) =>
+      /^\d{4}-\d{2}-\d{2}$/.test(s)
+        ? isValidDate(s)
+        : /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)),
+    { abort: true },
   )
+  // The day in Bogota is within a day of the date written, far from the ends of any date type.
+  .refine((s) => isServedDate(s.slice(0, 10)), { params: { range: SERVED_DATES } })
   .meta({
     description:
       'Lo que se sabía entonces: una fecha YYYY-MM-DD (al final del día) o una hora ISO 8601 con zona, que cuenta como el día ' +
@@ -178,7 +178,8 @@ export const noveltiesQuery = z.object({
   periodo: z
     .string()
     .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
-    .meta({ description: 'Mes de nómina, YYYY-MM', example: '2026-12' }),
+    .refine(isServedMonth, { params: { range: SERVED_MONTHS } })
+    .meta({ description: `Mes de nómina, YYYY-MM entre ${SERVED_MONTHS.from} y ${SERVED_MONTHS.to}`, example: '2026-12' }),
   subgerenciaId: z.string().min(1).max(40).optional().meta({ description: 'Solo las vacaciones registradas en esta subgerencia' }),
   numeroDocumento: document.optional().meta({ description: 'Solo este trabajador' }),
   formato: z.enum(['json', 'csv', 'xlsx']).optional().meta({ description: 'json (por defecto, por páginas), csv o xlsx (el mes entero)' }),

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { VacationRequest } from '../commands/types.ts';
-import { MESSAGES } from './messages.ts';
+import { MESSAGES, repeatedField as repeated } from './messages.ts';
 import { emailNameHint, type Fields } from './fields.ts';
 import type { InterruptionReason } from '../events/types.ts';
 import { calculateBody, codeBody, editBody, interruptBody } from './schemas.ts';
@@ -21,7 +21,6 @@ const required = (name: string, fields: Fields) => {
   const hint = emailNameHint(fields, name);
   return hint ? `El campo ${name} es requerido. ${hint}` : `El campo ${name} es requerido`;
 };
-const repeated = (name: string) => `El campo ${name} viene repetido, no es un valor simple o tiene caracteres no permitidos`;
 const FORMAT: Record<string, string> = {
   vacFechaInicio: 'vacFechaInicio debe ser una fecha válida con formato YYYY-MM-DD',
   vacDiasVacaciones: 'vacDiasVacaciones debe ser un número entero entre 1 y 360',
@@ -39,7 +38,7 @@ const invalid = (name: string) =>
 /** A real date outside the range a schema allows (its refinement carries the range). */
 const outOfRange = (name: string, issue: z.core.$ZodIssue): string | undefined => {
   const range = issue.code === 'custom' ? (issue.params as { range?: { from: string; to: string } } | undefined)?.range : undefined;
-  return range && `${name} debe ser una fecha entre ${range.from} y ${range.to}`;
+  return range && `${name} debe ser ${range.from.length === 7 ? 'un mes' : 'una fecha'} entre ${range.from} y ${range.to}`;
 };
 
 type Parsed<S extends z.ZodObject> = { ok: true; value: z.infer<S> } | { ok: false; problems: Map<string, string> };

@@ -43,6 +43,24 @@ export function isValidDate(s: unknown): boolean {
   return year >= 0 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
+/**
+ * The dates the service takes from its callers: real dates within the years payroll can speak of,
+ * so that every date figured from one (a prescription four years on, a notice 180 days on, the
+ * month after) is a date too, and one PostgreSQL's date type holds (it has no year 0000).
+ * Parameters outside are refused, naming the range.
+ */
+export const SERVED_DATES = { from: '1900-01-01', to: '2999-12-31' } as const;
+
+/** A real `YYYY-MM-DD` date within SERVED_DATES. */
+export function isServedDate(s: unknown): s is string {
+  return isValidDate(s) && (s as string) >= SERVED_DATES.from && (s as string) <= SERVED_DATES.to;
+}
+
+/** A `YYYY-MM` month whose days are within SERVED_DATES. */
+export function isServedMonth(s: unknown): s is string {
+  return typeof s === 'string' && s.length === 7 && isServedDate(`${s}-01`);
+}
+
 /** Throws a RangeError naming the value, so bad input is never silently reinterpreted. */
 export function assertValidDate(s: unknown, label = 'date'): asserts s is string {
   if (!isValidDate(s)) {

@@ -7,10 +7,12 @@ import { boundedBodies } from './bodies.ts';
 import type { AppDeps } from '../app/context.ts';
 import { registerDocs } from './docs.ts';
 import { MESSAGES } from '../app/messages.ts';
+import { bodyTooDeep, nestsDeeperThan } from '../app/body-depth.ts';
 import { errorFor, forbidden } from './envelopes.ts';
 import { classifyError, errorDetail } from './errors.ts';
 import { maskEmail } from '../app/fields.ts';
 import { registerRateLimit } from './rate-limit.ts';
+import { refuseRepeatedParameters } from './repeated-parameters.ts';
 import { securityHeaders } from './security-headers.ts';
 import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
@@ -111,6 +113,13 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   // Only the form types the interface takes: a text/plain body is refused (415), not read as a string.
   app.removeContentTypeParser('text/plain');
   boundedBodies(app);
+  // JSON is the only body that nests (forms and multipart are flat name=value lists): its depth is
+  // checked on the text before it is parsed, for the API and the panel alike.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    nestsDeeperThan(body as string) ? done(bodyTooDeep(), undefined) : parseJson(req, body as string, done),
+  );
   await registerDocs(app);
 
   app.addHook('onRequest', async (req, reply) => {
@@ -179,6 +188,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
   for (const prefix of ['', '/api']) {
     await app.register(
       async (scope) => {
+        scope.addHook('preValidation', refuseRepeatedParameters);
         vacationRoutes(scope, deps);
         lookupRoutes(scope, deps);
         readRoutes(scope, deps);

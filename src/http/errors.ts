@@ -1,4 +1,5 @@
 import { MESSAGES } from '../app/messages.ts';
+import { BODY_TOO_DEEP } from '../app/body-depth.ts';
 
 const DB_DOWN_CODES = new Set([
   'ECONNREFUSED',
@@ -69,6 +70,8 @@ export function classifyError(err: unknown): { status: number; message: string }
     case 'FST_PROTO_VIOLATION':
     case 'FST_ERR_BAD_URL':
       return { status: 400, message: MESSAGES.badBody };
+    case BODY_TOO_DEEP:
+      return { status: 400, message: MESSAGES.bodyTooDeep };
   }
   // busboy's complaints about a malformed multipart body come without a code.
   if (/^Multipart: |^Unexpected end of form|^Malformed part header/.test((err as Error)?.message ?? '')) {

@@ -362,3 +362,93 @@ describe('inputs the database, the multipart parser or the router cannot take', 
     expect(a.body).toEqual({ success: false, statusCode: a.status, message: expect.any(String) });
   });
 });
+
+describe('inputs that answered 500', () => {
+  const key = () => srv.keys.acceptance!;
+  // Within BODY_LIMIT: a list 1,500 deep; the limit on depth is far below it.
+  const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+
+  it.each(['add', 'edit'])(
+    '%s with an Idempotency-Key and a JSON list nested past the limit is 400 in the envelope, nothing appended',
+    async (op) => {
+      const mark = await events.mark();
+      const a = await call(srv.url, `/api/vacaciones/${op}`, {
+        key: key(),
+        headers: { 'idempotency-key': `profundo-${op}` },
+        raw: { body: `{"documentoAsociado":${deep(1_500)}}`, contentType: 'application/json' },
+      });
+      expect({ status: a.status, body: a.body }).toEqual({
+        status: 400,
+        body: {
+          success: false,
+          statusCode: 400,
+          message: 'El cuerpo anida listas u objetos a más de 32 niveles',
+          errors: { detalle: expect.any(String) },
+        },
+      });
+      expect((await events.since(mark)).count).toBe(0);
+    },
+  );
+
+  it('a JSON body exactly as deep as the limit is read and judged on its fields', async () => {
+    const a = await call(srv.url, '/api/vacaciones/calculate', {
+      key: key(),
+      raw: { body: `{"relleno":${'['.repeat(31)}${']'.repeat(31)},"documentoAsociado":"${W.maria}"}`, contentType: 'application/json' },
+    });
+    expect(a.status, a.text).toBe(400);
+    expect(a.body.message).toBe('Email del usuario responsable es requerido');
+  });
+
+  it.each([
+    ['consultdatavacations', '/api/vacaciones/consultdatavacations', { success: false, statusCode: 400 }],
+    ['vacaciones', '/api/vacaciones', { success: false, statusCode: 400 }],
+    ['verificarContratoActivo', '/api/contratos/verificarContratoActivo', { success: false }],
+  ])('GET %s with numeroDocumento given twice in different case is 400 naming it', async (_, path, envelope) => {
+    const a = await fetch(`${srv.url}${path}?numeroDocumento=${W.maria}&NUMERODOCUMENTO=${W.juan}&emailResponsable=${ADMIN}`, {
+      headers: { 'x-api-key': `Bearer ${key()}` },
+    });
+    expect({ status: a.status, body: await a.json() }).toEqual({
+      status: 400,
+      body: { ...envelope, message: 'El campo numeroDocumento viene repetido, no es un valor simple o tiene caracteres no permitidos' },
+    });
+  });
+
+  it.each(['urlencoded', 'json'])(
+    'POST calculate with documentoAsociado given twice in different case (%s) is 400 naming it',
+    async (enc) => {
+      const rest = `"vacFechaInicio":"2026-12-01","vacDiasVacaciones":"6","emailUserResponsable":"${ADMIN}"`;
+      const raw =
+        enc === 'json'
+          ? { body: `{"documentoAsociado":"${W.maria}","DOCUMENTOASOCIADO":"${W.juan}",${rest}}`, contentType: 'application/json' }
+          : {
+              body: `documentoAsociado=${W.maria}&DOCUMENTOASOCIADO=${W.juan}&vacFechaInicio=2026-12-01&vacDiasVacaciones=6&emailUserResponsable=${ADMIN}`,
+              contentType: 'application/x-www-form-urlencoded',
+            };
+      const a = await call(srv.url, '/api/vacaciones/calculate', { key: key(), raw });
+      expect({ status: a.status, body: a.body }).toEqual({
+        status: 400,
+        body: {
+          success: false,
+          statusCode: 400,
+          message: 'Datos requeridos faltantes',
+          errors: ['El campo documentoAsociado viene repetido, no es un valor simple o tiene caracteres no permitidos'],
+        },
+      });
+    },
+  );
+
+  it.each([
+    ['alCorte', '0000-01-01', 'alCorte debe ser una fecha entre 1900-01-01 y 2999-12-31'],
+    ['alCorte', '0000-01-01T00:00:00Z', 'alCorte debe ser una fecha entre 1900-01-01 y 2999-12-31'],
+    ['periodo', '0000-01', 'periodo debe ser un mes entre 1900-01 y 2999-12'],
+  ])('novedades with %s=%s is 400 naming it', async (name, value, text) => {
+    const a = await call(srv.url, '/api/vacaciones/novedades', {
+      key: key(),
+      query: { periodo: '2026-12', emailResponsable: ADMIN, [name]: value },
+    });
+    expect({ status: a.status, body: a.body }).toEqual({
+      status: 400,
+      body: { success: false, statusCode: 400, message: 'Datos requeridos faltantes', errors: { [name]: text } },
+    });
+  });
+});

@@ -1859,7 +1859,7 @@ export interface paths {
                 query: {
                     /** @description Correo del usuario administrador responsable */
                     emailResponsable: string;
-                    /** @description Mes de nómina, YYYY-MM */
+                    /** @description Mes de nómina, YYYY-MM entre 1900-01 y 2999-12 */
                     periodo: string;
                     /** @description Solo las vacaciones registradas en esta subgerencia */
                     subgerenciaId?: string;

@@ -213,7 +213,7 @@ const HOSTILE = [
   ' ',
   '\t\n',
 ];
-const NUMBERS = [
+export const NUMBERS = [
   '0',
   '-1',
   '1',
@@ -232,8 +232,8 @@ const NUMBERS = [
   ' 15 ',
   '+15',
 ];
-const VALID_DATES = ['2026-01-05', '2026-02-02', '2026-03-16', '2026-12-01', '2027-01-12'];
-const DATES = [
+export const VALID_DATES = ['2026-01-05', '2026-02-02', '2026-03-16', '2026-12-01', '2027-01-12'];
+export const DATES = [
   '2026-01-05',
   '2026-12-01',
   '2026-02-30',
@@ -295,7 +295,7 @@ export function fieldName(known: string[]): fc.Arbitrary<string> {
 type Pairs = [string, unknown][];
 
 /** One change to a request's fields: add, replace, repeat, drop or re-case one. */
-function mutation(known: string[]): fc.Arbitrary<(pairs: Pairs) => Pairs> {
+export function mutation(known: string[]): fc.Arbitrary<(pairs: Pairs) => Pairs> {
   const name = fieldName(known);
   const at = (pairs: Pairs, i: number) => i % Math.max(pairs.length, 1);
   return fc.oneof(
@@ -392,7 +392,7 @@ const abbreviate = (v: unknown): unknown =>
         : v;
 
 /** Counterexamples print with long values cut short, so that a failure stays readable. */
-function readable(r: FuzzRequest): FuzzRequest {
+export function readable<T extends object>(r: T): T {
   Object.defineProperty(r, fc.toStringMethod, { value: () => JSON.stringify(abbreviate({ ...r })), enumerable: false });
   return r;
 }
@@ -453,7 +453,10 @@ function urlencoded(pairs: [string, unknown][]): string {
 }
 
 /** The body of `r` and its content type (undefined: none sent). */
-export function encodeBody(r: FuzzRequest): { body: string | Uint8Array | FormData | undefined; contentType?: string } {
+export function encodeBody(r: Pick<FuzzRequest, 'encoding' | 'pairs'>): {
+  body: string | Uint8Array | FormData | undefined;
+  contentType?: string;
+} {
   const enc = new TextEncoder();
   switch (r.encoding) {
     case 'urlencoded':

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { dayOfWeek, eachDay, lastDayOfMonth, type HolidayLookup } from '../../domain/index.ts';
+import { dayOfWeek, eachDay, isServedDate, isServedMonth, lastDayOfMonth, type HolidayLookup } from '../../domain/index.ts';
 import { holidayCalendar } from '../../config/holidays.ts';
 import { calendarPage, dailyCounts, type AbsenceWithUnit, type CalendarPerson } from '../../projections/occupancy/queries.ts';
 import type { Queryable } from '../../db/types.ts';
@@ -11,8 +11,6 @@ import { effectiveLimit } from './occupancy.ts';
 
 /** People a page of the calendar shows. */
 export const CALENDAR_PAGE_SIZE = 25;
-const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
-const DAY_RE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const WEEKDAY_LETTER = ['D', 'L', 'M', 'X', 'J', 'V', 'S'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -33,9 +31,9 @@ export function calendarQuery(query: Record<string, unknown>, known: Subgerencia
   const units = asked.filter((id) => known.some((u) => u.id === id));
   for (const id of asked) if (!units.includes(id)) problems.push(`No existe la subgerencia «${id}».`);
   let month = today.slice(0, 7);
-  if (typeof query.desde === 'string' && DAY_RE.test(query.desde)) month = query.desde.slice(0, 7);
+  if (isServedDate(query.desde)) month = query.desde.slice(0, 7);
   if (typeof query.mes === 'string' && query.mes !== '') {
-    if (MONTH_RE.test(query.mes)) month = query.mes;
+    if (isServedMonth(query.mes)) month = query.mes;
     else problems.push(`«${query.mes}» no es un mes válido; se muestra ${monthName(month)}.`);
   }
   const quarter = query.vista === 'trimestre';
@@ -211,7 +209,8 @@ ${
 </nav>`
     : ''
 }`;
-    return ctx.render(req, reply, { title: 'Calendario', section: 'calendario', body });
+    // A parameter that could not be used answers 400, with what is shown in its place.
+    return ctx.render(req, reply, { title: 'Calendario', section: 'calendario', body, status: problems.length ? 400 : 200 });
   });
 }
 

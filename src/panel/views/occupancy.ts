@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { dayOfWeek, eachDay, lastDayOfMonth } from '../../domain/index.ts';
+import { dayOfWeek, eachDay, isServedMonth, lastDayOfMonth } from '../../domain/index.ts';
 import { html, monthName, monthSelect, shiftMonth, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { absencesIn, dailyCounts, spansIn } from '../../projections/occupancy/queries.ts';
 import { companyLimitsOf, subgerencias, type CompanyLimit } from '../../reference/search.ts';
 import { stateBadge } from './display-state.ts';
 
-const MONTH_RE = /^\d{4}-(0[1-9]|1[0-2])$/;
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 const WEEKDAYS = [
   ['lun', 'lunes'],
@@ -48,11 +47,11 @@ export function occupancyPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     const today = deps.today();
     const asked = typeof query.subgerencia === 'string' ? query.subgerencia : '';
     const unit = units.find((u) => u.id === asked) ?? units[0];
-    const month = typeof query.mes === 'string' && MONTH_RE.test(query.mes) ? query.mes : today.slice(0, 7);
+    const month = isServedMonth(query.mes) ? query.mes : today.slice(0, 7);
     const problems: string[] = [];
     if (asked && !units.some((u) => u.id === asked))
       problems.push(`No existe la subgerencia «${asked}»; se muestra ${unit?.name ?? 'ninguna'}.`);
-    if (typeof query.mes === 'string' && query.mes !== '' && !MONTH_RE.test(query.mes))
+    if (typeof query.mes === 'string' && query.mes !== '' && !isServedMonth(query.mes))
       problems.push(`«${query.mes}» no es un mes válido (AAAA-MM); se muestra ${monthName(month)}.`);
     if (!unit) {
       return ctx.render(req, reply, {
@@ -162,6 +161,7 @@ ${
   )}</tbody>
 </table>`
 }`;
-    return ctx.render(req, reply, { title: 'Ocupación', section: 'ocupacion', body });
+    // A parameter that could not be used answers 400, with the month or subgerencia shown in its place.
+    return ctx.render(req, reply, { title: 'Ocupación', section: 'ocupacion', body, status: problems.length ? 400 : 200 });
   });
 }

@@ -1,5 +1,6 @@
 import { NOT_IN_UNITS } from '../roles.ts';
 import type { FastifyInstance } from 'fastify';
+import { isServedDate } from '../../domain/index.ts';
 import { lawProblemMessage, warningBody } from '../../app/law-messages.ts';
 import { CONTENT_TYPES, csvBook, xlsxBook } from '../../app/book-formats.ts';
 import { BOOK_FOR_PEOPLE } from '../../app/people-formats.ts';
@@ -17,7 +18,6 @@ import type { PanelContext } from '../context.ts';
  * answer): the panel words them, it never counts a day.
  */
 
-const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** The interface's words with their dates as the panel writes them ("2027-01-31" → "31 ene 2027"). */
 const inPanelDates = (text: string) => text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (d) => shortDate(d));
 const warningText = (w: SettlementWarning) => inPanelDates(warningBody(w).mensaje);
@@ -26,9 +26,7 @@ const warningText = (w: SettlementWarning) => inPanelDates(warningBody(w).mensaj
 export function askedDate(v: unknown): string | null {
   if (typeof v !== 'string' || v.trim() === '') return null;
   const d = fromDayMonthYear(v);
-  return ISO_DAY.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d)
-    ? d
-    : null;
+  return isServedDate(d) ? d : null;
 }
 
 function periodsTable(periods: PeriodReport[]): Html {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/events/codec.ts';
 import { workerStream } from '../../../src/events/streams.ts';
 import { createApiKey } from '../../../src/security/api-keys.ts';
+import { PANEL_ERRORS } from '../../../src/panel/respond.ts';
 import { ADMIN, AUDITOR, W } from '../../support/http.ts';
 import { PanelClient, message, startPanelService, type PanelService } from '../../support/panel.ts';
 
@@ -252,7 +253,7 @@ describe('Ocupación', () => {
     const other = await admin.get('/panel/ocupacion?subgerencia=SG-TEC&mes=2027-01');
     expect(text(other.body)).toContain('Nadie de la subgerencia está de vacaciones este mes');
     const bad = await admin.get('/panel/ocupacion?subgerencia=NO-EXISTE&mes=2027-13');
-    expect(bad.status).toBe(200);
+    expect(bad.status).toBe(400);
     expect(message(bad.body)).toContain('No existe la subgerencia «NO-EXISTE»');
     expect(message(bad.body)).toContain('«2027-13» no es un mes válido');
   });
@@ -294,5 +295,43 @@ describe('Auditoría', () => {
     // The same verification as `audit verify --documento` and GET /api/auditoria/verificar.
     expect(text(broken.body)).toMatch(/worker-1001 rota en la revisión 1 ?: el evento de la revisión 1 no corresponde a su hash/);
     expect(text(broken.body)).toMatch(/audit-worker-1001 íntegra/);
+  });
+});
+
+describe('parameters the database cannot take', () => {
+  it.each(['calendario', 'ocupacion'])(
+    '/panel/%s with a month outside the years served is a 400 page naming it, the current month shown',
+    async (view) => {
+      for (const mes of ['0000-01', '9999-12', '1899-12']) {
+        const r = await admin.get(`/panel/${view}?mes=${mes}`);
+        expect(r.status, r.body.slice(0, 300)).toBe(400);
+        expect(r.headers['content-type']).toMatch(/^text\/html/);
+        expect(message(r.body)).toContain(`«${mes}» no es un mes válido`);
+        expect(text(r.body)).toContain('noviembre de 2026');
+      }
+    },
+  );
+
+  it('a worker page with a balance or leaving date outside the years served says it is not a date', async () => {
+    const r = await admin.get(`/panel/trabajador/${W.maria}?fecha=9999-12-31&retiro=0000-01-01`);
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('«9999-12-31» no es una fecha');
+    expect(r.body).toContain('«0000-01-01» no es una fecha');
+  });
+});
+
+describe('a JSON body nested past the limit', () => {
+  it('posted to /panel/ingresar before any session is the panel’s 400 page, not a 500', async () => {
+    // Within the body limit: a list 30,000 deep is some 60 KB.
+    const depth = 30_000;
+    const r = await p.service.app.inject({
+      method: 'POST',
+      url: '/panel/ingresar',
+      headers: { 'content-type': 'application/json' },
+      payload: '['.repeat(depth) + ']'.repeat(depth),
+    });
+    expect(r.statusCode, r.body.slice(0, 300)).toBe(400);
+    expect(r.headers['content-type']).toMatch(/^text\/html/);
+    expect(message(r.body)).toBe(PANEL_ERRORS.badRequest);
   });
 });
