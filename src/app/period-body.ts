@@ -9,6 +9,7 @@ export function periodBody(p: PeriodReport) {
     causadoEl: p.earnedOn,
     estado: p.earnedOn ? ('causado' as const) : p.closed ? ('proporcional' as const) : ('en curso' as const),
     diasLaborados: p.daysWorked,
+    diasDescontados: { licenciaNoRemunerada: p.deducted.unpaidLeave, suspension: p.deducted.suspension },
     diasVacacionesAnuales: p.annualDays,
     contratoLiquidado: p.settled,
     diasCausados: p.accrued,

@@ -16,8 +16,37 @@ export interface AccrualParams {
   annualDaysHighRisk: number;
 }
 
-/** A sheet as the day count reads it; `Id` is whatever the caller's contract ids are. */
-export type WorkedSheet<Id> = Pick<PayrollSheet, 'periodStart' | 'periodEnd' | 'daysWorked'> & { contractId: Id };
+/**
+ * The days of a sheet that were not worked, by kind (DOMAIN.md, "Leave on a payroll sheet"): sick
+ * leave, paid leave and paid vacation accrue as days worked do; unpaid leave and suspension
+ * (CST arts. 51, 53) accrue nothing and are deducted.
+ */
+export interface SheetLeave {
+  sick: number;
+  paidLeave: number;
+  vacation: number;
+  unpaidLeave: number;
+  suspension: number;
+}
+
+/** The kinds of leave that accrue nothing: what the register and the periods show as deducted. */
+export interface DeductedDays {
+  unpaidLeave: number;
+  suspension: number;
+}
+
+/** A sheet as the day count reads it; `Id` is whatever the caller's contract ids are. Without `leave`, every day is worked. */
+export type WorkedSheet<Id> = Pick<PayrollSheet, 'periodStart' | 'periodEnd' | 'daysWorked'> & { contractId: Id; leave?: SheetLeave };
+
+/** The days of a sheet that accrue vacation: worked, sick leave, paid leave and paid vacation; the one place that says so. */
+export function accruingDays(daysWorked: number, leave: SheetLeave | undefined): number {
+  return leave === undefined ? daysWorked : daysWorked + leave.sick + leave.paidLeave + leave.vacation;
+}
+
+/** The days of a sheet that accrue nothing, by kind. */
+export function deductedDays(leave: SheetLeave | undefined): DeductedDays {
+  return leave === undefined ? { unpaidLeave: 0, suspension: 0 } : { unpaidLeave: leave.unpaidLeave, suspension: leave.suspension };
+}
 export type ContractRange<Id> = Pick<ContractDates, 'startDate' | 'endDate' | 'additional'> & { id: Id };
 
 /** The date range of each main contract that has both dates, by contract id. */

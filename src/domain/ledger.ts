@@ -5,7 +5,16 @@
  * edit, the periods, the settlement, the register and the panel all read it, so that one worker
  * has one balance on one date. Pure: no I/O, no clock.
  */
-import { annualDaysFor, countsAsWorked, mainContractRanges, sheetCounts, type AccrualParams, type WorkedSheet } from './accrual.ts';
+import {
+  accruingDays,
+  annualDaysFor,
+  countsAsWorked,
+  mainContractRanges,
+  sheetCounts,
+  type AccrualParams,
+  type SheetLeave,
+  type WorkedSheet,
+} from './accrual.ts';
 import type { ContractDates } from './contracts.ts';
 import { assertValidDate } from './dates.ts';
 import { accrualPeriods, allocateAcrossContracts, type AccrualPeriod, type Allocation, type PeriodContract } from './periods.ts';
@@ -35,6 +44,26 @@ export interface Payroll {
   days: readonly number[];
   /** Basic compensation, whole pesos. */
   pay: readonly number[];
+  /** The days of each sheet not worked, by kind; absent when no sheet of the worker has any. */
+  leave?: PayrollLeave;
+}
+
+/** SheetLeave as lists side by side, one entry a sheet, as the rest of Payroll. */
+export type PayrollLeave = { readonly [K in keyof SheetLeave]: readonly number[] };
+
+export const LEAVE_KINDS = ['sick', 'paidLeave', 'vacation', 'unpaidLeave', 'suspension'] as const satisfies readonly (keyof SheetLeave)[];
+
+/** The leave of sheet `i`, or undefined when the worker's payroll holds none. */
+export function leaveAt(p: Payroll, i: number): SheetLeave | undefined {
+  const l = p.leave;
+  if (l === undefined) return undefined;
+  return {
+    sick: l.sick[i]!,
+    paidLeave: l.paidLeave[i]!,
+    vacation: l.vacation[i]!,
+    unpaidLeave: l.unpaidLeave[i]!,
+    suspension: l.suspension[i]!,
+  };
 }
 
 export interface LedgerFile {
@@ -63,6 +92,8 @@ export interface PaidSheet {
   periodEnd: string;
   daysWorked: number;
   basicCompensation: number;
+  /** The days not worked, by kind; absent: none. */
+  leave?: Partial<SheetLeave>;
 }
 
 /** The payroll lists of these sheets for a worker holding these contracts (tests, the import's own checks). */
@@ -79,13 +110,16 @@ export function payrollOf(sheets: readonly PaidSheet[], contracts: readonly Pick
           ? 1
           : 0,
   );
-  return {
+  const payroll: Payroll = {
     contract: sorted.map((s) => index.get(s.contractId) ?? -1),
     starts: sorted.map((s) => s.periodStart),
     ends: sorted.map((s) => s.periodEnd),
     days: sorted.map((s) => s.daysWorked),
     pay: sorted.map((s) => s.basicCompensation),
   };
+  if (!sorted.some((s) => s.leave !== undefined)) return payroll;
+  const list = (k: keyof SheetLeave) => sorted.map((s) => s.leave?.[k] ?? 0);
+  return { ...payroll, leave: Object.fromEntries(LEAVE_KINDS.map((k) => [k, list(k)])) as unknown as PayrollLeave };
 }
 
 /** Every sheet that names one of the worker's contracts, with that contract's id. */
@@ -94,7 +128,17 @@ export function sheetsOf(file: Pick<LedgerFile, 'contracts' | 'payroll'>): (Work
   const sheets: (WorkedSheet<number> & { pay: number })[] = [];
   for (let i = 0; i < p.ends.length; i++) {
     const c = file.contracts[p.contract[i]!];
-    if (c) sheets.push({ contractId: c.id, periodStart: p.starts[i]!, periodEnd: p.ends[i]!, daysWorked: p.days[i]!, pay: p.pay[i]! });
+    if (!c) continue;
+    const sheet: WorkedSheet<number> & { pay: number } = {
+      contractId: c.id,
+      periodStart: p.starts[i]!,
+      periodEnd: p.ends[i]!,
+      daysWorked: p.days[i]!,
+      pay: p.pay[i]!,
+    };
+    const leave = leaveAt(p, i);
+    if (leave) sheet.leave = leave;
+    sheets.push(sheet);
   }
   return sheets;
 }
@@ -144,8 +188,10 @@ export function settledContractOf<Id>(
 export interface ContractAccrual {
   contractId: number;
   annualDays: number | null;
-  /** Days worked under it by the date, as payroll counts them. */
+  /** Days worked under it by the date, as payroll counts them (diasLaborados). */
   worked: number;
+  /** Days that accrue under it by the date: worked, sick leave, paid leave and paid vacation. */
+  accruing: number;
   accruedUnits: number;
 }
 
@@ -167,7 +213,7 @@ export interface LedgerBalance {
 
 /**
  * The balance on `date`: each unsettled main contract accrues its own annual days over the days
- * worked under it (payroll sheets of that contract, inside its dates, ended by the date, and any
+ * that accrue under it (accruingDays of the payroll sheets of that contract, inside its dates, ended by the date, and any
  * `extra` sheets), less the days of every live record not taken under a settled contract.
  */
 export function balanceOn(
@@ -178,29 +224,33 @@ export function balanceOn(
 ): LedgerBalance {
   assertValidDate(date, 'reference date');
   const ranges = mainContractRanges(file.contracts);
-  const byContract = new Map<number, number>();
+  const byContract = new Map<number, { worked: number; accruing: number }>();
   let worked = 0;
-  const count = (contractId: number, days: number) => {
+  const count = (contractId: number, days: number, accruing: number) => {
     worked += days;
-    byContract.set(contractId, (byContract.get(contractId) ?? 0) + days);
+    const sum = byContract.get(contractId);
+    if (sum) {
+      sum.worked += days;
+      sum.accruing += accruing;
+    } else byContract.set(contractId, { worked: days, accruing });
   };
   // The payroll's lists walked as they are: sheetsOf would make an object of every sheet of the
   // worker's history for every balance asked.
   const p = file.payroll;
   for (let i = 0; i < p.ends.length; i++) {
     const c = file.contracts[p.contract[i]!];
-    if (c && sheetCounts(c.id, p.starts[i]!, p.ends[i]!, ranges, date)) count(c.id, p.days[i]!);
+    if (c && sheetCounts(c.id, p.starts[i]!, p.ends[i]!, ranges, date)) count(c.id, p.days[i]!, accruingDays(p.days[i]!, leaveAt(p, i)));
   }
-  for (const s of extra) if (countsAsWorked(s, ranges, date)) count(s.contractId, s.daysWorked);
+  for (const s of extra) if (countsAsWorked(s, ranges, date)) count(s.contractId, s.daysWorked, accruingDays(s.daysWorked, s.leave));
   const contracts: ContractAccrual[] = [];
   let accruedUnits = 0;
   for (const c of file.contracts) {
     if (c.settled || !ranges.has(c.id)) continue;
     const annualDays = annualDaysOf(file, c);
-    const days = byContract.get(c.id) ?? 0;
-    const units = days * (annualDays ?? 0);
+    const days = byContract.get(c.id) ?? { worked: 0, accruing: 0 };
+    const units = days.accruing * (annualDays ?? 0);
     accruedUnits += units;
-    contracts.push({ contractId: c.id, annualDays, worked: days, accruedUnits: units });
+    contracts.push({ contractId: c.id, annualDays, worked: days.worked, accruing: days.accruing, accruedUnits: units });
   }
   let takenUnits = 0;
   let compensatedUnits = 0;

@@ -4,7 +4,15 @@
  * vacation days; the period in progress has earned its proportional part. Days taken are applied
  * to the oldest period that still has days pending.
  */
-import { countsAsWorked, mainContractRanges, type ContractRange, type WorkedSheet } from './accrual.ts';
+import {
+  accruingDays,
+  countsAsWorked,
+  deductedDays,
+  mainContractRanges,
+  type ContractRange,
+  type DeductedDays,
+  type WorkedSheet,
+} from './accrual.ts';
 import { calendarDays } from './calendar.ts';
 import { addDays, assertValidDate } from './dates.ts';
 
@@ -26,8 +34,13 @@ export interface AccrualPeriod<Id> {
   from: string;
   /** The day the period's 360th day was worked; null while it is in progress. */
   earnedOn: string | null;
-  /** Days worked in this period so far, 0 to 360. */
+  /**
+   * Days of this period so far, 0 to 360: the days of its sheets that accrue (worked, sick leave,
+   * paid leave, paid vacation); without leave on the sheets, the days worked.
+   */
   daysWorked: number;
+  /** Days of its sheets that accrue nothing (unpaid leave, suspension), each sheet's in the period its last accruing day fell in. */
+  deducted: DeductedDays;
   annualDays: number | null;
   /** Its contract was settled: what the period had pending was paid then, and it takes no later days. */
   settled: boolean;
@@ -46,9 +59,9 @@ export interface AccrualPeriod<Id> {
  * The day inside a payroll sheet on which its `needed`-th day worked falls, in proportion to its
  * calendar length: payroll counts 30-day months, so a 16-day fortnight holds 15 days worked.
  */
-function dayWithin(sheet: Pick<WorkedSheet<unknown>, 'periodStart' | 'periodEnd' | 'daysWorked'>, needed: number): string {
+function dayWithin(sheet: Pick<WorkedSheet<unknown>, 'periodStart' | 'periodEnd'>, accruing: number, needed: number): string {
   const length = calendarDays(sheet.periodStart, sheet.periodEnd);
-  const offset = Math.min(length - 1, Math.max(0, Math.ceil((needed * length) / sheet.daysWorked) - 1));
+  const offset = Math.min(length - 1, Math.max(0, Math.ceil((needed * length) / accruing) - 1));
   return addDays(sheet.periodStart, offset);
 }
 
@@ -86,6 +99,7 @@ export function accrualPeriods<Id>(
       from,
       earnedOn: null,
       daysWorked: 0,
+      deducted: { unpaidLeave: 0, suspension: 0 },
       annualDays: annual,
       settled: c.settled === true,
       closed: over,
@@ -95,20 +109,26 @@ export function accrualPeriods<Id>(
     let current = open(1, c.startDate!);
     const own = (byContract.get(c.id) ?? []).sort((a, b) => (a.periodStart < b.periodStart ? -1 : a.periodStart > b.periodStart ? 1 : 0));
     for (const s of own) {
-      let left = s.daysWorked;
+      const accruing = accruingDays(s.daysWorked, s.leave);
+      let left = accruing;
       let usedInSheet = 0;
+      let holder = current;
       while (left > 0) {
+        holder = current;
         const room = DAYS_PER_PERIOD - current.daysWorked;
         const taken = Math.min(room, left);
         current.daysWorked += taken;
         usedInSheet += taken;
         left -= taken;
         if (current.daysWorked === DAYS_PER_PERIOD) {
-          current.earnedOn = dayWithin(s, usedInSheet);
+          current.earnedOn = dayWithin(s, accruing, usedInSheet);
           periods.push(current);
           current = open(current.number + 1, addDays(current.earnedOn, 1));
         }
       }
+      const deducted = deductedDays(s.leave);
+      holder.deducted.unpaidLeave += deducted.unpaidLeave;
+      holder.deducted.suspension += deducted.suspension;
     }
     // An empty last period of a contract that is over is none.
     if (current.daysWorked > 0 || !over) periods.push(current);

@@ -34,6 +34,11 @@ export const accrualPeriod = z.strictObject({
       'proporcional: el contrato terminó o se liquidó antes, y el período queda con su parte proporcional',
   }),
   diasLaborados: z.number().int().meta({ description: 'Días laborados en el período según nómina, de 0 a 360' }),
+  diasDescontados: z.strictObject({ licenciaNoRemunerada: z.number().int(), suspension: z.number().int() }).meta({
+    description:
+      'Días de las planillas del período que no causan vacaciones (CST arts. 51, 53), por motivo: ' +
+      'licencia no remunerada y suspensión del contrato',
+  }),
   diasVacacionesAnuales: z.number().int().nullable(),
   contratoLiquidado: z.boolean().meta({
     description: 'El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación)',

@@ -3056,6 +3056,11 @@ export interface components {
                     estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
+                    /** @description Días de las planillas del período que no causan vacaciones (CST arts. 51, 53), por motivo: licencia no remunerada y suspensión del contrato */
+                    diasDescontados: {
+                        licenciaNoRemunerada: number;
+                        suspension: number;
+                    };
                     diasVacacionesAnuales: number | null;
                     /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
                     contratoLiquidado: boolean;
@@ -3169,6 +3174,11 @@ export interface components {
                     estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
+                    /** @description Días de las planillas del período que no causan vacaciones (CST arts. 51, 53), por motivo: licencia no remunerada y suspensión del contrato */
+                    diasDescontados: {
+                        licenciaNoRemunerada: number;
+                        suspension: number;
+                    };
                     diasVacacionesAnuales: number | null;
                     /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
                     contratoLiquidado: boolean;
@@ -3227,6 +3237,11 @@ export interface components {
                     estado: "causado" | "en curso" | "proporcional";
                     /** @description Días laborados en el período según nómina, de 0 a 360 */
                     diasLaborados: number;
+                    /** @description Días de las planillas del período que no causan vacaciones (CST arts. 51, 53), por motivo: licencia no remunerada y suspensión del contrato */
+                    diasDescontados: {
+                        licenciaNoRemunerada: number;
+                        suspension: number;
+                    };
                     diasVacacionesAnuales: number | null;
                     /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
                     contratoLiquidado: boolean;
@@ -3333,6 +3348,11 @@ export interface components {
                         estado: "causado" | "en curso" | "proporcional";
                         /** @description Días laborados en el período según nómina, de 0 a 360 */
                         diasLaborados: number;
+                        /** @description Días de las planillas del período que no causan vacaciones (CST arts. 51, 53), por motivo: licencia no remunerada y suspensión del contrato */
+                        diasDescontados: {
+                            licenciaNoRemunerada: number;
+                            suspension: number;
+                        };
                         diasVacacionesAnuales: number | null;
                         /** @description El contrato del período está liquidado: se muestra como historia y no se debe nada más de él (se pagó en su liquidación) */
                         contratoLiquidado: boolean;

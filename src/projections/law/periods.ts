@@ -25,7 +25,7 @@ export const ACCUMULATION_LIMIT_EXTENDED = 4;
 /** A ledger period as the report shows it: the ledger's own fields (src/domain/periods.ts), and what was taken of it. */
 export interface PeriodReport extends Pick<
   AccrualPeriod<number>,
-  'contractId' | 'number' | 'from' | 'earnedOn' | 'daysWorked' | 'annualDays' | 'settled'
+  'contractId' | 'number' | 'from' | 'earnedOn' | 'daysWorked' | 'deducted' | 'annualDays' | 'settled'
 > {
   /** Not earned, and its contract earns nothing more on the cut-off date: its proportional part is final. */
   closed: boolean;
@@ -121,6 +121,7 @@ export function reportOf(file: Pick<WorkerFile, 'contracts'>, records: readonly 
       from: p.from,
       earnedOn: p.earnedOn,
       daysWorked: p.daysWorked,
+      deducted: p.deducted,
       annualDays: p.annualDays,
       settled: p.settled,
       closed: p.earnedOn === null && p.closed,
