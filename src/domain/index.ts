@@ -10,3 +10,4 @@ export * from './pila.ts';
 export * from './periods.ts';
 export * from './ledger.ts';
 export * from './ledger-pay.ts';
+export * from './liability.ts';
