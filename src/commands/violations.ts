@@ -1,6 +1,6 @@
 /**
  * A business rule a vacation request breaks, with the figures involved. The commands decide in
- * these terms; the interface words each one in Spanish (src/http/rule-messages.ts). Day
+ * these terms; the interface words each one in Spanish (src/app/rule-messages.ts). Day
  * balances are rounded to two decimals, as callers read them.
  */
 export type RuleViolation =

@@ -132,8 +132,8 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
 
   // Answers leave at the end of the event loop's turn, all together: under load the requests read
   // in one turn are answered in a burst instead of one write and one wake-up of a client at a
-  // time. On two cores shared with the database and the clients, calculate (answered from memory)
-  // went from 7,000-7,700 to 10,500-10,900 answers/s with this; consult did not change.
+  // time. Answers served from memory (calculate) gain the most, since their cost is mostly the
+  // write and the wake-up; see docs/benchmarks.md, Serving.
   app.addHook('onSend', async (_req, _reply, payload) => {
     await new Promise((resolve) => setImmediate(resolve));
     return payload;

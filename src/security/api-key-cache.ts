@@ -28,7 +28,7 @@ export class ApiKeyCache {
 
   async verify(key: string): Promise<ApiKeyPrincipal | null> {
     const usable = this.feed.healthy;
-    // One call, no Hash object: 0.3 µs a key against 1.0 µs, on every request.
+    // One call, no Hash object to build and throw away: this runs on every request.
     const digest = hash('sha256', key, 'hex');
     if (usable) {
       const hit = this.entries.get(digest);

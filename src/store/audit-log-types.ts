@@ -66,7 +66,7 @@ export interface EventsQuery {
    * Epoch milliseconds: each stream up to its last event recorded at or before this time, with
    * every revision before that one whenever it was recorded (a recording time is when the
    * appending transaction began: under contention a later revision may carry an earlier time);
-   * streams with none, left out. The rule of src/audit/as-of.ts's streamAsOf.
+   * streams with none, left out. The rule of src/integrity/as-of.ts's streamAsOf.
    */
   asOf?: number;
 }

@@ -8,7 +8,7 @@ import type { WorkerFileRow } from '../../reference/worker-files.ts';
  * The consult route and the panel's worker page both read it.
  */
 
-/** Why a contract a worker holds cannot accrue days (src/http/rule-messages.ts has the consult's words for each). */
+/** Why a contract a worker holds cannot accrue days (src/app/rule-messages.ts has the consult's words for each). */
 export type AccrualProblem<C = CompanyContract> =
   { kind: 'no_dates' } | { kind: 'no_company_contract' } | { kind: 'no_risk_level' } | { kind: 'no_params'; company: C };
 

@@ -49,7 +49,7 @@ export interface PeriodRef {
   number: number;
 }
 
-/** What an employer must heed about a worker's periods (src/http/law-messages.ts words each). */
+/** What an employer must heed about a worker's periods (src/app/law-messages.ts words each). */
 export type PeriodWarning =
   /** More earned periods with days pending than CST art. 190 lets a worker accumulate. */
   | { kind: 'accumulation'; owed: number; limit: number; extended: boolean }

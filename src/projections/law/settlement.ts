@@ -5,7 +5,7 @@ import type { Contract } from '../../reference/repository.ts';
 import { entryRecord, reportOf, type PeriodReport, type PeriodWarning } from './periods.ts';
 import type { RegisterEntry } from '../register/queries.ts';
 
-/** What a clerk must heed in a settlement (src/http/law-messages.ts words each). */
+/** What a clerk must heed in a settlement (src/app/law-messages.ts words each). */
 export type SettlementWarning =
   | PeriodWarning
   /** A live record that ends after the leaving date: its days count as taken. */
@@ -17,7 +17,7 @@ export type SettlementWarning =
 
 export type { Unpaid };
 
-/** Why no settlement can be figured (src/http/law-messages.ts words each). */
+/** Why no settlement can be figured (src/app/law-messages.ts words each). */
 export type SettlementProblem = AccrualProblem<CompanyContractRef> | { kind: 'no_contract_on_leaving'; leavingDate: string };
 
 export type SettlementOutcome = { ok: true; settlement: Settlement } | { ok: false; problem: SettlementProblem };
