@@ -173,13 +173,15 @@ const cutOff = z
     example: '2026-12-31T23:59:59-05:00',
   });
 
+const payrollMonth = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+  .refine(isServedMonth, { params: { range: SERVED_MONTHS } })
+  .meta({ description: `Mes de nómina, YYYY-MM entre ${SERVED_MONTHS.from} y ${SERVED_MONTHS.to}`, example: '2026-12' });
+
 export const noveltiesQuery = z.object({
   emailResponsable: email,
-  periodo: z
-    .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
-    .refine(isServedMonth, { params: { range: SERVED_MONTHS } })
-    .meta({ description: `Mes de nómina, YYYY-MM entre ${SERVED_MONTHS.from} y ${SERVED_MONTHS.to}`, example: '2026-12' }),
+  periodo: payrollMonth,
   subgerenciaId: z.string().min(1).max(40).optional().meta({ description: 'Solo las vacaciones registradas en esta subgerencia' }),
   numeroDocumento: document.optional().meta({ description: 'Solo este trabajador' }),
   formato: z.enum(['json', 'csv', 'xlsx']).optional().meta({ description: 'json (por defecto, por páginas), csv o xlsx (el mes entero)' }),
@@ -191,6 +193,15 @@ export const noveltiesQuery = z.object({
     .refine((s) => Number(s) >= 1 && Number(s) <= 5000)
     .optional()
     .meta({ description: 'Trabajadores por página, de 1 a 5000 (por defecto 500)' }),
+});
+
+export const electronicPayrollQuery = z.object({
+  emailResponsable: email,
+  periodo: payrollMonth,
+  numeroDocumento: document.optional().meta({ description: 'Solo este trabajador' }),
+  subgerenciaId: z.string().min(1).max(40).optional().meta({ description: 'Solo las vacaciones registradas en esta subgerencia' }),
+  alCorte: cutOff.optional(),
+  formato: z.enum(['xml', 'json']).optional().meta({ description: 'xml (por defecto) o json' }),
 });
 
 /** The change feed's parameters, as /openapi.json describes them (the route checks them with its own messages). */

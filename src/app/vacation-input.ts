@@ -29,7 +29,6 @@ const FORMAT: Record<string, string> = {
   fechaDesde: 'fechaDesde debe ser una fecha válida con formato YYYY-MM-DD',
   fechaHasta: 'fechaHasta debe ser una fecha válida con formato YYYY-MM-DD',
   fechaCorte: 'fechaCorte debe ser una fecha válida con formato YYYY-MM-DD',
-  formato: 'formato debe ser json, csv o xlsx',
   fechaInterrupcion: 'fechaInterrupcion debe ser una fecha válida con formato YYYY-MM-DD',
   motivo: 'motivo debe ser incapacidad, licencia, calamidad, necesidad del servicio u otro',
 };
@@ -39,6 +38,13 @@ const invalid = (name: string) =>
 const outOfRange = (name: string, issue: z.core.$ZodIssue): string | undefined => {
   const range = issue.code === 'custom' ? (issue.params as { range?: { from: string; to: string } } | undefined)?.range : undefined;
   return range && `${name} debe ser ${range.from.length === 7 ? 'un mes' : 'una fecha'} entre ${range.from} y ${range.to}`;
+};
+
+/** A format outside the endpoint's list, named from its own list ("json, csv o xlsx"): endpoints offer different ones. */
+const notAFormat = (name: string, issue: z.core.$ZodIssue): string | undefined => {
+  if (name !== 'formato' || issue.code !== 'invalid_value') return undefined;
+  const values = issue.values.map(String);
+  return `formato debe ser ${values.length > 1 ? `${values.slice(0, -1).join(', ')} o ${values.at(-1)}` : values[0]}`;
 };
 
 type Parsed<S extends z.ZodObject> = { ok: true; value: z.infer<S> } | { ok: false; problems: Map<string, string> };
@@ -60,7 +66,8 @@ export function validate<S extends z.ZodObject>(schema: S, fields: Fields): Pars
   if (!r.success) {
     for (const issue of r.error.issues) {
       const n = String(issue.path[0]);
-      if (!problems.has(n)) problems.set(n, input[n] === undefined ? required(n, fields) : (outOfRange(n, issue) ?? invalid(n)));
+      if (!problems.has(n))
+        problems.set(n, input[n] === undefined ? required(n, fields) : (outOfRange(n, issue) ?? notAFormat(n, issue) ?? invalid(n)));
     }
   }
   if (problems.size) {

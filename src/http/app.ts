@@ -16,6 +16,7 @@ import { refuseRepeatedParameters } from './repeated-parameters.ts';
 import { securityHeaders } from './security-headers.ts';
 import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
+import { electronicPayrollRoutes } from './routes/dian.ts';
 import { integrityRoutes } from './routes/integrity.ts';
 import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -195,6 +196,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         lawRoutes(scope, deps);
         bookRoutes(scope, deps);
         noveltyRoutes(scope, deps);
+        electronicPayrollRoutes(scope, deps);
         feedRoutes(scope, deps);
         integrityRoutes(scope, deps);
       },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { electronicPayrollOk } from './electronic-payroll-schemas.ts';
 import { feedOk, noveltiesOk } from './integration-schemas.ts';
 import * as R from './response-schemas.ts';
 import {
@@ -11,6 +12,7 @@ import {
   consultQuery,
   contractQuery,
   editBody,
+  electronicPayrollQuery,
   feedQuery,
   interruptBody,
   listQuery,
@@ -217,6 +219,28 @@ export function openApiDocument(): Json {
             ...json('MonthNovelties', noveltiesOk),
             'text/csv': { schema: { type: 'string', description: 'Una línea por novedad, el total de cada trabajador y el del mes' } },
             'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        ...errors(READ_ERRORS),
+      },
+    ),
+    '/api/vacaciones/nomina-electronica': get(
+      'Nómina electrónica DIAN: el elemento Vacaciones (bajo Devengados) de cada trabajador con vacaciones pagadas en el mes, ' +
+        'las que empiezan en él, como estaba el registro en una fecha de corte; XML o JSON, transmitido a medida que se lee',
+      queryParams(electronicPayrollQuery),
+      {
+        '200': {
+          description: 'Los fragmentos del mes, en el formato pedido',
+          content: {
+            'application/xml': {
+              schema: {
+                type: 'string',
+                description:
+                  'VacacionesNominaElectronica con un Trabajador por trabajador, cada uno con su elemento Vacaciones en el espacio de nombres ' +
+                  'dian:gov:co:facturaelectronica:NominaIndividual',
+              },
+            },
+            ...json('ElectronicPayrollVacations', electronicPayrollOk),
           },
         },
         ...errors(READ_ERRORS),

@@ -242,6 +242,17 @@ describe('a journey through the generated client', () => {
     expectDocumented('get', '/api/vacaciones/libro', unknownUnit);
     expect(unknownUnit.error?.statusCode).toBe(404);
 
+    const fragments = await api.GET('/api/vacaciones/nomina-electronica', {
+      params: { query: { periodo: '2026-04', formato: 'json', emailResponsable: ADMIN } },
+    });
+    expectDocumented('get', '/api/vacaciones/nomina-electronica', fragments);
+    expect(fragments.response.status).toBe(200);
+    const badMonth = await api.GET('/api/vacaciones/nomina-electronica', {
+      params: { query: { periodo: '2026-4', emailResponsable: ADMIN } },
+    });
+    expectDocumented('get', '/api/vacaciones/nomina-electronica', badMonth);
+    expect(badMonth.error?.statusCode).toBe(400);
+
     const keyless = createClient<paths>({ baseUrl: srv.url });
     const unauthorized = await keyless.POST('/api/vacaciones/calculate', {
       body: { ...base, vacFechaInicio: '2026-03-16', vacDiasVacaciones: '6' },

@@ -1973,6 +1973,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/nomina-electronica": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Nómina electrónica DIAN: el elemento Vacaciones (bajo Devengados) de cada trabajador con vacaciones pagadas en el mes, las que empiezan en él, como estaba el registro en una fecha de corte; XML o JSON, transmitido a medida que se lee */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                    /** @description Mes de nómina, YYYY-MM entre 1900-01 y 2999-12 */
+                    periodo: string;
+                    /** @description Solo este trabajador */
+                    numeroDocumento?: string;
+                    /** @description Solo las vacaciones registradas en esta subgerencia */
+                    subgerenciaId?: string;
+                    /** @description Lo que se sabía entonces: una fecha YYYY-MM-DD (al final del día) o una hora ISO 8601 con zona, que cuenta como el día hábil en que cae en Bogotá (el registro guarda cada versión por día); por defecto, lo que hay ahora */
+                    alCorte?: string;
+                    /** @description xml (por defecto) o json */
+                    formato?: "xml" | "json";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Los fragmentos del mes, en el formato pedido */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                        "application/json": components["schemas"]["ElectronicPayrollVacations"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/eventos": {
         parameters: {
             query?: never;
@@ -3570,6 +3692,74 @@ export interface components {
                 };
                 /** @description Cursor de la página siguiente (parámetro desde); null al final */
                 siguiente: string | null;
+            };
+        };
+        ElectronicPayrollVacations: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                /** @example 2026-12 */
+                periodo: string;
+                /**
+                 * Format: date
+                 * @description El día cuyo registro se leyó
+                 * @example 2026-12-07
+                 */
+                alCorte: string;
+                alcance: {
+                    subgerenciaId: string | null;
+                    numeroDocumento: string | null;
+                };
+                /** @enum {string} */
+                espacioDeNombres: "dian:gov:co:facturaelectronica:NominaIndividual";
+                trabajadores: {
+                    tipoDocumento: string;
+                    numeroDocumento: string;
+                    Vacaciones: {
+                        VacacionesComunes: {
+                            /**
+                             * Format: date
+                             * @example 2026-12-07
+                             */
+                            FechaInicio: string;
+                            /**
+                             * Format: date
+                             * @example 2026-12-07
+                             */
+                            FechaFin: string;
+                            /** @description Cantidad: días hábiles (xsd:integer) */
+                            Cantidad: number;
+                            /**
+                             * @description Pago: pesos con dos decimales, como en el XML (xsd:decimal)
+                             * @example 1423500.00
+                             */
+                            Pago: string;
+                            /**
+                             * @description El registro de vacaciones (no va en el XML)
+                             * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                             */
+                            codigoPila: string;
+                        }[];
+                        VacacionesCompensadas: {
+                            /** @description Cantidad: días hábiles (xsd:integer) */
+                            Cantidad: number;
+                            /**
+                             * @description Pago: pesos con dos decimales, como en el XML (xsd:decimal)
+                             * @example 1423500.00
+                             */
+                            Pago: string;
+                            /**
+                             * @description El registro de vacaciones (no va en el XML)
+                             * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                             */
+                            codigoPila: string;
+                        }[];
+                    };
+                }[];
+                totalTrabajadores: number;
             };
         };
         ChangeFeed: {

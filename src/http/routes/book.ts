@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { registerBook, type BookScope, type BookWorker } from '../../projections/law/book.ts';
+import { registerBook, type BookScope } from '../../projections/law/book.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import { CONTENT_TYPES, csvBook, jsonBook, xlsxBook } from '../../app/book-formats.ts';
@@ -17,7 +17,7 @@ const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
  * The workers as an async iterable whose first one has already been read: a failure of the first
  * read is answered in the envelope, before any byte of the register is sent.
  */
-async function primed(workers: AsyncGenerator<BookWorker>): Promise<AsyncIterable<BookWorker>> {
+export async function primed<T>(workers: AsyncGenerator<T>): Promise<AsyncIterable<T>> {
   const first = await workers.next();
   return {
     async *[Symbol.asyncIterator]() {

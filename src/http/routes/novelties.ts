@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { todayInBogota } from '../../domain/index.ts';
 import {
   FIRST_WORKER,
   NOVELTY_PAGE_SIZE,
@@ -9,7 +8,6 @@ import {
   type WorkerNovelties,
 } from '../../projections/law/novelties.ts';
 import type { NoveltyFilter, NoveltyTotals } from '../../projections/law/novelty-queries.ts';
-import { ReferenceRepository } from '../../reference/repository.ts';
 import { methodNotAllowed } from '../auth.ts';
 import { CONTENT_TYPES, csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';
@@ -17,7 +15,7 @@ import { MESSAGES } from '../../app/messages.ts';
 import { vacationError } from '../envelopes.ts';
 import { Fields } from '../../app/fields.ts';
 import { NOVELTY_COLUMNS, monthTotalsBody, noveltyLines, noveltyWorkerBody, totalLine } from '../novelty-formats.ts';
-import { responsibleAdministrator } from '../responsible.ts';
+import { cutOffDay, monthScope } from '../month-scope.ts';
 import { noveltiesQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 
@@ -30,9 +28,6 @@ function workerOfCursor(cursor: string, month: string): number | undefined {
   const m = /^nov1:(\d{4}-\d{2}):(-?\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   return m && m[1] === month ? Number(m[2]) : undefined;
 }
-
-/** The business day a cut-off names: a date as it is, a time as the date it falls on in Bogota. */
-const cutOffDay = (s: string) => (s.length === 10 ? s : todayInBogota(new Date(s)));
 
 /** Each worker's lines, then the month's total line, added up from the workers as they went. */
 async function* tableOf(month: string, workers: AsyncIterable<WorkerNovelties>): AsyncGenerator<Cell[][]> {
@@ -71,24 +66,9 @@ export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
       const day = cutOffDay(input.alCorte);
       if (day < deps.today()) filter.asOf = day;
     }
-    if (input.subgerenciaId !== undefined) {
-      if (!(await new ReferenceRepository(deps.db).subgerenciaExists(input.subgerenciaId))) {
-        return vacationError(reply, 404, 'Subgerencia no encontrada', { subgerenciaId: `No existe la subgerencia ${input.subgerenciaId}` });
-      }
-      filter.subgerenciaId = input.subgerenciaId;
-    }
-    if (input.numeroDocumento !== undefined) {
-      const worker = await deps.reference.workerByDocument(input.numeroDocumento);
-      if (!worker) {
-        return vacationError(reply, 404, MESSAGES.workerNotFound, {
-          numeroDocumento: `No existe un trabajador con documento ${input.numeroDocumento}`,
-        });
-      }
-      filter.workerId = worker.id;
-    }
-    if (!(await responsibleAdministrator(deps.reference, req, input.emailResponsable))) {
-      return vacationError(reply, 404, MESSAGES.userNotFound, { emailResponsable: 'No existe un usuario administrador con ese correo' });
-    }
+    const scope = await monthScope(deps, req, reply, input);
+    if (!scope) return reply;
+    Object.assign(filter, scope);
 
     const format = input.formato ?? 'json';
     const head = {

@@ -57,14 +57,7 @@ function joined(f: NoveltyFilter, params: unknown[], range?: WorkerRange): strin
     const cut = `$${params.length}::date`;
     conditions.push(`r.recorded_on <= ${cut}`, `(r.superseded_on IS NULL OR r.superseded_on > ${cut})`);
   }
-  if (f.subgerenciaId !== undefined) {
-    params.push(f.subgerenciaId);
-    conditions.push(`r.subgerencia_id = $${params.length}`);
-  }
-  if (f.workerId !== undefined) {
-    params.push(f.workerId);
-    conditions.push(`r.worker_id = $${params.length}`);
-  }
+  conditions.push(...scopeConditions(f, params));
   if (range !== undefined) {
     params.push(range.after, range.upTo);
     conditions.push(`r.worker_id > $${params.length - 1}`, `r.worker_id <= $${params.length}`);
@@ -87,6 +80,23 @@ function joined(f: NoveltyFilter, params: unknown[], range?: WorkerRange): strin
        AND r.start_date <= (${month} || '-01')::date + interval '1 month' - interval '1 day'
        AND r.end_date >= (${month} || '-01')::date`;
   return `${version} UNION ALL ${earlier}`;
+}
+
+/**
+ * A month's read narrowed to a subgerencia (the record's) or a worker: conditions on the register
+ * row `r`, their values pushed on `params`.
+ */
+export function scopeConditions(f: { subgerenciaId?: string; workerId?: number }, params: unknown[]): string[] {
+  const conditions: string[] = [];
+  if (f.subgerenciaId !== undefined) {
+    params.push(f.subgerenciaId);
+    conditions.push(`r.subgerencia_id = $${params.length}`);
+  }
+  if (f.workerId !== undefined) {
+    params.push(f.workerId);
+    conditions.push(`r.worker_id = $${params.length}`);
+  }
+  return conditions;
 }
 
 /** Workers after `after` up to `upTo` inclusive, by id. */

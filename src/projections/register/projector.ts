@@ -144,6 +144,9 @@ ${columnDefinitions(REGISTER_COLUMNS)},
       );
       CREATE INDEX IF NOT EXISTS ${t}_current ON ${t} (worker_id) WHERE superseded_on IS NULL;
       CREATE INDEX IF NOT EXISTS ${t}_worker ON ${t} (worker_id, start_date);
+      -- A month's vacations by start date (the DIAN electronic payroll's), whatever the company's size.
+      -- Made on a live table at the next start as on a new one: the DDL runs at every start.
+      CREATE INDEX IF NOT EXISTS ${t}_start ON ${t} (start_date);
     `;
   },
 });

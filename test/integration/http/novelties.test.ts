@@ -13,6 +13,7 @@ import { createService, type Service } from '../../../src/service.ts';
 import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
 import { ADMIN, W, addVacation, client, vacationForm, type Client, type Json } from '../../support/http.ts';
 import { fortnightSheets } from '../../support/law-data.ts';
+import { bookDecember } from '../../support/month-records.ts';
 import { loadFixture } from '../../support/server.ts';
 
 /** A worker whose names a spreadsheet would take for formulas. */
@@ -88,17 +89,8 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/novedades${hasServer() ? '' :
       emailUserResponsable: ADMIN,
     });
     expect(cut.status, cut.text).toBe(200);
-    codes.maria = (await addVacation(c, vacationForm(W.maria, '2026-12-01', 6))).codigo_pila;
-    await approve(codes.maria);
+    Object.assign(codes, await bookDecember(c));
     codes.formula = (await addVacation(c, vacationForm(FORMULA.document, '2026-12-24', 8))).codigo_pila;
-    codes.money = (await addVacation(c, vacationForm(W.maria, '2026-12-14', 6, { vacCompensado: '1' }))).codigo_pila;
-    codes.deleted = (await addVacation(c, vacationForm(W.luisa, '2026-12-07', 6))).codigo_pila;
-    const del = await c.post('/api/vacaciones/delete', { codigoPila: codes.deleted, emailUserResponsable: ADMIN });
-    expect(del.status, del.text).toBe(200);
-    codes.old = (await addVacation(c, vacationForm(W.camilo, '2026-12-07', 6))).codigo_pila;
-    const edit = await c.post('/api/vacaciones/edit', { codigoPila: codes.old, ...vacationForm(W.camilo, '2026-12-09', 7) });
-    expect(edit.status, edit.text).toBe(200);
-    codes.edited = edit.body.data.codigoPilaNuevo;
   }, 60_000);
   afterAll(async () => {
     await service?.close().catch(() => {});
