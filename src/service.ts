@@ -148,6 +148,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       liveness,
       verifyApiKey: (key) => apiKeys.verify(key),
       today,
+      calendar,
       now: opts.now,
       metrics,
       metricsText: () => metrics.text(),

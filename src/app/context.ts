@@ -2,7 +2,7 @@ import type { VacationCommands } from '../commands/handler.ts';
 import type { Config } from '../config/config.ts';
 import type { InstanceLiveness } from '../db/instance-liveness.ts';
 import type { Db } from '../db/types.ts';
-import type { LedgerRecord } from '../domain/index.ts';
+import type { HolidayLookup, LedgerRecord } from '../domain/index.ts';
 import type { AuditEntry } from '../projections/audit-trail/queries.ts';
 import type { VacationView } from '../projections/vacations/queries.ts';
 import type { PeriodsReport } from '../projections/law/periods.ts';
@@ -74,6 +74,8 @@ export interface AppDeps {
   liveness?: InstanceLiveness;
   verifyApiKey(key: string): Promise<ApiKeyPrincipal | null>;
   today(): string;
+  /** The holiday calendar business days are counted with (the operator's corrections included). */
+  calendar: HolidayLookup;
   now?: () => Date;
   metrics?: HttpMetrics;
   /** Prometheus text for /metrics, when metrics are on. */

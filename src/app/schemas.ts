@@ -204,6 +204,45 @@ export const electronicPayrollQuery = z.object({
   formato: z.enum(['xml', 'json']).optional().meta({ description: 'xml (por defecto) o json' }),
 });
 
+const pageLimit = z
+  .string()
+  .regex(/^\d{1,4}$/)
+  .refine((s) => Number(s) >= 1 && Number(s) <= 5000)
+  .optional()
+  .meta({ description: 'Trabajadores por página, de 1 a 5000 (por defecto 500)' });
+
+const liabilityScope = {
+  emailResponsable: email,
+  subgerenciaId: z
+    .string()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({ description: 'Solo los trabajadores contados en esta subgerencia', example: 'SG-OPS' }),
+  contratoEmpresaId: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .optional()
+    .meta({ description: 'Solo los trabajadores contados en este contrato de empresa', example: '1' }),
+  numeroDocumento: document.optional().meta({ description: 'Solo este trabajador' }),
+  formato: z
+    .enum(['json', 'csv', 'xlsx'])
+    .optional()
+    .meta({ description: 'json (por defecto, por páginas), csv o xlsx (todo el alcance)' }),
+  desde: z.string().max(200).optional().meta({ description: 'El cursor `siguiente` de la página anterior (solo JSON)' }),
+  limite: pageLimit,
+};
+
+export const liabilityQuery = z.object({
+  ...liabilityScope,
+  alCorte: lawDate.meta({
+    description: lawDateText('Fecha de corte del pasivo; una fecha futura es una proyección (solo la nómina ya corrida causa)'),
+    example: '2026-12-31',
+  }),
+});
+
+export const liabilityMovementQuery = z.object({ ...liabilityScope, periodo: payrollMonth });
+
 /** The change feed's parameters, as /openapi.json describes them (the route checks them with its own messages). */
 export const feedQuery = z.object({
   desde: z.string().optional().meta({ description: 'El cursor "siguiente" de la respuesta anterior; sin él, desde el primer evento' }),

@@ -17,6 +17,7 @@ import { securityHeaders } from './security-headers.ts';
 import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
 import { electronicPayrollRoutes } from './routes/dian.ts';
+import { liabilityRoutes } from './routes/liability.ts';
 import { integrityRoutes } from './routes/integrity.ts';
 import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         bookRoutes(scope, deps);
         noveltyRoutes(scope, deps);
         electronicPayrollRoutes(scope, deps);
+        liabilityRoutes(scope, deps);
         feedRoutes(scope, deps);
         integrityRoutes(scope, deps);
       },

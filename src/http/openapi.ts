@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { electronicPayrollOk } from './electronic-payroll-schemas.ts';
+import { liabilityMovementOk, liabilityOk } from './liability-schemas.ts';
 import { feedOk, noveltiesOk } from './integration-schemas.ts';
 import * as R from './response-schemas.ts';
 import {
@@ -13,6 +14,8 @@ import {
   contractQuery,
   editBody,
   electronicPayrollQuery,
+  liabilityMovementQuery,
+  liabilityQuery,
   feedQuery,
   interruptBody,
   listQuery,
@@ -241,6 +244,38 @@ export function openApiDocument(): Json {
               },
             },
             ...json('ElectronicPayrollVacations', electronicPayrollOk),
+          },
+        },
+        ...errors(READ_ERRORS),
+      },
+    ),
+    '/api/vacaciones/pasivo': get(
+      'Pasivo vacacional en una fecha de corte: por trabajador los días causados y no disfrutados ni pagados y su valor al peso, ' +
+        'con totales por subgerencia, contrato de empresa y empresa; lo anticipado aparte; JSON por páginas, CSV o XLSX',
+      queryParams(liabilityQuery),
+      {
+        '200': {
+          description: 'El pasivo, en el formato pedido',
+          content: {
+            ...json('VacationLiability', liabilityOk),
+            'text/csv': { schema: { type: 'string', description: 'Una línea por trabajador, luego los totales' } },
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
+          },
+        },
+        ...errors(READ_ERRORS),
+      },
+    ),
+    '/api/vacaciones/pasivo/movimiento': get(
+      'Movimiento del pasivo vacacional en un mes: saldo inicial, causado, tomado, ajuste por salario y saldo final, ' +
+        'por trabajador y en total; JSON por páginas, CSV o XLSX',
+      queryParams(liabilityMovementQuery),
+      {
+        '200': {
+          description: 'El movimiento, en el formato pedido',
+          content: {
+            ...json('VacationLiabilityMovement', liabilityMovementOk),
+            'text/csv': { schema: { type: 'string', description: 'Una línea por trabajador, luego los totales' } },
+            'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': { schema: { type: 'string', format: 'binary' } },
           },
         },
         ...errors(READ_ERRORS),

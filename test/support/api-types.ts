@@ -2095,6 +2095,260 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/pasivo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pasivo vacacional en una fecha de corte: por trabajador los días causados y no disfrutados ni pagados y su valor al peso, con totales por subgerencia, contrato de empresa y empresa; lo anticipado aparte; JSON por páginas, CSV o XLSX */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                    /** @description Solo los trabajadores contados en esta subgerencia */
+                    subgerenciaId?: string;
+                    /** @description Solo los trabajadores contados en este contrato de empresa */
+                    contratoEmpresaId?: string;
+                    /** @description Solo este trabajador */
+                    numeroDocumento?: string;
+                    /** @description json (por defecto, por páginas), csv o xlsx (todo el alcance) */
+                    formato?: "json" | "csv" | "xlsx";
+                    /** @description El cursor `siguiente` de la página anterior (solo JSON) */
+                    desde?: string;
+                    /** @description Trabajadores por página, de 1 a 5000 (por defecto 500) */
+                    limite?: string;
+                    /** @description Fecha de corte del pasivo; una fecha futura es una proyección (solo la nómina ya corrida causa), YYYY-MM-DD entre 1900-01-01 y 2999-12-31 */
+                    alCorte: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description El pasivo, en el formato pedido */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationLiability"];
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vacaciones/pasivo/movimiento": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Movimiento del pasivo vacacional en un mes: saldo inicial, causado, tomado, ajuste por salario y saldo final, por trabajador y en total; JSON por páginas, CSV o XLSX */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                    /** @description Solo los trabajadores contados en esta subgerencia */
+                    subgerenciaId?: string;
+                    /** @description Solo los trabajadores contados en este contrato de empresa */
+                    contratoEmpresaId?: string;
+                    /** @description Solo este trabajador */
+                    numeroDocumento?: string;
+                    /** @description json (por defecto, por páginas), csv o xlsx (todo el alcance) */
+                    formato?: "json" | "csv" | "xlsx";
+                    /** @description El cursor `siguiente` de la página anterior (solo JSON) */
+                    desde?: string;
+                    /** @description Trabajadores por página, de 1 a 5000 (por defecto 500) */
+                    limite?: string;
+                    /** @description Mes de nómina, YYYY-MM entre 1900-01 y 2999-12 */
+                    periodo: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description El movimiento, en el formato pedido */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationLiabilityMovement"];
+                        "text/csv": string;
+                        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": string;
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/eventos": {
         parameters: {
             query?: never;
@@ -3760,6 +4014,197 @@ export interface components {
                     };
                 }[];
                 totalTrabajadores: number;
+            };
+        };
+        VacationLiability: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                /**
+                 * Format: date
+                 * @example 2026-12-31
+                 */
+                alCorte: string;
+                /** @description El corte es futuro: solo causa la nómina ya corrida */
+                proyeccion: boolean;
+                alcance: {
+                    subgerenciaId: string | null;
+                    contratoEmpresaId: number | null;
+                    numeroDocumento: string | null;
+                };
+                trabajadores: {
+                    asociadoId: number;
+                    tipoDocumento: string;
+                    numeroDocumento: string;
+                    nombres: string;
+                    apellidos: string;
+                    /** @description El contrato que rige en la fecha (o el último): su salario, subgerencia y contrato de empresa */
+                    contratoId: number;
+                    subgerenciaId: string;
+                    contratoEmpresaId: number | null;
+                    /** @description Días causados hasta el corte (nómina corrida hasta él), con dos decimales */
+                    diasCausados: number;
+                    /** @description Días hábiles disfrutados hasta el corte */
+                    diasDisfrutados: number;
+                    /** @description Días compensados en dinero que empiezan hasta el corte */
+                    diasCompensados: number;
+                    /** @description Causados − disfrutados − compensados; negativo: días tomados por anticipado, con dos decimales */
+                    diasPendientes: number;
+                    /** @description El salario con que se pagarían unas vacaciones que empezaran en el corte */
+                    salarioMensual: number;
+                    /** @description salarioMensual / 30, al centavo */
+                    salarioDiario: number;
+                    /** @description Días pendientes × salario / 30, redondeado al peso; 0 si son negativos */
+                    valor: number;
+                    /** @description El valor de los días tomados por anticipado; 0 si no hay */
+                    anticipado: number;
+                }[];
+                /** @description De todo el alcance, en la primera página; null en las siguientes */
+                totales: {
+                    trabajadores: number;
+                    /** @description Días pendientes de los trabajadores que deben días, con dos decimales */
+                    diasPendientes: number;
+                    /** @description Días tomados por anticipado, aparte, con dos decimales */
+                    diasAnticipados: number;
+                    /** @description Pasivo: la suma de los valores de los trabajadores, cada uno redondeado al peso */
+                    valor: number;
+                    /** @description Vacaciones pagadas por anticipado, aparte, nunca restadas del pasivo */
+                    anticipado: number;
+                    porSubgerencia: {
+                        subgerenciaId: string;
+                        trabajadores: number;
+                        /** @description Días pendientes de los trabajadores que deben días, con dos decimales */
+                        diasPendientes: number;
+                        /** @description Días tomados por anticipado, aparte, con dos decimales */
+                        diasAnticipados: number;
+                        /** @description Pasivo: la suma de los valores de los trabajadores, cada uno redondeado al peso */
+                        valor: number;
+                        /** @description Vacaciones pagadas por anticipado, aparte, nunca restadas del pasivo */
+                        anticipado: number;
+                    }[];
+                    porContratoEmpresa: {
+                        contratoEmpresaId: number | null;
+                        trabajadores: number;
+                        /** @description Días pendientes de los trabajadores que deben días, con dos decimales */
+                        diasPendientes: number;
+                        /** @description Días tomados por anticipado, aparte, con dos decimales */
+                        diasAnticipados: number;
+                        /** @description Pasivo: la suma de los valores de los trabajadores, cada uno redondeado al peso */
+                        valor: number;
+                        /** @description Vacaciones pagadas por anticipado, aparte, nunca restadas del pasivo */
+                        anticipado: number;
+                    }[];
+                } | null;
+                /** @description El cursor de la página siguiente (parámetro desde); null en la última */
+                siguiente: string | null;
+            };
+        };
+        VacationLiabilityMovement: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                /** @example 2026-12 */
+                periodo: string;
+                /** Format: date */
+                desde: string;
+                /** Format: date */
+                hasta: string;
+                /** @description El mes no ha terminado: el cierre es una proyección */
+                proyeccion: boolean;
+                alcance: {
+                    subgerenciaId: string | null;
+                    contratoEmpresaId: number | null;
+                    numeroDocumento: string | null;
+                };
+                trabajadores: {
+                    asociadoId: number;
+                    tipoDocumento: string;
+                    numeroDocumento: string;
+                    nombres: string;
+                    apellidos: string;
+                    /** @description El contrato que rige en la fecha (o el último): su salario, subgerencia y contrato de empresa */
+                    contratoId: number;
+                    subgerenciaId: string;
+                    contratoEmpresaId: number | null;
+                    /** @description El salario del cierre */
+                    salarioMensual: number;
+                    /** @description Días causados en el mes, con dos decimales */
+                    diasCausados: number;
+                    /** @description Días disfrutados o compensados en el mes */
+                    diasTomados: number;
+                    /** @description El pasivo (neto de lo anticipado) el día anterior al mes */
+                    apertura: number;
+                    /** @description Días causados en el mes por el salario del cierre / 30 */
+                    causado: number;
+                    /** @description Días tomados en el mes por el salario del cierre / 30 */
+                    tomado: number;
+                    /** @description cierre − apertura − causado + tomado: cambios de salario y redondeo */
+                    revaluacion: number;
+                    /** @description El pasivo (neto de lo anticipado) el último día del mes */
+                    cierre: number;
+                }[];
+                /** @description De todo el alcance, en la primera página; null en las siguientes */
+                totales: {
+                    trabajadores: number;
+                    /** @description Días causados en el mes, con dos decimales */
+                    diasCausados: number;
+                    /** @description Días disfrutados o compensados en el mes */
+                    diasTomados: number;
+                    /** @description El pasivo (neto de lo anticipado) el día anterior al mes */
+                    apertura: number;
+                    /** @description Días causados en el mes por el salario del cierre / 30 */
+                    causado: number;
+                    /** @description Días tomados en el mes por el salario del cierre / 30 */
+                    tomado: number;
+                    /** @description cierre − apertura − causado + tomado: cambios de salario y redondeo */
+                    revaluacion: number;
+                    /** @description El pasivo (neto de lo anticipado) el último día del mes */
+                    cierre: number;
+                    porSubgerencia: {
+                        subgerenciaId: string;
+                        trabajadores: number;
+                        /** @description Días causados en el mes, con dos decimales */
+                        diasCausados: number;
+                        /** @description Días disfrutados o compensados en el mes */
+                        diasTomados: number;
+                        /** @description El pasivo (neto de lo anticipado) el día anterior al mes */
+                        apertura: number;
+                        /** @description Días causados en el mes por el salario del cierre / 30 */
+                        causado: number;
+                        /** @description Días tomados en el mes por el salario del cierre / 30 */
+                        tomado: number;
+                        /** @description cierre − apertura − causado + tomado: cambios de salario y redondeo */
+                        revaluacion: number;
+                        /** @description El pasivo (neto de lo anticipado) el último día del mes */
+                        cierre: number;
+                    }[];
+                    porContratoEmpresa: {
+                        contratoEmpresaId: number | null;
+                        trabajadores: number;
+                        /** @description Días causados en el mes, con dos decimales */
+                        diasCausados: number;
+                        /** @description Días disfrutados o compensados en el mes */
+                        diasTomados: number;
+                        /** @description El pasivo (neto de lo anticipado) el día anterior al mes */
+                        apertura: number;
+                        /** @description Días causados en el mes por el salario del cierre / 30 */
+                        causado: number;
+                        /** @description Días tomados en el mes por el salario del cierre / 30 */
+                        tomado: number;
+                        /** @description cierre − apertura − causado + tomado: cambios de salario y redondeo */
+                        revaluacion: number;
+                        /** @description El pasivo (neto de lo anticipado) el último día del mes */
+                        cierre: number;
+                    }[];
+                } | null;
+                /** @description El cursor de la página siguiente (parámetro desde); null en la última */
+                siguiente: string | null;
             };
         };
         ChangeFeed: {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config/config.ts';
 import { buildServer } from '../../src/server.ts';
+import { HolidayCalendar } from '../../src/domain/index.ts';
 import type { AppDeps } from '../../src/app/context.ts';
 import { createLogger } from '../../src/logger.ts';
 import { importReferenceData } from '../../src/reference/import.ts';
@@ -44,6 +45,7 @@ export async function appOnKurrent(opts: {
     readSide: unused,
     verifyApiKey: (k) => verifyApiKey(t.db, k),
     today: () => TODAY,
+    calendar: new HolidayCalendar(),
     checkReady: async () => {},
     projectionStatus: async () => [],
     ...(await opts.parts(reference)),

@@ -18,16 +18,11 @@ import { NOVELTY_COLUMNS, monthTotalsBody, noveltyLines, noveltyWorkerBody, tota
 import { cutOffDay, monthScope } from '../month-scope.ts';
 import { noveltiesQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
+import { pageCursor } from '../page-cursor.ts';
 
 const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
-/** The cursor of the page after `worker` in `month`: opaque to callers, and bound to the month it pages. */
-const cursorOf = (month: string, worker: number) => Buffer.from(`nov1:${month}:${worker}`).toString('base64url');
-
-function workerOfCursor(cursor: string, month: string): number | undefined {
-  const m = /^nov1:(\d{4}-\d{2}):(-?\d{1,16})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  return m && m[1] === month ? Number(m[2]) : undefined;
-}
+const cursor = pageCursor('nov1');
 
 /** Each worker's lines, then the month's total line, added up from the workers as they went. */
 async function* tableOf(month: string, workers: AsyncIterable<WorkerNovelties>): AsyncGenerator<Cell[][]> {
@@ -55,7 +50,7 @@ export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
     const input = parsed.value;
     req.responsibleEmail = input.emailResponsable;
     const month = input.periodo;
-    const after = input.desde === undefined ? FIRST_WORKER : workerOfCursor(input.desde, month);
+    const after = input.desde === undefined ? FIRST_WORKER : cursor.workerOf(input.desde, month);
     if (after === undefined) {
       return vacationError(reply, 400, MESSAGES.missingData, {
         desde: `El cursor no es uno que este servicio haya dado para el período ${month}: use el valor "siguiente" de la página anterior`,
@@ -91,7 +86,7 @@ export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
           ...head,
           trabajadores: page.workers.map(noveltyWorkerBody),
           totales: monthTotalsBody(totals),
-          siguiente: page.last === null ? null : cursorOf(month, page.last),
+          siguiente: page.last === null ? null : cursor.of(month, page.last),
         },
       };
     }

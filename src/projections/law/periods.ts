@@ -66,7 +66,8 @@ export interface PeriodsReport {
   warnings: PeriodWarning[];
 }
 
-const days = (units: number) => toDecimal2(Days360.fromUnits(units));
+/** 360ths of a day as days with two decimals, as every answer shows them. */
+export const days = (units: number) => toDecimal2(Days360.fromUnits(units));
 
 /**
  * Why a worker's periods cannot be figured on `asOf`: the contract a consult would read (the

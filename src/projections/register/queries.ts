@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/types.ts';
 import { selectList, toNumber, toNumberOrNull } from '../sql.ts';
 import { REGISTER_COLUMNS, REGISTER_TABLE } from './projector.ts';
+import { VACATIONS_TABLE } from '../vacations/projector.ts';
 
 /** One version of a record in the register. */
 export interface RegisterEntry {
@@ -58,8 +59,8 @@ export async function liveRegisterOf(q: Queryable, workerId: number): Promise<Re
 }
 
 /** Register entries by worker, each worker's in the order read. */
-export function byWorker(entries: readonly RegisterEntry[]): Map<number, RegisterEntry[]> {
-  const out = new Map<number, RegisterEntry[]>();
+export function byWorker<E extends Pick<RegisterEntry, 'workerId'>>(entries: readonly E[]): Map<number, E[]> {
+  const out = new Map<number, E[]>();
   for (const r of entries) {
     const list = out.get(r.workerId);
     if (list) list.push(r);
@@ -101,4 +102,24 @@ export async function registerAsOf(q: Queryable, workerIds: readonly number[], a
     [workerIds, asOf],
   );
   return r.rows.map(toEntry);
+}
+
+/** A live record with the week it was counted on: what a day-by-day count of its days needs. */
+export interface WeekRegisterEntry extends RegisterEntry {
+  worksSaturday: boolean;
+}
+
+/**
+ * These workers' live records as they stand now, by worker, each with whether its worker's week
+ * runs through Saturday (kept by the vacations read model): one indexed query.
+ */
+export async function liveRegisterWithWeekOfWorkers(q: Queryable, workerIds: readonly number[]): Promise<WeekRegisterEntry[]> {
+  if (workerIds.length === 0) return [];
+  const r = await q.query<Record<string, unknown>>(
+    `SELECT ${selectList(REGISTER_COLUMNS, 'r')}, coalesce(v.works_saturday, false) AS works_saturday
+       FROM ${REGISTER_TABLE} r LEFT JOIN ${VACATIONS_TABLE} v ON v.codigo_pila = r.codigo_pila
+      WHERE r.worker_id = ANY($1::bigint[]) AND r.superseded_on IS NULL ${ORDER}`,
+    [workerIds],
+  );
+  return r.rows.map((row) => ({ ...toEntry(row), worksSaturday: row.works_saturday as boolean }));
 }
