@@ -30,6 +30,7 @@
  *   npm run bench:scale -- --formats json --only import,rebuild,panel   (the panel's pages over that data)
  *   npm run bench:scale -- --formats json --only law   (periods and the whole register over that data)
  *   npm run bench:scale -- --formats json --only novelties --database vac_scale_1_abc   (a payroll month's novelties)
+ *   npm run bench:scale -- --formats json --only liability,dian --database vac_scale_1_abc   (the liability, its movement, the DIAN fragments)
  *
  * A kept database given with --database must be run with the --layouts and --workers that made
  * it: the import notes its data on the database, and a run of other data refuses it (exit 2).
@@ -45,6 +46,7 @@ import { resolve } from 'node:path';
 import { execSync } from 'node:child_process';
 import pg from 'pg';
 import { migrate } from '../src/migrations.ts';
+import { lastDayOfMonth } from '../src/domain/index.ts';
 import { PostgresDb } from '../src/db/postgres.ts';
 import { encode } from '../src/events/codec.ts';
 import { auditStream, pilaStream, unitStream, workerStream } from '../src/events/streams.ts';
@@ -653,18 +655,15 @@ async function busiestMonth(url: string): Promise<string> {
 }
 
 /**
- * A payroll month's vacation novelties over the whole employer (GET /api/vacaciones/novedades),
- * for its busiest month: every JSON page followed by its cursor, then the CSV and the XLSX read to
- * their end; each one's time and size, and the server's peak RSS.
+ * A report over the whole employer read as a payroll system reads it: every JSON page followed by
+ * its cursor, then each file format read to its end; each one's time and size, and the server's
+ * peak RSS, which must not grow with the company.
  */
-async function noveltiesSection(ctx: Context): Promise<void> {
+async function pagedReport(ctx: Context, name: string, path: string, query: string, files: string[]): Promise<void> {
   const key = await importedWithKey(ctx.url);
-  const month = await busiestMonth(ctx.url);
   const { server } = await startServer(ctx.url);
-  const get = (query: string) =>
-    fetch(`${server.url}/api/vacaciones/novedades?emailResponsable=admin@empresa.co&periodo=${month}${query}`, {
-      headers: { 'x-api-key': `Bearer ${key}` },
-    });
+  const get = (more: string) =>
+    fetch(`${server.url}${path}?emailResponsable=admin@empresa.co&${query}${more}`, { headers: { 'x-api-key': `Bearer ${key}` } });
   try {
     let t0 = performance.now();
     let pages = 0;
@@ -674,26 +673,45 @@ async function noveltiesSection(ctx: Context): Promise<void> {
       const res = await get(desde ? `&desde=${encodeURIComponent(desde)}` : '');
       const text = await res.text();
       bytes += text.length;
-      const body = JSON.parse(text) as { data: { trabajadores: unknown[]; siguiente: string | null } };
+      const body = JSON.parse(text) as { data: { trabajadores: unknown[]; siguiente?: string | null } };
       workers += body.data.trabajadores.length;
-      desde = body.data.siguiente;
+      desde = body.data.siguiente ?? null;
     }
-    ctx.lines.push(
-      `novelties of ${month}: ${workers} workers in ${pages} JSON pages, ${mb(bytes)} MB in ${secs(t0)} s (load average ${load()})`,
-    );
-    for (const formato of ['csv', 'xlsx']) {
+    ctx.lines.push(`${name}: ${workers} workers in ${pages} JSON pages, ${mb(bytes)} MB in ${secs(t0)} s (load average ${load()})`);
+    for (const formato of files) {
       t0 = performance.now();
       const res = await get(`&formato=${formato}`);
       bytes = 0;
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.byteLength;
-      ctx.lines.push(
-        `novelties of ${month} as ${formato}: ${mb(bytes)} MB in ${secs(t0)} s (status ${res.status}, load average ${load()})`,
-      );
+      ctx.lines.push(`${name} as ${formato}: ${mb(bytes)} MB in ${secs(t0)} s (status ${res.status}, load average ${load()})`);
     }
-    ctx.lines.push(`novelties: peak RSS of the server ${server.peakRssMb()} MB (heap limit ${HEAP_MB} MB)`);
+    ctx.lines.push(`${name}: peak RSS of the server ${server.peakRssMb()} MB (heap limit ${HEAP_MB} MB)`);
   } finally {
     await server.stop();
   }
+}
+
+/** A payroll month's vacation novelties over the whole employer (GET /api/vacaciones/novedades), for its busiest month. */
+async function noveltiesSection(ctx: Context): Promise<void> {
+  const month = await busiestMonth(ctx.url);
+  await pagedReport(ctx, `novelties of ${month}`, '/api/vacaciones/novedades', `periodo=${month}`, ['csv', 'xlsx']);
+}
+
+/**
+ * The vacation liability of the whole employer on the last day of the busiest month
+ * (GET /api/vacaciones/pasivo), then that month's movement (GET /api/vacaciones/pasivo/movimiento).
+ */
+async function liabilitySection(ctx: Context): Promise<void> {
+  const month = await busiestMonth(ctx.url);
+  const last = lastDayOfMonth(month);
+  await pagedReport(ctx, `liability on ${last}`, '/api/vacaciones/pasivo', `alCorte=${last}`, ['csv', 'xlsx']);
+  await pagedReport(ctx, `liability movement of ${month}`, '/api/vacaciones/pasivo/movimiento', `periodo=${month}`, ['csv', 'xlsx']);
+}
+
+/** The DIAN electronic-payroll fragments of the busiest month (GET /api/vacaciones/nomina-electronica), JSON then XML. */
+async function dianSection(ctx: Context): Promise<void> {
+  const month = await busiestMonth(ctx.url);
+  await pagedReport(ctx, `DIAN fragments of ${month}`, '/api/vacaciones/nomina-electronica', `periodo=${month}&formato=json`, ['xml']);
 }
 
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
@@ -703,6 +721,8 @@ const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
   panel: panelSection,
   law: lawSection,
   novelties: noveltiesSection,
+  liability: liabilitySection,
+  dian: dianSection,
 };
 
 execSync('npm run --silent build', { stdio: 'inherit' });
