@@ -18,6 +18,7 @@ import { homePageRoutes } from './views/home.ts';
 import { editPageRoutes } from './views/worker-edit.ts';
 import { registerDownloadRoutes } from './views/worker-law.ts';
 import { occupancyPageRoutes } from './views/occupancy.ts';
+import { liabilityPageRoutes } from './views/liability.ts';
 import { operationsPageRoutes } from './views/operations.ts';
 import { workerPageRoutes } from './views/worker.ts';
 import { recordActionRoutes } from './views/record-actions.ts';
@@ -210,6 +211,7 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
           homePageRoutes(inside, ctx);
           calendarPageRoutes(inside, ctx);
           occupancyPageRoutes(inside, ctx);
+          liabilityPageRoutes(inside, ctx);
           workerPageRoutes(inside, ctx);
           recordActionRoutes(inside, ctx);
           editPageRoutes(inside, ctx);

@@ -25,6 +25,8 @@ export interface LiabilityScope {
   subgerenciaId?: string;
   companyContractId?: number;
   workerId?: number;
+  /** Only the workers counted in one of these subgerencias (an area head's). */
+  units?: readonly string[];
 }
 
 /** Workers read per query. */
@@ -59,7 +61,8 @@ const contractOf = (file: WorkerFileRow, id: number): Contract => file.contracts
 
 const inScope = (c: Contract, scope: LiabilityScope) =>
   (scope.subgerenciaId === undefined || c.subgerenciaId === scope.subgerenciaId) &&
-  (scope.companyContractId === undefined || c.companyContractId === scope.companyContractId);
+  (scope.companyContractId === undefined || c.companyContractId === scope.companyContractId) &&
+  (scope.units === undefined || scope.units.includes(c.subgerenciaId));
 
 /**
  * Each worker of the scope after `after`, in worker order, with what `figure` makes of the worker's
