@@ -161,6 +161,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   // The instances that project also figure the company's periods for the panel, one at a time.
   const sweeper = new PeriodWatchSweeper(db, {
     today,
+    calendar,
     onError: (err) => logger.error({ err }, 'the sweep of the accrual periods failed; it is tried again'),
     onFinished: (ms) => logger.info({ ms: Math.round(ms) }, 'the accrual periods of every worker were figured for the panel'),
   });

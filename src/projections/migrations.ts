@@ -66,4 +66,18 @@ export const projectionMigrations: Migration[] = [
       ALTER TABLE IF EXISTS rm_audit ALTER COLUMN details TYPE json USING details::json;
     `,
   },
+  {
+    version: 70,
+    name: "liability watch: each worker's vacation liability on the sweep's day",
+    sql: `
+      -- Written by the period sweep beside rm_period_watch, from the liability report's own
+      -- figure (src/domain/liability.ts): the panel's home page adds it up in one query.
+      CREATE TABLE rm_liability_watch (
+        worker_id      bigint PRIMARY KEY,
+        subgerencia_id text NOT NULL,
+        value          bigint NOT NULL,
+        advance        bigint NOT NULL
+      );
+    `,
+  },
 ];

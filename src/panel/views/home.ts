@@ -4,13 +4,14 @@ import { awayBetween, type AbsenceWithUnit } from '../../projections/occupancy/q
 import {
   PRESCRIPTION_WATCH_DAYS,
   SWEEP_EVERY_MINUTES,
+  liabilityWatch,
   periodWatch,
   type PeriodWatch,
   type WatchedWorker,
 } from '../../projections/law/period-watch.ts';
 import { awaitingApproval, type AwaitingApproval } from '../../projections/vacations/queries.ts';
 import { subgerencias } from '../../reference/search.ts';
-import { bogotaTime, count, html, longDate, shortDate, url, type Html } from '../html.ts';
+import { bogotaTime, count, html, longDate, pesos, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { stateBadge } from './display-state.ts';
 
@@ -107,12 +108,13 @@ export function homePageRoutes(app: FastifyInstance, ctx: PanelContext) {
     const scope = ctx.unitsOf(req);
     const today = deps.today();
     const [monday, sunday] = weekOf(today);
-    const [units, todayAway, weekAway, pending, watch] = await Promise.all([
+    const [units, todayAway, weekAway, pending, watch, owed] = await Promise.all([
       subgerencias(deps.db),
       deps.readSide.fresh(() => awayBetween(deps.db, scope, today, today, LIST_LIMIT), { occupancy: true }),
       deps.readSide.fresh(() => awayBetween(deps.db, scope, monday, sunday, LIST_LIMIT), { occupancy: true }),
       deps.readSide.fresh(() => awaitingApproval(deps.db, scope, LIST_LIMIT)),
       periodWatch(deps.db, scope, today, LIST_LIMIT),
+      liabilityWatch(deps.db, scope),
     ]);
     const names = new Map(units.map((u) => [u.id, u.name]));
     const pendingCount = pending.capped ? `${count(pending.total)} o más` : count(pending.total);
@@ -122,6 +124,13 @@ export function homePageRoutes(app: FastifyInstance, ctx: PanelContext) {
   <a class="card" href="#hoy"><span class="value">${count(todayAway.people)}</span> de vacaciones hoy</a>
   <a class="card" href="#semana"><span class="value">${count(weekAway.people)}</span> de vacaciones esta semana</a>
   <a class="card" href="#por-aprobar"><span class="value">${pendingCount}</span> por aprobar</a>
+  ${
+    watch.figuredOn === null
+      ? ''
+      : html`<a class="card" href="/panel/pasivo"><span class="value money">${pesos(owed.value)}</span> de pasivo vacacional${
+          watch.figuredOn === today ? ' hoy' : ` el ${shortDate(watch.figuredOn)}`
+        }</a>`
+  }
 </div>
 <h2 id="hoy">De vacaciones hoy</h2>
 ${

@@ -95,8 +95,8 @@ ${bad ? html`<div class="flash flash-error" role="alert">«${String(query.mes)}�
       close > today ? html` (<strong>proyección</strong>: solo causa la nómina ya corrida)` : ''
     }, valorado al salario con que se pagarían.</p>
 <div class="cards">
-  <div class="card"><span class="value">${pesos(t.company.value)}</span> de pasivo vacacional</div>
-  <div class="card"><span class="value">${pesos(t.company.advance)}</span> pagado por anticipado, aparte</div>
+  <div class="card"><span class="value money">${pesos(t.company.value)}</span> de pasivo vacacional</div>
+  <div class="card"><span class="value money">${pesos(t.company.advance)}</span> pagado por anticipado, aparte</div>
   <div class="card"><span class="value">${count(t.company.workers)}</span> trabajadores con contrato vigente</div>
 </div>
 <h2 id="por-subgerencia">Por subgerencia</h2>

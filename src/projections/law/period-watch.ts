@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/types.ts';
-import { addDays, standingContract } from '../../domain/index.ts';
+import { HolidayCalendar, addDays, liabilityOn, standingContract, type HolidayLookup } from '../../domain/index.ts';
 import { workerFilesByIds, workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
-import { byWorker, liveRegisterOfWorkers, workersRecordedSince } from '../register/queries.ts';
+import { byWorker, liveRegisterWithWeekOfWorkers, workersRecordedSince } from '../register/queries.ts';
 import { toNumber } from '../sql.ts';
-import { periodsReport, type PeriodWarning } from './periods.ts';
+import { entryRecord, periodsReport, type PeriodWarning } from './periods.ts';
 
 /**
  * Which workers' accrual periods need the employer's attention (CST art. 190: more periods
@@ -20,6 +20,8 @@ import { periodsReport, type PeriodWarning } from './periods.ts';
  */
 export const PERIOD_WATCH_TABLE = 'rm_period_watch';
 export const PERIOD_SWEEP_TABLE = 'rm_period_watch_sweep';
+/** Each worker's vacation liability on the sweep's day, under the subgerencia it is counted in: the home page's figure. */
+export const LIABILITY_WATCH_TABLE = 'rm_liability_watch';
 
 /** Pending days that prescribe within this many days are named on the home page. */
 export const PRESCRIPTION_WATCH_DAYS = 90;
@@ -53,22 +55,49 @@ export function watchRow(file: WorkerFileRow, warnings: readonly PeriodWarning[]
   return { documentNumber: worker.documentNumber, name: `${worker.firstNames} ${worker.lastNames}`, accumulation, prescribesOn };
 }
 
-/** The watch rows of a batch of workers on `day`: each one's periods report on their live records. */
+/** A worker's liability on the sweep's day, as the liability report figures it (src/domain/liability.ts). */
+export interface LiabilityWatchRow {
+  subgerenciaId: string;
+  value: number;
+  advance: number;
+}
+
+export interface FiguredBatch {
+  watched: { file: WorkerFileRow; row: WatchedWorker }[];
+  liabilities: { file: WorkerFileRow; row: LiabilityWatchRow }[];
+}
+
+/**
+ * The watch rows of a batch of workers on `day`: each one's periods report on their live records,
+ * and each one's liability on that day (those who owe one).
+ */
 export async function figureBatch(
   q: Queryable,
   files: readonly WorkerFileRow[],
   day: string,
-): Promise<{ file: WorkerFileRow; row: WatchedWorker }[]> {
+  calendar: HolidayLookup,
+): Promise<FiguredBatch> {
   const records = byWorker(
-    await liveRegisterOfWorkers(
+    await liveRegisterWithWeekOfWorkers(
       q,
       files.map((f) => f.worker.id),
     ),
   );
-  const out: { file: WorkerFileRow; row: WatchedWorker }[] = [];
+  const out: FiguredBatch = { watched: [], liabilities: [] };
   for (const file of files) {
-    const row = watchRow(file, periodsReport(file, records.get(file.worker.id) ?? [], day).warnings, day);
-    if (row) out.push({ file, row });
+    const own = records.get(file.worker.id) ?? [];
+    const row = watchRow(file, periodsReport(file, own, day).warnings, day);
+    if (row) out.watched.push({ file, row });
+    const owed = liabilityOn(
+      file,
+      own.map((r) => ({ ...entryRecord(r), endDate: r.endDate, worksSaturday: r.worksSaturday })),
+      day,
+      calendar,
+    );
+    if (owed) {
+      const contract = file.contracts.find((c) => c.id === owed.contract.id)!;
+      out.liabilities.push({ file, row: { subgerenciaId: contract.subgerenciaId, value: owed.value, advance: owed.advance } });
+    }
   }
   return out;
 }
@@ -88,6 +117,9 @@ interface SweepRow {
   stale: boolean;
 }
 
+/** The statutory holidays, where no calendar with an operator's corrections is given. */
+const STATUTORY = new HolidayCalendar();
+
 /** Below every worker id: where a sweep starts. */
 const FIRST = Number.MIN_SAFE_INTEGER;
 
@@ -99,8 +131,14 @@ export type SweepStep = 'idle' | 'busy-elsewhere' | 'worked' | 'finished' | 'ref
  * and replaces their rows in one transaction with the sweep's progress, or starts a sweep when
  * one is due, or answers that none is due ('idle') or that another instance holds it.
  */
-export async function sweepStep(db: Db, today: string, owner: string, opts: { batch?: number; force?: boolean } = {}): Promise<SweepStep> {
+export async function sweepStep(
+  db: Db,
+  today: string,
+  owner: string,
+  opts: { batch?: number; force?: boolean; calendar?: HolidayLookup } = {},
+): Promise<SweepStep> {
   const batch = opts.batch ?? SWEEP_BATCH;
+  const calendar = opts.calendar ?? STATUTORY;
   return db.transaction(async (tx) => {
     const r = await tx.query<SweepRow>(
       `SELECT to_char(figured_on, 'YYYY-MM-DD') AS figured_on, reference_version::text, finished_at,
@@ -123,8 +161,9 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
       // one long transaction beside the requests.
       if (changed.length <= batch) {
         if (changed.length > 0) {
-          await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id = ANY($1::bigint[])`, [changed]);
-          await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, changed), today), today);
+          for (const table of [PERIOD_WATCH_TABLE, LIABILITY_WATCH_TABLE])
+            await tx.query(`DELETE FROM ${table} WHERE worker_id = ANY($1::bigint[])`, [changed]);
+          await writeWatchRows(tx, await figureBatch(tx, await workerFilesByIds(tx, changed), today, calendar), today);
         }
         await tx.query(`UPDATE ${PERIOD_SWEEP_TABLE} SET finished_at = now() WHERE id = 1`);
         return 'refreshed';
@@ -133,8 +172,9 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
     const files = await workerFilesPage(tx, after, batch);
     const last = files.length === batch ? files[files.length - 1]!.worker.id : null;
     // The rows of the workers this batch spans, those no longer in the reference data included.
-    await tx.query(`DELETE FROM ${PERIOD_WATCH_TABLE} WHERE worker_id > $1 AND ($2::bigint IS NULL OR worker_id <= $2)`, [after, last]);
-    await writeWatchRows(tx, await figureBatch(tx, files, today), today);
+    for (const table of [PERIOD_WATCH_TABLE, LIABILITY_WATCH_TABLE])
+      await tx.query(`DELETE FROM ${table} WHERE worker_id > $1 AND ($2::bigint IS NULL OR worker_id <= $2)`, [after, last]);
+    await writeWatchRows(tx, await figureBatch(tx, files, today, calendar), today);
     if (last === null) {
       await tx.query(
         `UPDATE ${PERIOD_SWEEP_TABLE} SET figured_on = $1, reference_version = $2, finished_at = now(),
@@ -158,7 +198,21 @@ export async function sweepStep(db: Db, today: string, owner: string, opts: { ba
  * subgerencia of the worker's standing contract on `today`: the one whose area head sees the
  * worker (a contract the worker left names no one's).
  */
-async function writeWatchRows(tx: Queryable, rows: readonly { file: WorkerFileRow; row: WatchedWorker }[], today: string): Promise<void> {
+async function writeWatchRows(tx: Queryable, batch: FiguredBatch, today: string): Promise<void> {
+  const owed = batch.liabilities;
+  if (owed.length > 0) {
+    await tx.query(
+      `INSERT INTO ${LIABILITY_WATCH_TABLE} (worker_id, subgerencia_id, value, advance)
+         SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::bigint[])`,
+      [
+        owed.map(({ file }) => file.worker.id),
+        owed.map(({ row }) => row.subgerenciaId),
+        owed.map(({ row }) => row.value),
+        owed.map(({ row }) => row.advance),
+      ],
+    );
+  }
+  const rows = batch.watched;
   if (rows.length === 0) return;
   await tx.query(
     `INSERT INTO ${PERIOD_WATCH_TABLE} (worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)
@@ -183,16 +237,18 @@ async function writeWatchRows(tx: Queryable, rows: readonly { file: WorkerFileRo
 }
 
 /** Sweeps to the end in this process, whether a sweep is due or not (tests, and an operator's command). */
-export async function sweepAll(db: Db, today: string, batch = SWEEP_BATCH): Promise<void> {
+export async function sweepAll(db: Db, today: string, batch = SWEEP_BATCH, calendar: HolidayLookup = STATUTORY): Promise<void> {
   const owner = randomUUID();
   for (let first = true; ; first = false) {
-    const step = await sweepStep(db, today, owner, { batch, force: first });
+    const step = await sweepStep(db, today, owner, { batch, force: first, calendar });
     if (step !== 'worked') return;
   }
 }
 
 export interface SweeperOptions {
   today: () => string;
+  /** The calendar the liability counts business days with (the service's, with the operator's corrections). */
+  calendar?: HolidayLookup;
   onError: (err: unknown) => void;
   /** Told when this instance ends a sweep, with how long it took since its first batch here. */
   onFinished?: (ms: number) => void;
@@ -230,7 +286,7 @@ export class PeriodWatchSweeper {
   private async tick(): Promise<void> {
     let next = this.opts.checkMs ?? 30_000;
     try {
-      const step = await sweepStep(this.db, this.opts.today(), this.owner);
+      const step = await sweepStep(this.db, this.opts.today(), this.owner, { calendar: this.opts.calendar });
       if (step === 'worked') {
         this.since ??= performance.now();
         next = this.opts.pauseMs ?? 20;
@@ -311,4 +367,18 @@ export async function periodWatch(q: Queryable, units: readonly string[] | null,
     finishedAt: s?.finished_at ?? null,
     sweeping: s?.sweeping === true,
   };
+}
+
+/** What the workers of these subgerencias (all when null) owed in vacations on the last sweep's day. */
+export async function liabilityWatch(
+  q: Queryable,
+  units: readonly string[] | null,
+): Promise<{ workers: number; value: number; advance: number }> {
+  const r = await q.query<Record<string, unknown>>(
+    `SELECT count(*) AS workers, coalesce(sum(value), 0) AS value, coalesce(sum(advance), 0) AS advance
+       FROM ${LIABILITY_WATCH_TABLE} WHERE $1::text[] IS NULL OR subgerencia_id = ANY($1::text[])`,
+    [units],
+  );
+  const row = r.rows[0]!;
+  return { workers: toNumber(row.workers), value: toNumber(row.value), advance: toNumber(row.advance) };
 }

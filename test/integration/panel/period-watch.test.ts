@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PERIOD_SWEEP_TABLE, PERIOD_WATCH_TABLE, periodWatch, sweepAll, sweepStep } from '../../../src/projections/law/period-watch.ts';
+import {
+  PERIOD_SWEEP_TABLE,
+  PERIOD_WATCH_TABLE,
+  liabilityWatch,
+  periodWatch,
+  sweepAll,
+  sweepStep,
+} from '../../../src/projections/law/period-watch.ts';
+import { liabilityLines, type LiabilityLine } from '../../../src/projections/law/liability.ts';
 import { periodsReport } from '../../../src/projections/law/periods.ts';
 import { liveRegisterOfWorkers } from '../../../src/projections/register/queries.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
@@ -48,6 +56,23 @@ describe('the period watch figured by a sweep', () => {
     const w = await watch();
     expect(w.figuredOn).toBeNull();
     expect(w.accumulating).toEqual({ total: 0, workers: [] });
+  });
+
+  it("keeps each worker's liability on the sweep's day, adding up to the liability report's, per subgerencia", async () => {
+    await sweepAll(t.db, TODAY);
+    const lines: LiabilityLine[] = [];
+    for await (const l of liabilityLines(t.db, new HolidayCalendar(), {}, TODAY)) lines.push(l);
+    expect(lines.length).toBeGreaterThan(0);
+    const of = (unit: string | null) => lines.filter((l) => unit === null || l.contract.subgerenciaId === unit);
+    for (const unit of [null, ...new Set(lines.map((l) => l.contract.subgerenciaId))]) {
+      const report = of(unit);
+      await expect(liabilityWatch(t.db, unit === null ? null : [unit])).resolves.toEqual({
+        workers: report.length,
+        value: report.reduce((s, l) => s + l.liability.value, 0),
+        advance: report.reduce((s, l) => s + l.liability.advance, 0),
+      });
+    }
+    expect((await liabilityWatch(t.db, null)).value).toBeGreaterThan(0);
   });
 
   it('names, after a sweep, exactly the workers whose periods report warns, with what it warns of', async () => {
