@@ -1,6 +1,54 @@
 import type { Migration } from '../db/types.ts';
 import { vacWorkerRowsSql } from './vac-worker-rows.ts';
 
+/** vac_worker_rows as the baseline created it, before sheets carried their leave. */
+const BASELINE_VAC_WORKER_ROWS = `      CREATE FUNCTION vac_worker_rows(p_ids bigint[])
+        RETURNS TABLE (worker_id bigint, document_number text, document_type text, first_names text, last_names text,
+                       contracts jsonb, sheet_contracts bigint[], sheet_starts integer[], sheet_ends integer[],
+                       sheet_days integer[], sheet_pay bigint[])
+        LANGUAGE sql STABLE AS $fn$
+        WITH w AS (
+          SELECT r.id, r.document_number, r.document_type, r.first_names, r.last_names
+            FROM ref_workers r WHERE r.id IN (SELECT unnest(p_ids))
+        ), k AS (
+          SELECT c.worker_id,
+                 jsonb_agg(jsonb_build_object(
+                   'id', c.id, 'companyContractId', c.company_contract_id, 'subgerenciaId', c.subgerencia_id,
+                   'startDate', c.start_date, 'endDate', c.end_date, 'settled', c.settled, 'additional', c.additional,
+                   'baseSalary', c.base_salary, 'riskLevel', c.risk_level, 'technicalOrTrusted', c.technical_or_trusted,
+                   'variableSalary', c.variable_salary,
+                   'company', CASE WHEN cc.id IS NULL THEN NULL ELSE jsonb_build_object(
+                     'id', cc.id, 'name', cc.name,
+                     'vacationParams', CASE WHEN cc.has_vacation_params THEN jsonb_build_object(
+                       'annualDays', cc.annual_days, 'annualDaysHighRisk', cc.annual_days_high_risk,
+                       'minEnjoyedDays', cc.min_enjoyed_days, 'advanceAllowed', cc.advance_allowed,
+                       'maxAdvanceDays', cc.max_advance_days, 'maxPeopleOnVacation', cc.max_people_on_vacation,
+                       'compensationLimit', cc.compensation_limit) END) END
+                 ) ORDER BY c.start_date NULLS FIRST, c.id) AS contracts
+            FROM ref_contracts c
+            JOIN w ON w.id = c.worker_id
+            LEFT JOIN ref_company_contracts cc ON cc.id = c.company_contract_id
+           GROUP BY c.worker_id
+        ), p AS (
+          SELECT s.worker_id,
+                 array_agg(s.contract_id ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_contracts,
+                 array_agg(s.period_start - DATE '1970-01-01' ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_starts,
+                 array_agg(s.period_end - DATE '1970-01-01' ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_ends,
+                 array_agg(s.days_worked ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_days,
+                 array_agg(s.basic_compensation ORDER BY s.period_end, s.period_start, s.contract_id) AS sheet_pay
+            FROM ref_payroll_sheets s
+            JOIN w ON w.id = s.worker_id
+           GROUP BY s.worker_id
+        )
+        SELECT w.id, w.document_number, w.document_type, w.first_names, w.last_names,
+               coalesce(k.contracts, '[]'::jsonb), coalesce(p.sheet_contracts, '{}'), coalesce(p.sheet_starts, '{}'),
+               coalesce(p.sheet_ends, '{}'), coalesce(p.sheet_days, '{}'), coalesce(p.sheet_pay, '{}')
+          FROM w
+          LEFT JOIN k ON k.worker_id = w.id
+          LEFT JOIN p ON p.worker_id = w.id
+      $fn$;
+`;
+
 /**
  * The reference tables (the payroll system's master data), the indexes the searches use
  * (search.ts), and the per-worker read model the import keeps from them (rm_workers,
@@ -135,6 +183,24 @@ export const referenceMigrations: Migration[] = [
       CREATE INDEX rm_workers_version ON rm_workers (version);
 
       -- The rows of these workers (those that exist), computed from the reference tables.
+${BASELINE_VAC_WORKER_ROWS}    `,
+  },
+  {
+    version: 71,
+    name: 'payroll sheets break their days down by kind of leave',
+    sql: `
+      -- Days of a sheet not worked, by kind (src/domain/accrual.ts says which accrue); 0 on sheets
+      -- that do not break their days down, which accrue exactly as before.
+      ALTER TABLE ref_payroll_sheets
+        ADD COLUMN sick_days          integer NOT NULL DEFAULT 0,
+        ADD COLUMN paid_leave_days    integer NOT NULL DEFAULT 0,
+        ADD COLUMN vacation_days      integer NOT NULL DEFAULT 0,
+        ADD COLUMN unpaid_leave_days  integer NOT NULL DEFAULT 0,
+        ADD COLUMN suspension_days    integer NOT NULL DEFAULT 0;
+      -- The worker's sheets' leave as five lists side by side with the other sheet lists (sick,
+      -- paid leave, vacation, unpaid leave, suspension); NULL when no sheet of the worker has any.
+      ALTER TABLE rm_workers ADD COLUMN sheet_leave jsonb;
+      DROP FUNCTION vac_worker_rows(bigint[]);
 ${vacWorkerRowsSql}    `,
   },
 ];

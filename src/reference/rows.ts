@@ -18,7 +18,9 @@ export const WORKER_COLUMNS = 'id, document_type, document_number, first_names, 
 export const CONTRACT_COLUMNS =
   'id, worker_id, company_contract_id, subgerencia_id, start_date, end_date, settled, additional, base_salary, risk_level, ' +
   'technical_or_trusted, variable_salary';
-export const SHEET_COLUMNS = 'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation';
+export const SHEET_COLUMNS =
+  'contract_id, worker_id, period_start, period_end, days_worked, basic_compensation, ' +
+  'sick_days, paid_leave_days, vacation_days, unpaid_leave_days, suspension_days';
 export const COMPANY_COLUMNS =
   'id, name, has_vacation_params, annual_days, annual_days_high_risk, min_enjoyed_days, advance_allowed, ' +
   'max_advance_days, max_people_on_vacation, compensation_limit';
@@ -51,7 +53,7 @@ export function toContract(r: Row): Contract {
 }
 
 export function toSheet(r: Row): PayrollRow {
-  return {
+  const sheet: PayrollRow = {
     contractId: num(r.contract_id),
     workerId: num(r.worker_id),
     periodStart: day(r.period_start),
@@ -59,6 +61,15 @@ export function toSheet(r: Row): PayrollRow {
     daysWorked: num(r.days_worked),
     basicCompensation: num(r.basic_compensation),
   };
+  const leave = {
+    sick: num(r.sick_days ?? 0),
+    paidLeave: num(r.paid_leave_days ?? 0),
+    vacation: num(r.vacation_days ?? 0),
+    unpaidLeave: num(r.unpaid_leave_days ?? 0),
+    suspension: num(r.suspension_days ?? 0),
+  };
+  if (leave.sick + leave.paidLeave + leave.vacation + leave.unpaidLeave + leave.suspension > 0) sheet.leave = leave;
+  return sheet;
 }
 
 export function toCompanyContract(r: Row): CompanyContract {

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { SheetLeave } from '../domain/accrual.ts';
 import { isValidDate } from '../domain/dates.ts';
+import { payrollDays } from '../domain/days360.ts';
 
 /**
  * The reference data file exported by the payroll system. Field names stay in the payroll
@@ -69,14 +71,54 @@ export const contractSchema = z.strictObject({
   salarioVariable: z.boolean().optional(),
 });
 
-export const payrollSchema = z.strictObject({
-  asociadoId: z.int(),
-  contratoId: z.int(),
-  periodoInicio: calendarDate,
-  periodoFin: calendarDate,
-  diasLaborados: intBetween(0, 31),
-  compensacionBasica: z.int().min(0),
-});
+/**
+ * The optional fields that break a sheet's days down by kind of leave (DOMAIN.md, "Leave on a
+ * payroll sheet"), each with the kind the ledger knows it by (SheetLeave), in the order the
+ * reference tables store them.
+ */
+export const LEAVE_FIELDS = {
+  diasIncapacidad: 'sick',
+  diasLicenciaRemunerada: 'paidLeave',
+  diasVacaciones: 'vacation',
+  diasLicenciaNoRemunerada: 'unpaidLeave',
+  diasSuspension: 'suspension',
+} as const satisfies Record<string, keyof SheetLeave>;
+export type LeaveField = keyof typeof LEAVE_FIELDS;
+export const LEAVE_FIELD_NAMES = Object.keys(LEAVE_FIELDS) as LeaveField[];
+
+/** Absent: 0. Added after files were already being written, so older files stay valid. */
+const leaveDays = z.int().min(0).optional();
+
+export const payrollSchema = z
+  .strictObject({
+    asociadoId: z.int(),
+    contratoId: z.int(),
+    periodoInicio: calendarDate,
+    periodoFin: calendarDate,
+    diasLaborados: intBetween(0, 31),
+    compensacionBasica: z.int().min(0),
+    diasIncapacidad: leaveDays,
+    diasLicenciaRemunerada: leaveDays,
+    diasVacaciones: leaveDays,
+    diasLicenciaNoRemunerada: leaveDays,
+    diasSuspension: leaveDays,
+  })
+  .superRefine((n, ctx) => {
+    // Only a sheet that breaks its days down is held to its length: one without leave stays as valid as before.
+    let leave = 0;
+    for (const f of LEAVE_FIELD_NAMES) leave += n[f] ?? 0;
+    if (leave === 0 || !isValidDate(n.periodoInicio) || !isValidDate(n.periodoFin)) return;
+    const length = payrollDays(n.periodoInicio, n.periodoFin);
+    const total = n.diasLaborados + leave;
+    if (total <= length) return;
+    const parts = ['diasLaborados' as const, ...LEAVE_FIELD_NAMES].filter((f) => (n[f] ?? 0) > 0).map((f) => `${f} ${n[f]}`);
+    ctx.addIssue({
+      code: 'custom',
+      path: LEAVE_FIELD_NAMES.filter((f) => (n[f] ?? 0) > 0).slice(0, 1),
+      message:
+        `${parts.join(' + ')} = ${total} days, more than the sheet's ${length} ` + `(days360 from ${n.periodoInicio} to ${n.periodoFin})`,
+    });
+  });
 
 export const userSchema = z.strictObject({
   id: z.int(),

@@ -1,3 +1,4 @@
+import type { SheetLeave } from '../domain/accrual.ts';
 /** The reference data as the service names it: what the import writes and the requests read. */
 
 export interface Worker {
@@ -36,6 +37,8 @@ export interface PayrollRow {
   periodEnd: string;
   daysWorked: number;
   basicCompensation: number;
+  /** The days not worked, by kind; absent when the sheet does not break its days down. */
+  leave?: SheetLeave;
 }
 
 export interface VacationParams {

@@ -1,6 +1,6 @@
 import { intern, internBy, internList, internListBy, internedNames } from '../caching/intern.ts';
 import type { Queryable } from '../db/types.ts';
-import { fromDayNumber, type Payroll } from '../domain/index.ts';
+import { LEAVE_KINDS, fromDayNumber, type Payroll, type PayrollLeave } from '../domain/index.ts';
 import type { CompanyContract, Contract, Worker } from './types.ts';
 
 /**
@@ -35,11 +35,13 @@ type Row = {
    * first and last day (days since 1970-01-01), its days worked and its pay.
    */
   sheets: [contracts: (string | number)[], starts: number[], ends: number[], days: number[], pay: (string | number)[]];
+  /** The sheets' leave, five lists in LEAVE_KINDS order beside the sheets'; null when none has any. */
+  sheet_leave: number[][] | null;
 };
 
 const COLUMNS =
   'worker_id, document_number, document_type, first_names, last_names, contracts, ' +
-  'json_build_array(sheet_contracts, sheet_starts, sheet_ends, sheet_days, sheet_pay) AS sheets';
+  'json_build_array(sheet_contracts, sheet_starts, sheet_ends, sheet_days, sheet_pay) AS sheets, sheet_leave';
 const DATA = [
   'document_number',
   'document_type',
@@ -51,6 +53,7 @@ const DATA = [
   'sheet_ends',
   'sheet_days',
   'sheet_pay',
+  'sheet_leave',
 ];
 
 /** The period ends repeat across every worker (the same fortnights): one shared name a day. */
@@ -106,9 +109,14 @@ function toFile(r: Row): WorkerFileRow {
       ends: internListBy(ends, (l) => l.map(dayName)),
       days: internListBy(days, (l) => l.map(Number)),
       pay: internListBy(pay, (l) => l.map(Number)),
+      ...(r.sheet_leave && { leave: leaveOf(r.sheet_leave) }),
     },
   };
 }
+
+/** The stored leave lists as the ledger reads them: most are all zeros, shared like the days. */
+const leaveOf = (lists: number[][]): PayrollLeave =>
+  Object.fromEntries(LEAVE_KINDS.map((k, i) => [k, internListBy(lists[i]!, (l) => l.map(Number))])) as unknown as PayrollLeave;
 
 /**
  * What a row read by toFile takes in the heap, about, its calendar's lists being shared with other
