@@ -82,6 +82,13 @@ function referenceFile() {
         periodoFin: s.end,
         diasLaborados: s.days,
         compensacionBasica: 100_000,
+        ...(s.leave && {
+          diasIncapacidad: s.leave.sick,
+          diasLicenciaRemunerada: s.leave.paid,
+          diasVacaciones: s.leave.vacation,
+          diasLicenciaNoRemunerada: s.leave.unpaid,
+          diasSuspension: s.leave.suspension,
+        }),
       })),
     ),
     vacaciones: workers.flatMap((w) =>

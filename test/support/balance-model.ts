@@ -41,7 +41,12 @@ export interface ModelSheet {
   start: string;
   end: string;
   days: number;
+  /** Days of the sheet not worked, by kind, when the sheet breaks them down. */
+  leave?: { sick: number; paid: number; vacation: number; unpaid: number; suspension: number };
 }
+
+/** "Days that accrue on a sheet: worked + sick leave + paid leave + paid vacation; unpaid leave and suspension nothing." */
+const accruing = (s: ModelSheet) => s.days + (s.leave ? s.leave.sick + s.leave.paid + s.leave.vacation : 0);
 export interface ModelRecord {
   code: string;
   start: string;
@@ -66,7 +71,7 @@ function accrued(w: ModelWorker, date: string, extra: ModelSheet[] = []): number
     const annual = c.risk === null ? 0 : c.risk >= 4 ? w.annualHighRisk : w.annual;
     let worked = 0;
     for (const s of [...w.sheets, ...extra]) {
-      if (s.contract === c.id && c.start <= s.start && s.end <= c.end && s.end <= date) worked += s.days;
+      if (s.contract === c.id && c.start <= s.start && s.end <= c.end && s.end <= date) worked += accruing(s);
     }
     units += worked * annual;
   }
@@ -160,7 +165,14 @@ export const arbWorker: fc.Arbitrary<ModelWorker> = fc
         if (end > c.end) end = c.end;
         const r = g.sheetSeeds[seed++ % g.sheetSeeds.length]!;
         const full = thirtyDayMonths(s, end);
-        if (r >= 8) sheets.push({ contract: c.id, start: s, end, days: r < 16 ? 0 : r < 24 ? Math.min(full, r % 15) : full });
+        if (r >= 8 && r < 64) sheets.push({ contract: c.id, start: s, end, days: r < 16 ? 0 : r < 24 ? Math.min(full, r % 15) : full });
+        else if (r >= 64) {
+          // A fortnight partly on leave of one kind, the rest worked.
+          const k = Math.min(full, 1 + (r % 6));
+          const kind = (['sick', 'paid', 'vacation', 'unpaid', 'suspension'] as const)[r % 5]!;
+          const leave = { sick: 0, paid: 0, vacation: 0, unpaid: 0, suspension: 0, [kind]: k };
+          sheets.push({ contract: c.id, start: s, end, days: full - k, leave });
+        }
         s = nextDay(end);
       }
       // Now and then a sheet of the contract dated before its start, which must count for nothing.
@@ -214,6 +226,15 @@ export function fileOf(w: ModelWorker): WorkerFileRow {
         periodEnd: s.end,
         daysWorked: s.days,
         basicCompensation: 100_000,
+        ...(s.leave && {
+          leave: {
+            sick: s.leave.sick,
+            paidLeave: s.leave.paid,
+            vacation: s.leave.vacation,
+            unpaidLeave: s.leave.unpaid,
+            suspension: s.leave.suspension,
+          },
+        }),
       })),
       contracts,
     ),
