@@ -64,7 +64,7 @@ export interface ModelWorker {
 }
 
 /** "Each non-additional contract accrues at its own annual days"; a settled one accrues nothing. Result in 360ths. */
-function accrued(w: ModelWorker, date: string, extra: ModelSheet[] = []): number {
+export function accrued(w: ModelWorker, date: string, extra: ModelSheet[] = []): number {
   let units = 0;
   for (const c of w.contracts) {
     if (c.additional || c.settled) continue;
@@ -191,7 +191,8 @@ export const arbWorker: fc.Arbitrary<ModelWorker> = fc
 
 // ---- The service's views, fed the same worker. ----
 
-export function fileOf(w: ModelWorker): WorkerFileRow {
+/** The worker's file; `salary` gives each contract's base salary (one salary for all by default). */
+export function fileOf(w: ModelWorker, salary: (contract: number) => number = () => 3_000_000): WorkerFileRow {
   const contracts: Contract[] = w.contracts.map((c) => ({
     id: c.id,
     workerId: 1,
@@ -201,7 +202,7 @@ export function fileOf(w: ModelWorker): WorkerFileRow {
     endDate: c.end,
     settled: c.settled,
     additional: c.additional,
-    baseSalary: 3_000_000,
+    baseSalary: salary(c.id),
     riskLevel: c.risk,
     technicalOrTrusted: false,
     variableSalary: false,
