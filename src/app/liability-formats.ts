@@ -10,7 +10,9 @@ import {
   type Tally,
   type Totals,
 } from '../projections/law/liability.ts';
+import { accrualCheck } from '../projections/law/balance.ts';
 import { days } from '../projections/law/periods.ts';
+import { lawProblemMessage } from './law-messages.ts';
 import type { Cell } from './book-columns.ts';
 import { col, type PeopleColumn, type PeopleLayout } from './people-formats.ts';
 
@@ -31,6 +33,17 @@ const who = (f: WorkerFileRow) => ({
 
 const where = (c: Contract) => ({ contratoId: c.id, subgerenciaId: c.subgerenciaId, contratoEmpresaId: c.companyContractId });
 
+/**
+ * Why the contract a worker is valued under accrues nothing (no dates, company contract, risk
+ * level or vacation parameters), in the words the periods' refusal uses; null when it accrues.
+ * The worker is still in the liability (days taken are owed back), but a reader must see why the
+ * figure is what it is.
+ */
+function observation(l: { file: WorkerFileRow; contract: Contract }): string | null {
+  const checked = accrualCheck(l.file, l.contract);
+  return checked.ok ? null : lawProblemMessage(checked.problem);
+}
+
 /** A monthly salary's day (a thirtieth), to the cent: what the pending days are valued at. */
 const dailySalary = (salary: number) => Math.round((salary * 100) / 30) / 100;
 
@@ -47,6 +60,7 @@ export function liabilityWorkerBody(l: LiabilityLine) {
     salarioDiario: dailySalary(x.salary),
     valor: x.value,
     anticipado: x.advance,
+    observacion: observation(l),
   };
 }
 
@@ -71,6 +85,7 @@ export function movementWorkerBody(l: MovementLine) {
     tomado: m.takenValue,
     revaluacion: m.revaluation,
     cierre: m.closingValue,
+    observacion: observation(l),
   };
 }
 
@@ -124,6 +139,7 @@ const LIABILITY_LABELS = {
   salarioDiario: col('Salario diario', 'money', 14),
   valor: col('Pasivo', 'money', 16),
   anticipado: col('Anticipado', 'money', 14),
+  observacion: col('Observación', 'text', 40),
 } satisfies Record<string, PeopleColumn>;
 
 const MOVEMENT_LABELS = {
@@ -137,6 +153,7 @@ const MOVEMENT_LABELS = {
   tomado: col('Tomado', 'money', 14),
   revaluacion: col('Ajuste por salario', 'money', 14),
   cierre: col('Saldo final', 'money', 16),
+  observacion: col('Observación', 'text', 40),
 } satisfies Record<string, PeopleColumn>;
 
 export interface Table {

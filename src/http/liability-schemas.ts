@@ -57,6 +57,11 @@ const totals = <S extends z.ZodRawShape>(sum: S) =>
     .nullable()
     .meta({ description: 'De todo el alcance, en la primera página; null en las siguientes' });
 
+const observacion = z
+  .string()
+  .nullable()
+  .meta({ description: 'Por qué el contrato con que se valora no causa días (sin fechas, contrato de empresa, nivel de riesgo o parámetros); null si causa' });
+
 export const liabilityOk = z.strictObject({
   success: z.literal(true),
   statusCode: z.literal(200),
@@ -76,6 +81,7 @@ export const liabilityOk = z.strictObject({
         salarioDiario: z.number().meta({ description: 'salarioMensual / 30, al centavo' }),
         valor: pesos('Días pendientes × salario / 30, redondeado al peso; 0 si son negativos'),
         anticipado: pesos('El valor de los días tomados por anticipado; 0 si no hay'),
+        observacion,
       }),
     ),
     totales: totals(liabilitySum),
@@ -93,7 +99,7 @@ export const liabilityMovementOk = z.strictObject({
     hasta: z.string().meta({ format: 'date' }),
     proyeccion: z.boolean().meta({ description: 'El mes no ha terminado: el cierre es una proyección' }),
     alcance,
-    trabajadores: z.array(z.strictObject({ ...who, salarioMensual: pesos('El salario del cierre'), ...movementFigures })),
+    trabajadores: z.array(z.strictObject({ ...who, salarioMensual: pesos('El salario del cierre'), ...movementFigures, observacion })),
     totales: totals(movementSum),
     siguiente: cursor,
   }),

@@ -4061,6 +4061,8 @@ export interface components {
                     valor: number;
                     /** @description El valor de los días tomados por anticipado; 0 si no hay */
                     anticipado: number;
+                    /** @description Por qué el contrato con que se valora no causa días (sin fechas, contrato de empresa, nivel de riesgo o parámetros); null si causa */
+                    observacion: string | null;
                 }[];
                 /** @description De todo el alcance, en la primera página; null en las siguientes */
                 totales: {
@@ -4148,6 +4150,8 @@ export interface components {
                     revaluacion: number;
                     /** @description El pasivo (neto de lo anticipado) el último día del mes */
                     cierre: number;
+                    /** @description Por qué el contrato con que se valora no causa días (sin fechas, contrato de empresa, nivel de riesgo o parámetros); null si causa */
+                    observacion: string | null;
                 }[];
                 /** @description De todo el alcance, en la primera página; null en las siguientes */
                 totales: {

@@ -126,6 +126,24 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/pasivo${hasServer() ? '' : ` 
     expect(w.diasDisfrutados + w.diasCompensados).toBe(0);
   });
 
+  it('says, on the line of a worker whose contract accrues nothing, why: the words the periods refuse with', async () => {
+    const { workers } = await allPages(liability, { alCorte: TODAY });
+    const { workers: moved } = await allPages(movement, { periodo: '2026-11' });
+    const flagged: string[] = [];
+    for (const w of workers) {
+      const periods = await c.get('/api/vacaciones/periodos', { numeroDocumento: w.numeroDocumento, emailResponsable: ADMIN });
+      const want = periods.status === 422 ? periods.body.errors[0] : null;
+      expect(w.observacion, w.numeroDocumento).toBe(want);
+      expect(moved.find((m) => m.asociadoId === w.asociadoId)?.observacion ?? null).toBe(want);
+      if (want !== null) flagged.push(w.numeroDocumento);
+    }
+    // Santiago's contract has no risk level and Jorge's company contract no vacation rules.
+    expect(flagged).toEqual(expect.arrayContaining([W.santiago, W.jorge]));
+    const csv = await c.get('/api/vacaciones/pasivo', { emailResponsable: ADMIN, alCorte: TODAY, formato: 'csv', numeroDocumento: W.santiago });
+    const [row] = parse(csv.text, { columns: true, bom: true }) as Record<string, string>[];
+    expect(row!.observacion).toBe(workers.find((w) => w.numeroDocumento === W.santiago).observacion);
+  });
+
   it('shows days taken in advance as a prepaid amount, apart, never netted', async () => {
     // Luisa, with 15 days earned, takes 20 from 14 December, 5 of them in advance: by its end she is ahead.
     codes.luisa = (await addVacation(c, vacationForm(W.luisa, '2026-12-14', 20, { vacPagado: '1' }))).codigo_pila;
