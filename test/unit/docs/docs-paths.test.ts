@@ -83,4 +83,15 @@ describe('the docs are a map', () => {
     }
     expect(found).toEqual([]);
   });
+
+  // A map stays small enough to be read: history goes to git, depth to one file per subject.
+  it('keeps docs/ within 100 KB, architecture.md within 8 KB and benchmarks.md within 25 KB', () => {
+    const size = (file: string) => statSync(join(root, 'docs', file)).size;
+    const total = readdirSync(join(root, 'docs')).reduce((n, f) => n + size(f), 0);
+    expect({ total: total <= 100_000, architecture: size('architecture.md') <= 8_000, benchmarks: size('benchmarks.md') <= 25_000 }).toEqual({
+      total: true,
+      architecture: true,
+      benchmarks: true,
+    });
+  });
 });
