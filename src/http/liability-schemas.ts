@@ -57,10 +57,10 @@ const totals = <S extends z.ZodRawShape>(sum: S) =>
     .nullable()
     .meta({ description: 'De todo el alcance, en la primera página; null en las siguientes' });
 
-const observacion = z
-  .string()
-  .nullable()
-  .meta({ description: 'Por qué el contrato con que se valora no causa días (sin fechas, contrato de empresa, nivel de riesgo o parámetros); null si causa' });
+const observacion = z.string().nullable().meta({
+  description:
+    'Por qué el contrato con que se valora no causa días (sin fechas, contrato de empresa, nivel de riesgo o parámetros); null si causa',
+});
 
 export const liabilityOk = z.strictObject({
   success: z.literal(true),

@@ -139,7 +139,12 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/pasivo${hasServer() ? '' : ` 
     }
     // Santiago's contract has no risk level and Jorge's company contract no vacation rules.
     expect(flagged).toEqual(expect.arrayContaining([W.santiago, W.jorge]));
-    const csv = await c.get('/api/vacaciones/pasivo', { emailResponsable: ADMIN, alCorte: TODAY, formato: 'csv', numeroDocumento: W.santiago });
+    const csv = await c.get('/api/vacaciones/pasivo', {
+      emailResponsable: ADMIN,
+      alCorte: TODAY,
+      formato: 'csv',
+      numeroDocumento: W.santiago,
+    });
     const [row] = parse(csv.text, { columns: true, bom: true }) as Record<string, string>[];
     expect(row!.observacion).toBe(workers.find((w) => w.numeroDocumento === W.santiago).observacion);
   });

@@ -9,7 +9,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HolidayCalendar, liabilityOn, movementOf, type LiabilityRecord } from '../../../src/domain/index.ts';
-import { accrued, arbWorker, day, fileOf, governing, nextDay, type ModelContract, type ModelRecord, type ModelWorker } from '../../support/balance-model.ts';
+import {
+  accrued,
+  arbWorker,
+  day,
+  fileOf,
+  governing,
+  nextDay,
+  type ModelContract,
+  type ModelRecord,
+  type ModelWorker,
+} from '../../support/balance-model.ts';
 
 const calendar = new HolidayCalendar();
 
@@ -26,7 +36,7 @@ const enjoyedDays = (r: ModelRecord) => r.days - r.returned;
 function endOf(r: ModelRecord): string {
   if (r.compensated) return r.start;
   let d = r.start;
-  for (let n = isBusiness(d) ? 1 : 0; n < enjoyedDays(r); ) {
+  for (let n = isBusiness(d) ? 1 : 0; n < enjoyedDays(r);) {
     d = nextDay(d);
     if (isBusiness(d)) n++;
   }
@@ -148,7 +158,7 @@ describe('the vacation liability equals the reference model', () => {
         expect(m!.closingValue).toBe(net(closing));
         // A worker who enters the liability during the month opens at nothing: what the closing
         // figure carries in from before (days booked before the hire) moves in this month.
-        const since = <T,>(f: (d: string) => T, zero: T) => (opening === null ? zero : f(before));
+        const since = <T>(f: (d: string) => T, zero: T) => (opening === null ? zero : f(before));
         expect(m!.accruedUnits).toBe(accrued(w, last) - since((d) => accrued(w, d), 0));
         expect(m!.takenDays).toBe(takenThrough(w, last) - since((d) => takenThrough(w, d), 0));
         const salary = (closing ?? opening)!.salary;
