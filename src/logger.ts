@@ -27,7 +27,7 @@ export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pin
       censor: '[redactado]',
     },
   };
-  // Loaded only for a terminal: some 10 MB of a service's memory otherwise.
+  // Loaded only for a terminal: memory a service logging JSON never needs.
   const onTerminal = () =>
     (createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty)({
       colorize: true,

@@ -14,9 +14,8 @@ function commandLine(): string[] {
 
 /**
  * A start-up rebuild run as `vacaciones projections rebuild <names>` in a process of its own, on the
- * service's database and event store. Run inside the service, a rebuild at 50,000 workers took the
- * server's peak RSS from 224 MB to 302 MB (its heap filled to the limit with the replay's rows, and
- * kept); its own process takes that memory and gives it all back, with the young generation the
+ * service's database and event store. Run inside the service, a large rebuild raised the
+ * server's peak RSS by a third (its heap filled to the limit with the replay's rows, and kept); its own process takes that memory and gives it all back, with the young generation the
  * bulk commands run with. Its lines go to the service's log; it ends when the service does, however
  * the service ends. Fails with the command's last line when it ends otherwise than with success.
  */

@@ -86,7 +86,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   apiKeys = new ApiKeyCache(db, feed);
   const liveness: InstanceLiveness = config.databaseUrl ? await PostgresLiveness.start(config.databaseUrl, db, logger) : localLiveness();
   const today = () => config.today ?? todayInBogota(new Date());
-  // The holiday tables load at their first question, some 200 ms on a busy machine: taken here,
+  // The holiday tables load at their first question, a noticeable wait: taken here,
   // before the service listens, rather than by the first request that counts a business day.
   calendar.holidaysOf(Number(today().slice(0, 4)));
 

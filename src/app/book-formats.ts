@@ -204,8 +204,8 @@ interface SheetEntry {
 /**
  * Resolves once the zip has taken in the rows committed so far. exceljs writes a committed row
  * into the sheet's zip entry without heeding its back-pressure, and deflating is slower than
- * writing rows, so without this wait the whole sheet would pile up uncompressed in memory (the
- * register of 50,000 workers held some 400 MB). Reaches into exceljs 4.4's writer, which is why
+ * writing rows, so without this wait the whole sheet would pile up uncompressed in memory (a large
+ * company's register, wholly; docs/benchmarks.md, memory). Reaches into exceljs 4.4's writer, which is why
  * its version is pinned; test/acceptance/vacation-book-memory.test.ts fails if the wait stops
  * working.
  */
@@ -255,8 +255,8 @@ export function xlsxTable(
   const shown = people ? (line: Cell[]) => line.map((c, i) => xlsxCell(people.columns[i]!.kind, c)) : (line: Cell[]) => line;
   void (async () => {
     try {
-      // Loaded on the first XLSX asked for: some 30 MB of memory and 0.3 s of start that a
-      // service never writing a spreadsheet does without.
+      // Loaded on the first XLSX asked for: memory and start-up time that a service never
+      // writing a spreadsheet does without.
       const { default: excel } = await import('exceljs');
       // Styles only for people (formats, widths, a bold header): a few shared styles, not one a cell.
       const book = new excel.stream.xlsx.WorkbookWriter({ stream: out, useSharedStrings: false, useStyles: people !== undefined });

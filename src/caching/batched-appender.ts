@@ -31,9 +31,8 @@ export class BatchedAppender {
     return new Promise<Position>((resolve, reject) => {
       this.queue.push({ writes, resolve, reject });
       // While a write is in flight, its end starts the next one. From idle, the next turn of the
-      // event loop does, with whatever was asked meanwhile: a timer of 2 ms for company left the
-      // appends idle half the time under load (consult in turn 5,005-6,307 req/s against
-      // 5,994-8,500, docs/benchmarks.md).
+      // event loop does, with whatever was asked meanwhile: a timer waiting for company left the
+      // appends idle half the time under load and lowered consult's rate (docs/benchmarks.md).
       if (!this.writing && !this.scheduled) {
         this.scheduled = true;
         setImmediate(() => this.next());

@@ -38,8 +38,8 @@ type Item = string | number;
  * The shared lists, in buckets by a hash of their items, forgotten as internBy's values are (a
  * calendar with a month more takes the place of the old). A key string (JSON of the list) cost
  * more than the rest of reading a worker's row: building it and hashing some 600 characters for
- * each of the five lists of 48 payroll sheets, on every row a cache missed (some 7 µs a worker of
- * a 50,000 worker company, a tenth of calculate's time when no worker is held).
+ * each of the five lists of a worker's payroll sheets, on every row a cache missed (a tenth of
+ * calculate's time when no worker is held; docs/benchmarks.md).
  */
 const lists = new LRUCache<number, { items: readonly Item[]; made: readonly unknown[] }[]>({ max: 10_000 });
 /** Lists of one hash kept apart at most; past it a list is made and returned unshared. */

@@ -21,7 +21,7 @@ const STRIDE = 6;
 /**
  * A worker's live records as a cache holds them for judging: one flat list of their fields,
  * STRIDE cells a record, and the fields most records hold at their default only for those that
- * do not. A record as an object of its own costs some 100 bytes more than its cells, and a
+ * do not. A record as an object of its own costs its header and hidden class beyond its cells, and a
  * cache of 50,000 workers holds hundreds of thousands of records. Records are made again, as
  * objects, when they are read: once or twice a request.
  */
@@ -108,6 +108,6 @@ export function judgedState(
 
 /**
  * What a judged state takes in the heap, about: its list and wrappers, and each record's cells and
- * code (measured: some 750 bytes for six records, a cache's own entry included).
+ * code (an estimate from its sizes, set once against the heap's own count).
  */
 export const judgedBytes = (state: { vacations: RecordList }): number => 150 + 100 * state.vacations.length;

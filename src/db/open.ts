@@ -14,7 +14,7 @@ export async function openDb(config: Pick<Config, 'databaseUrl' | 'dataDir'>, po
   mkdirSync(dir, { recursive: true });
   const release = lockDataDir(resolve(config.dataDir), config.dataDir);
   try {
-    // Loaded only when used: the WASM build costs some 40 MB of memory a server never needs.
+    // Loaded only when used: the WASM build holds memory a server on PostgreSQL never needs.
     const { PgliteDb } = await import('./pglite.ts');
     return await PgliteDb.open(dir, release);
   } catch (err) {

@@ -21,8 +21,7 @@ const types = {
 /**
  * Session settings of every connection. JIT compilation off: the planner expects thousands of
  * rows from a stream read (the events table's statistics are dominated by long streams), which
- * crosses jit_above_cost, and compiling then costs 5-10 ms on a query that runs in well under
- * one. The service's statements are all short lookups, appends and pages, which JIT never
+ * crosses jit_above_cost, and compiling then costs many times what the query itself does. The service's statements are all short lookups, appends and pages, which JIT never
  * speeds up. Options given in the connection string come after these, so an operator can still
  * turn it on.
  */
@@ -42,9 +41,9 @@ function sessionOptions(connectionString: string, limits: SessionLimits | undefi
 }
 
 /**
- * Wide values (a worker's folded records, 3-4 KB of JSON each) compressed by lz4 rather than
- * pglz: at 50,000 workers pglz took two thirds of the database's time writing the folded states
- * in a rebuild, lz4 less than half of what pglz did, for some 15% more room. A server built
+ * Wide values (a worker's folded records, kilobytes of JSON each) compressed by lz4 rather than
+ * pglz: in a large rebuild pglz took most of the database's time writing the folded states, and
+ * lz4 less than half of that, for a little more room (docs/benchmarks.md). A server built
  * without lz4 (or older than PostgreSQL 14, which has no such setting) keeps its default.
  */
 const LZ4_WHERE_OFFERED = `SELECT set_config('default_toast_compression', 'lz4', false)

@@ -151,7 +151,7 @@ const HOUR_MS = 3_600_000;
 /**
  * The last hour asked and its date. Bogotá's offsets from UTC have always been whole hours, so
  * every instant of one UTC hour falls on one date there; the events a projection reads come in
- * time order, and the formatter is the costliest part of reading a date (4% of a rebuild).
+ * time order, and the formatter is the costliest part of reading a date, and a rebuild reads millions.
  */
 let lastHour = Number.NaN;
 let lastDate = '';

@@ -8,8 +8,8 @@ export const MAX_PASSWORD_LENGTH = 256;
 /**
  * scrypt at one of OWASP's equal-strength settings (N=2^16, r=8, p=2): the work of its first
  * choice (N=2^17, p=1) in half the memory, 64 MiB outside the heap and about a second of one core
- * per hash here. The server's peak memory is one sign-in's hash above its own: 128 MiB took it
- * past 250 MB at 50,000 workers. Hashes made otherwise are redone at the next sign-in (`signIn`).
+ * per hash here. The server's peak memory is one sign-in's hash above its own: N=2^17, r=8 took it
+ * past its memory bound at a large employer (docs/benchmarks.md). Hashes made otherwise are redone at the next sign-in (`signIn`).
  */
 const SCRYPT: ScryptOptions = { N: 2 ** 16, r: 8, p: 2, maxmem: 160 * 1024 * 1024 };
 /**

@@ -1,9 +1,9 @@
 /**
  * The values of a JSON document laid out as the import's format is, `{ "section": [row, ...],
  * ... }`, found in its bytes as they stream in: each row's bytes are cut out and given to
- * JSON.parse whole. A tokenizing stream parser (stream-json) turned a 306 MB file into tokens
- * and the tokens back into rows with a quarter of the import's own CPU; cut out and parsed
- * whole, the 50,000-worker import took 20 s of CPU instead of 26.5. Only the file's outer object
+ * JSON.parse whole. A tokenizing stream parser (stream-json) turned a large file into tokens
+ * and the tokens back into rows with a quarter of the import's own CPU, which cutting rows out
+ * and parsing them whole saves. Only the file's outer object
  * and its arrays are walked here (keys, colons, commas, brackets); inside a value, JSON.parse
  * checks everything.
  */

@@ -69,8 +69,8 @@ const sharedCompanies = (found: CompanyContract[]): ReadonlyMap<number, CompanyC
 function toFile(r: Row): WorkerFileRow {
   const workerId = Number(r.worker_id);
   const found: CompanyContract[] = [];
-  // Written out field by field: an object spread from a parsed one gets a hidden class of its own
-  // (some 300 bytes), where literals of one shape share one.
+  // Written out field by field: an object spread from a parsed one gets a hidden class of its own,
+  // where literals of one shape share one.
   const contracts = r.contracts.map(({ company, ...c }): Contract => {
     if (company) found.push(company);
     return {
@@ -120,7 +120,7 @@ const leaveOf = (lists: number[][]): PayrollLeave =>
 
 /**
  * What a row read by toFile takes in the heap, about, its calendar's lists being shared with other
- * workers (measured: some 670 bytes for one contract and twelve sheets, a cache's own entry included).
+ * workers (an estimate from its sizes, set once against the heap's own count).
  */
 export function fileBytes(f: WorkerFileRow): number {
   const w = f.worker;

@@ -12,7 +12,7 @@ export interface CountedEvent {
  * about once instead of on every /metrics scrape, the positions of our events are kept from the
  * lowest position asked about on, as far as the log has been read (`end`): a count reads only
  * what was appended since, or, once `cap` events lie past the position asked about, nothing.
- * Positions are 16 bytes of data each, and at most twice `cap` + 1 are kept.
+ * Positions are two 64-bit numbers each, and at most twice `cap` + 1 are kept.
  */
 export class TailCount {
   private base: Position | undefined;

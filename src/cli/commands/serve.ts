@@ -13,8 +13,7 @@ export function registerServe(program: Command, _io: CliIo): void {
       // V8 moves allocation sites whose objects often outlive a young-generation collection to
       // old space from birth. Here that catches request-scoped objects that merely wait on the
       // database for a few milliseconds: on some starts of the same build old space then filled
-      // twice as fast, with twice the major collections and a p99 that was 40-60% higher
-      // (bench/http.ts). Off, every run behaves like the good ones and better. Set before any
+      // twice as fast, with twice the major collections and a much higher p99 (bench/http.ts). Off, every run behaves like the good ones and better. Set before any
       // request; the flag is only read by the collector, so setting it now takes effect.
       setFlagsFromString('--no-allocation-site-pretenuring');
       const config = loadConfig();

@@ -59,8 +59,8 @@ ${vacAppendAnySql}    `,
     version: 44,
     name: 'event store: the append functions plan their statements once per connection, by their keys',
     // Planning the append's one large statement afresh at every call (force_custom_plan) was three
-    // quarters of its time in the database: 1.6-2.3 ms of planning against 0.4-0.7 ms of work for
-    // a group of 16 appends. A plan made once per connection must not hang on the sizes of the
+    // quarters of its time in the database, planning costing three times the work for a group of
+    // appends. A plan made once per connection must not hang on the sizes of the
     // tables when it was made (a seq scan chosen over a log of a few rows stays chosen at millions):
     // without seq scans, every lookup of these statements is an index probe whatever the
     // statistics say; the arrays they unnest are small in any case.
