@@ -452,6 +452,12 @@ const figures = (f: Figures) =>
  * that has been up), and a new API key for the section.
  */
 async function importedWithKey(url: string): Promise<string> {
+  await ensureImported(url);
+  return (await cli(url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout.trim().split('\n').pop()!;
+}
+
+/** The run's data imported into the database, with its read models current, unless it is there already. */
+async function ensureImported(url: string): Promise<void> {
   if ((await withClient(url, workersIn)) === 0) {
     await importData(url, await dataFile(FORMATS[0]!));
     // Read models current first (as after a rebuild, or a server that has been up): the start
@@ -461,7 +467,6 @@ async function importedWithKey(url: string): Promise<string> {
     await withClient(url, (c) => c.query('ANALYZE'));
     await cli(url, ['projections', 'rebuild']);
   }
-  return (await cli(url, ['apikey', 'create', '--name', `scale-${randomBytes(3).toString('hex')}`])).stdout.trim().split('\n').pop()!;
 }
 
 async function serveSection(ctx: Context): Promise<void> {
@@ -646,6 +651,7 @@ async function lawSection(ctx: Context): Promise<void> {
 
 /** The payroll month with the most vacation novelties in the database: the one a payroll system finds heaviest. */
 async function busiestMonth(url: string): Promise<string> {
+  await ensureImported(url);
   return withClient(url, async (c) => {
     const r = await c.query<{ periodo: string }>(
       'SELECT periodo FROM rm_amortizations GROUP BY periodo ORDER BY count(*) DESC, periodo LIMIT 1',
