@@ -145,7 +145,8 @@ function cli(url: string, args: string[]): Promise<Finished> {
   return new Promise((done, fail) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ['-r', resolve('bench/peak-rss.cjs'), resolve('dist/cli/run.js'), ...args], {
-      env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn' },
+      // The server's today (bench/lib.ts): the import records its history on the day the reports read.
+      env: { ...process.env, DATABASE_URL: url, LOG_LEVEL: 'warn', VACACIONES_TODAY: BENCH_TODAY },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -665,7 +666,7 @@ async function busiestMonth(url: string): Promise<string> {
  * its cursor, then each file format read to its end; each one's time and size, and the server's
  * peak RSS, which must not grow with the company.
  */
-async function pagedReport(ctx: Context, name: string, path: string, query: string, files: string[]): Promise<void> {
+async function pagedReport(ctx: Context, name: string, path: string, query: string, files: string[], json = ''): Promise<void> {
   const key = await importedWithKey(ctx.url);
   const { server } = await startServer(ctx.url);
   const get = (more: string) =>
@@ -676,7 +677,7 @@ async function pagedReport(ctx: Context, name: string, path: string, query: stri
     let workers = 0;
     let bytes = 0;
     for (let desde: string | null = ''; desde !== null; pages++) {
-      const res = await get(desde ? `&desde=${encodeURIComponent(desde)}` : '');
+      const res = await get(`${json}${desde ? `&desde=${encodeURIComponent(desde)}` : ''}`);
       const text = await res.text();
       bytes += text.length;
       const body = JSON.parse(text) as { data: { trabajadores: unknown[]; siguiente?: string | null } };
@@ -717,7 +718,7 @@ async function liabilitySection(ctx: Context): Promise<void> {
 /** The DIAN electronic-payroll fragments of the busiest month (GET /api/vacaciones/nomina-electronica), JSON then XML. */
 async function dianSection(ctx: Context): Promise<void> {
   const month = await busiestMonth(ctx.url);
-  await pagedReport(ctx, `DIAN fragments of ${month}`, '/api/vacaciones/nomina-electronica', `periodo=${month}&formato=json`, ['xml']);
+  await pagedReport(ctx, `DIAN fragments of ${month}`, '/api/vacaciones/nomina-electronica', `periodo=${month}`, ['xml'], '&formato=json');
 }
 
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {

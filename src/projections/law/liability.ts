@@ -10,8 +10,7 @@ import {
 } from '../../domain/index.ts';
 import type { Contract } from '../../reference/types.ts';
 import { workerFilesByIds, workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
-import { byWorker, liveRegisterWithWeekOfWorkers, type WeekRegisterEntry } from '../register/queries.ts';
-import { entryRecord } from './periods.ts';
+import { liabilityRecordsOfWorkers } from '../register/queries.ts';
 
 /**
  * The vacation liability (pasivo vacacional) of a company, a subgerencia, a company contract or
@@ -50,12 +49,6 @@ export interface MovementLine {
   movement: WorkerMovement;
 }
 
-const liabilityRecord = (r: WeekRegisterEntry): LiabilityRecord => ({
-  ...entryRecord(r),
-  endDate: r.endDate,
-  worksSaturday: r.worksSaturday,
-});
-
 /** The figured contract as the worker's file holds it, with its subgerencia. */
 const contractOf = (file: WorkerFileRow, id: number): Contract => file.contracts.find((c) => c.id === id)!;
 
@@ -83,14 +76,12 @@ async function* figured<T>(
           : []
         : await workerFilesPage(q, after, PAGE, scope.subgerenciaId);
     if (files.length === 0) return;
-    const records = byWorker(
-      await liveRegisterWithWeekOfWorkers(
-        q,
-        files.map((f) => f.worker.id),
-      ),
+    const records = await liabilityRecordsOfWorkers(
+      q,
+      files.map((f) => f.worker.id),
     );
     for (const file of files) {
-      const out = figure(file, (records.get(file.worker.id) ?? []).map(liabilityRecord));
+      const out = figure(file, records.get(file.worker.id) ?? []);
       if (out === null) continue;
       const contract = contractOf(file, out.contractId);
       if (inScope(contract, scope)) yield { file, contract, value: out.value };

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '../../db/types.ts';
 import { HolidayCalendar, addDays, liabilityOn, standingContract, type HolidayLookup } from '../../domain/index.ts';
 import { workerFilesByIds, workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
-import { byWorker, liveRegisterWithWeekOfWorkers, workersRecordedSince } from '../register/queries.ts';
+import { byWorker, liabilityRecordsOfWorkers, liveRegisterOfWorkers, workersRecordedSince } from '../register/queries.ts';
 import { toNumber } from '../sql.ts';
-import { entryRecord, periodsReport, type PeriodWarning } from './periods.ts';
+import { periodsReport, type PeriodWarning } from './periods.ts';
 
 /**
  * Which workers' accrual periods need the employer's attention (CST art. 190: more periods
@@ -77,23 +77,14 @@ export async function figureBatch(
   day: string,
   calendar: HolidayLookup,
 ): Promise<FiguredBatch> {
-  const records = byWorker(
-    await liveRegisterWithWeekOfWorkers(
-      q,
-      files.map((f) => f.worker.id),
-    ),
-  );
+  const ids = files.map((f) => f.worker.id);
+  const records = byWorker(await liveRegisterOfWorkers(q, ids));
+  const taken = await liabilityRecordsOfWorkers(q, ids);
   const out: FiguredBatch = { watched: [], liabilities: [] };
   for (const file of files) {
-    const own = records.get(file.worker.id) ?? [];
-    const row = watchRow(file, periodsReport(file, own, day).warnings, day);
+    const row = watchRow(file, periodsReport(file, records.get(file.worker.id) ?? [], day).warnings, day);
     if (row) out.watched.push({ file, row });
-    const owed = liabilityOn(
-      file,
-      own.map((r) => ({ ...entryRecord(r), endDate: r.endDate, worksSaturday: r.worksSaturday })),
-      day,
-      calendar,
-    );
+    const owed = liabilityOn(file, taken.get(file.worker.id) ?? [], day, calendar);
     if (owed) {
       const contract = file.contracts.find((c) => c.id === owed.contract.id)!;
       out.liabilities.push({ file, row: { subgerenciaId: contract.subgerenciaId, value: owed.value, advance: owed.advance } });

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/types.ts';
+import type { LiabilityRecord } from '../../domain/index.ts';
 import { selectList, toNumber, toNumberOrNull } from '../sql.ts';
 import { REGISTER_COLUMNS, REGISTER_TABLE } from './projector.ts';
 import { VACATIONS_TABLE } from '../vacations/projector.ts';
@@ -104,22 +105,49 @@ export async function registerAsOf(q: Queryable, workerIds: readonly number[], a
   return r.rows.map(toEntry);
 }
 
-/** A live record with the week it was counted on: what a day-by-day count of its days needs. */
-export interface WeekRegisterEntry extends RegisterEntry {
-  worksSaturday: boolean;
-}
-
 /**
- * These workers' live records as they stand now, by worker, each with whether its worker's week
- * runs through Saturday (kept by the vacations read model): one indexed query.
+ * These workers' live records as the liability counts them (src/domain/liability.ts), by worker,
+ * oldest start first: the fields it reads alone, each with whether its worker's week runs through
+ * Saturday (kept by the vacations read model). One indexed query; a page of a company's workers
+ * reads only its own rows.
  */
-export async function liveRegisterWithWeekOfWorkers(q: Queryable, workerIds: readonly number[]): Promise<WeekRegisterEntry[]> {
-  if (workerIds.length === 0) return [];
-  const r = await q.query<Record<string, unknown>>(
-    `SELECT ${selectList(REGISTER_COLUMNS, 'r')}, coalesce(v.works_saturday, false) AS works_saturday
-       FROM ${REGISTER_TABLE} r LEFT JOIN ${VACATIONS_TABLE} v ON v.codigo_pila = r.codigo_pila
+export async function liabilityRecordsOfWorkers(q: Queryable, workerIds: readonly number[]): Promise<Map<number, LiabilityRecord[]>> {
+  const out = new Map<number, LiabilityRecord[]>();
+  if (workerIds.length === 0) return out;
+  const r = await q.query<LiabilityRow>(
+    // A lookup a record rather than a join: for a page of workers the planner hashed the whole
+    // vacations table, a cost that grows with the company instead of the page.
+    `SELECT r.worker_id, r.codigo_pila, r.record_id, r.start_date, r.end_date, r.business_days, r.compensated,
+            coalesce((SELECT v.works_saturday FROM ${VACATIONS_TABLE} v WHERE v.codigo_pila = r.codigo_pila), false) AS works_saturday
+       FROM ${REGISTER_TABLE} r
       WHERE r.worker_id = ANY($1::bigint[]) AND r.superseded_on IS NULL ${ORDER}`,
     [workerIds],
   );
-  return r.rows.map((row) => ({ ...toEntry(row), worksSaturday: row.works_saturday as boolean }));
+  for (const row of r.rows) {
+    const record: LiabilityRecord = {
+      key: row.codigo_pila,
+      order: Number(row.record_id),
+      startDate: row.start_date,
+      days: Number(row.business_days),
+      compensated: row.compensated,
+      endDate: row.end_date,
+      worksSaturday: row.works_saturday,
+    };
+    const id = Number(row.worker_id);
+    const list = out.get(id);
+    if (list) list.push(record);
+    else out.set(id, [record]);
+  }
+  return out;
+}
+
+interface LiabilityRow {
+  worker_id: string;
+  codigo_pila: string;
+  record_id: string;
+  start_date: string;
+  end_date: string;
+  business_days: number;
+  compensated: boolean;
+  works_saturday: boolean;
 }
