@@ -7,7 +7,10 @@ import { liveRegisterOf } from './register/queries.ts';
 import { settlementPreview } from './law/settlement.ts';
 import { ReadYourWrites } from './runtime/read-your-writes.ts';
 import type { ProjectionService } from './runtime/service.ts';
-import type { ProjectionLogger } from './types.ts';
+import type { ProjectionLogger, ReadBy } from './types.ts';
+import { auditProjector } from './audit-trail/projector.ts';
+import { allProjectors } from './runtime/registry.ts';
+import { workerStatesProjector } from './worker-states/projector.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
 import { storedRecords } from './worker-states/queries.ts';
@@ -18,12 +21,10 @@ import { heapShare } from '../memory.ts';
 import { intern } from '../caching/intern.ts';
 
 /**
- * Read models the HTTP interface reads (records with their amortizations, the audit trail, the
- * register, the workers' folded states in consult and calculate): a read waits
- * until these include every write acknowledged before it. Contract links and occupancy have no
- * HTTP reader and follow right after.
+ * Read models the HTTP interface reads, as each projector declares (`readBy`): a read waits until
+ * these include every write acknowledged before it; the panel's reads wait for its own as well.
  */
-const SERVED_READ_MODELS = ['vacations', 'amortizations', 'audit', 'register', 'worker-states'];
+const readBy = (...who: ReadBy[]) => allProjectors.filter((p) => who.includes(p.readBy)).map((p) => p.name);
 /** The share of the heap limit calculate's cache of workers' records may hold. */
 const STATES_SHARE = 0.12;
 /** Longest a read waits for the read models to include earlier writes. */
@@ -40,7 +41,7 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
   // bytes a worker), within a share of the heap: at the default heap, some 35,000 workers.
   const states = new WorkerRowCache(
     projections,
-    'worker-states',
+    workerStatesProjector.name,
     // Judged from the stored records as they come: no state (a map of them) is built to be dropped.
     async (ids) => new Map([...(await storedRecords(db, ids))].map(([id, row]) => [id, judgedState({ vacations: row.records }, intern)])),
     judgedState(emptyWorkerState()),
@@ -53,12 +54,12 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
       READ_YOUR_WRITES_MS,
       () => logger.warn({ timeoutMs: READ_YOUR_WRITES_MS }, 'read models did not include an earlier write before a read'),
     );
-  const served = readYourWrites(SERVED_READ_MODELS);
+  const served = readYourWrites(readBy('api'));
   // The panel's occupancy grid reads the occupancy read model too: its reads wait for that one as well.
-  const servedAndOccupancy = readYourWrites([...SERVED_READ_MODELS, 'occupancy']);
+  const servedAndOccupancy = readYourWrites(readBy('api', 'panel'));
   // The records of audited queries are waited for by the trail's reads alone: were they writes to
   // every read, each consult would hold the next one until the runners had caught up.
-  const trail = readYourWrites(['audit']);
+  const trail = readYourWrites([auditProjector.name]);
   const trailOf = <T>(read: () => Promise<T>) => served.fresh(() => trail.fresh(read));
   return {
     noteWrite(position: Position): void {

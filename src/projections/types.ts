@@ -12,8 +12,18 @@ export type Row = Record<string, unknown>;
  * that both ways give the same rows and tests need no database to hold it to its rules.
  * `suffix` is '' for the live table; a rebuild fills `<table><suffix>` and swaps it in.
  */
+/**
+ * Who reads a read model while the service runs: the API and the panel (their reads wait until
+ * it includes every write acknowledged before them), the panel alone (its reads of it wait), or
+ * no request at all (it follows right after).
+ */
+export type ReadBy = 'api' | 'panel' | 'none';
+
 export interface ProjectorDefinition<U> {
   readonly name: string;
+  /** The read model in the words of the people who read the Operación page. */
+  readonly label: string;
+  readonly readBy: ReadBy;
   /** Event types `evolve` acts on; the rebuild reads no others from the log. */
   readonly handles: ReadonlySet<string>;
   /** The live name of the table the projector owns. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { deadLetterCounts, listWebhooks } from '../../integration/webhooks/repository.ts';
+import { allProjectors } from '../../projections/index.ts';
 import { LAG_COUNT_CAP } from '../../projections/runtime/status.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { positionToString } from '../../store/types.ts';
@@ -7,15 +8,7 @@ import { bogotaTime, count, html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 
 /** Every read model in the words of the people who read this page (the technical name is folded away). */
-export const PROJECTOR_LABELS: Record<string, string> = {
-  vacations: 'Registros de vacaciones',
-  amortizations: 'Amortizaciones',
-  'contract-links': 'Vínculos con contratos',
-  occupancy: 'Ocupación por subgerencia',
-  audit: 'Auditoría',
-  register: 'Libro de vacaciones',
-  'worker-states': 'Vacaciones de cada trabajador para los cálculos',
-};
+const labelOf = (name: string) => allProjectors.find((p) => p.name === name)?.label ?? name;
 const STATE_LABELS: Record<string, string> = {
   running: 'en marcha',
   standby: 'en espera (otra instancia la aplica)',
@@ -65,7 +58,7 @@ ${
   </tr></thead>
   <tbody>
   ${projections.map(
-    (p) => html`<tr><th scope="row">${PROJECTOR_LABELS[p.name] ?? p.name}</th>
+    (p) => html`<tr><th scope="row">${labelOf(p.name)}</th>
       <td>${STATE_LABELS[p.state] ?? p.state}</td><td>${positionText(p.checkpoint)}</td><td class="num">${pending(p.lag)} ${
         p.lag === 1 ? 'evento' : 'eventos'
       }</td></tr>`,
@@ -73,7 +66,7 @@ ${
   </tbody>
 </table>
 <details><summary>Detalle técnico</summary>
-<ul>${projections.map((p) => html`<li>${PROJECTOR_LABELS[p.name] ?? p.name}: <code>${p.name}</code>, punto de control <code>${positionToString(p.checkpoint)}</code></li>`)}</ul>
+<ul>${projections.map((p) => html`<li>${labelOf(p.name)}: <code>${p.name}</code>, punto de control <code>${positionToString(p.checkpoint)}</code></li>`)}</ul>
 </details>
 <h2>Webhooks</h2>
 ${

@@ -39,6 +39,8 @@ function evolveParts(unit: Row[] | undefined, events: readonly DecodedEvent[]): 
 /** How a record's value is spread over payroll periods; kept after deletion as history. */
 export const amortizationsProjector: Projector = defineProjector<Row[]>({
   name: 'amortizations',
+  label: 'Amortizaciones',
+  readBy: 'api',
   handles: new Set(['VacationCreated', 'VacationImported', 'VacationInterrupted']),
   table: AMORTIZATIONS_TABLE,
   columns: AMORTIZATION_COLUMNS,

@@ -141,6 +141,8 @@ function rowOf({ event, metadata, stored }: DecodedEvent): Row | undefined {
 /** Who did what to which worker and record, one row per event, never updated. */
 export const auditProjector: Projector = defineProjector<Row>({
   name: 'audit',
+  label: 'Auditoría',
+  readBy: 'api',
   handles: new Set(HANDLED),
   table: AUDIT_TABLE,
   columns: AUDIT_COLUMNS,

@@ -22,6 +22,8 @@ const linkRow = (r: VacationRecord): Row => ({
 /** Which contract each live record belongs to; deleting a record removes its link. */
 export const contractLinksProjector: Projector = defineProjector<Row>({
   name: 'contract-links',
+  label: 'Vínculos con contratos',
+  readBy: 'none',
   handles: new Set(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted']),
   table: CONTRACT_LINKS_TABLE,
   columns: CONTRACT_LINK_COLUMNS,

@@ -6,6 +6,9 @@ import { ReferenceRepository, type Worker } from '../../reference/repository.ts'
 import { positionToString, type EventStore } from '../../store/types.ts';
 import { VersionedMemo } from '../../caching/versioned-memo.ts';
 import { readCheckpoints } from '../runtime/checkpoints.ts';
+import { amortizationsProjector } from '../amortizations/projector.ts';
+import { registerProjector } from '../register/projector.ts';
+import { vacationsProjector } from '../vacations/projector.ts';
 import type { RegisterEntry } from '../register/queries.ts';
 import {
   creationRevisions,
@@ -136,7 +139,7 @@ export async function* monthNovelties(
 }
 
 /** Read models the month's totals are figured from: while their checkpoints stand still, so do the totals. */
-const TOTALS_SOURCES = ['register', 'amortizations', 'vacations'];
+const TOTALS_SOURCES = [registerProjector.name, amortizationsProjector.name, vacationsProjector.name];
 /** The month's totals last figured on each database, a few filters of each. */
 const totalsHeld = new WeakMap<Queryable, VersionedMemo<NoveltyTotals>>();
 

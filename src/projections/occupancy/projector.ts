@@ -37,6 +37,8 @@ const span = (r: VacationRecord): Span | null =>
 /** The days each live enjoyed vacation keeps its worker away from their subgerencia. */
 export const occupancyProjector: Projector = defineProjector<Span>({
   name: 'occupancy',
+  label: 'Ocupación por subgerencia',
+  readBy: 'panel',
   handles: new Set(['VacationCreated', 'VacationImported', 'VacationInterrupted', 'VacationDeleted']),
   table: OCCUPANCY_TABLE,
   columns: OCCUPANCY_COLUMNS,

@@ -127,6 +127,8 @@ const HANDLED = ['VacationCreated', 'VacationImported', 'VacationApproved', 'Vac
 
 export const registerProjector: Projector = defineProjector<Row[]>({
   name: 'register',
+  label: 'Libro de vacaciones',
+  readBy: 'api',
   handles: new Set(HANDLED),
   table: REGISTER_TABLE,
   columns: REGISTER_COLUMNS,

@@ -124,6 +124,8 @@ export function evolveRecord(row: Row | undefined, events: readonly DecodedEvent
 /** One row per record (its code), as it stands after its last event. */
 export const vacationsProjector: Projector = defineProjector<Row>({
   name: 'vacations',
+  label: 'Registros de vacaciones',
+  readBy: 'api',
   handles: new Set(['VacationCreated', 'VacationImported', 'VacationDeleted', 'VacationApproved', 'VacationInterrupted']),
   table: VACATIONS_TABLE,
   columns: VACATION_COLUMNS,

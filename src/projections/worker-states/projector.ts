@@ -26,6 +26,8 @@ const HANDLES: ReadonlySet<string> = new Set([
  */
 export const workerStatesProjector: Projector = defineProjector<WorkerRow>({
   name: 'worker-states',
+  label: 'Vacaciones de cada trabajador para los cálculos',
+  readBy: 'api',
   handles: HANDLES,
   table: WORKER_STATES_TABLE,
   columns: COLUMNS,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PROJECTOR_LABELS } from '../../../src/panel/views/operations.ts';
+import { allProjectors } from '../../../src/projections/index.ts';
 import { addWebhook, giveUp } from '../../../src/integration/webhooks/repository.ts';
 import { START } from '../../../src/store/types.ts';
 import { ADMIN } from '../../support/http.ts';
@@ -26,8 +26,8 @@ describe('Operación in words', () => {
     const r = await admin.get('/panel/operacion');
     expect(r.status).toBe(200);
     const text = shown(r.body);
-    for (const label of Object.values(PROJECTOR_LABELS)) expect(text).toContain(label);
-    for (const name of Object.keys(PROJECTOR_LABELS)) expect(text).not.toMatch(new RegExp(`\\b${name}\\b`));
+    for (const { label } of allProjectors) expect(text).toContain(label);
+    for (const { name } of allProjectors) expect(text).not.toMatch(new RegExp(`\\b${name}\\b`));
     // No bare "843/30": a position says what it is, a lag counts events.
     expect(text).not.toMatch(/\d+\/\d+/);
     expect(text).toMatch(/Registros de vacaciones en marcha (evento en la posición|posición) [\d.]+.* \d+ eventos?/);

@@ -11,6 +11,8 @@ import { freshDb, type TestDb } from '../../support/db.ts';
 function recorder(name: string, opts: { failing?: boolean } = {}): Projector {
   return defineProjector<Row>({
     name,
+    label: `Prueba ${name}`,
+    readBy: 'none',
     handles: new Set(['Noted']),
     table: `t_${name}`,
     columns: { id: 'text NOT NULL' },
