@@ -710,6 +710,9 @@ async function noveltiesSection(ctx: Context): Promise<void> {
  */
 async function liabilitySection(ctx: Context): Promise<void> {
   const month = await busiestMonth(ctx.url);
+  // The run's HTTP ceiling, beside which the reports' seconds are read on a slower or faster day.
+  const hello = await bareFastify('ceiling', CONNECTIONS, DURATION);
+  ctx.lines.push(`ceiling: bare fastify hello-world ${Math.round(hello.requestsPerSec)} req/s (p99 ${hello.p99} ms)`);
   const last = lastDayOfMonth(month);
   await pagedReport(ctx, `liability on ${last}`, '/api/vacaciones/pasivo', `alCorte=${last}`, ['csv', 'xlsx']);
   await pagedReport(ctx, `liability movement of ${month}`, '/api/vacaciones/pasivo/movimiento', `periodo=${month}`, ['csv', 'xlsx']);

@@ -123,7 +123,7 @@ export function liabilityRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!found) return reply;
     const { scope, after } = found;
     reply.header('cache-control', 'no-store');
-    const lines = () => liabilityLines(deps.db, deps.calendar, scope, date, after);
+    const lines = (size?: number) => liabilityLines(deps.db, deps.calendar, scope, date, { after, size });
     const format = input.formato ?? 'json';
     if (format !== 'json') {
       await deps.readSide.fresh(async () => {});
@@ -135,7 +135,7 @@ export function liabilityRoutes(app: FastifyInstance, deps: AppDeps) {
     const page = await deps.readSide.fresh(async () =>
       after === FIRST_WORKER
         ? firstPageAndTotals(lines(), limit, liabilityTally(), (l) => l.liability)
-        : { ...(await pageOf(lines(), limit)), totals: null },
+        : { ...(await pageOf(lines(limit + 1), limit)), totals: null },
     );
     return {
       success: true,
@@ -162,7 +162,7 @@ export function liabilityRoutes(app: FastifyInstance, deps: AppDeps) {
     if (!found) return reply;
     const { scope, after } = found;
     reply.header('cache-control', 'no-store');
-    const lines = () => movementLines(deps.db, deps.calendar, scope, month, after);
+    const lines = (size?: number) => movementLines(deps.db, deps.calendar, scope, month, { after, size });
     const format = input.formato ?? 'json';
     if (format !== 'json') {
       await deps.readSide.fresh(async () => {});
@@ -181,7 +181,7 @@ export function liabilityRoutes(app: FastifyInstance, deps: AppDeps) {
     const page = await deps.readSide.fresh(async () =>
       after === FIRST_WORKER
         ? firstPageAndTotals(lines(), limit, movementTally(), (l) => l.movement)
-        : { ...(await pageOf(lines(), limit)), totals: null },
+        : { ...(await pageOf(lines(limit + 1), limit)), totals: null },
     );
     const last = lastDayOfMonth(month);
     return {

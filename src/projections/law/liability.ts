@@ -57,38 +57,64 @@ const inScope = (c: Contract, scope: LiabilityScope) =>
   (scope.companyContractId === undefined || c.companyContractId === scope.companyContractId) &&
   (scope.units === undefined || scope.units.includes(c.subgerenciaId));
 
+interface Batch {
+  files: WorkerFileRow[];
+  records: Map<number, LiabilityRecord[]>;
+}
+
+/** The scope's next `size` workers after `after`, with their live records. */
+async function batchAfter(q: Queryable, scope: LiabilityScope, after: number, size: number): Promise<Batch> {
+  const files =
+    scope.workerId !== undefined
+      ? after < scope.workerId
+        ? await workerFilesByIds(q, [scope.workerId])
+        : []
+      : await workerFilesPage(q, after, size, scope.subgerenciaId);
+  const records = await liabilityRecordsOfWorkers(
+    q,
+    files.map((f) => f.worker.id),
+  );
+  return { files, records };
+}
+
 /**
  * Each worker of the scope after `after`, in worker order, with what `figure` makes of the worker's
  * file and live records; workers it gives nothing for, or counted under a contract outside the
- * scope, are left out.
+ * scope, are left out. Workers are read `size` at a time, the next batch while this one is
+ * figured, so that the database and the figuring overlap.
  */
 async function* figured<T>(
   q: Queryable,
   scope: LiabilityScope,
   after: number,
+  size: number,
   figure: (file: WorkerFileRow, records: LiabilityRecord[]) => { contractId: number; value: T } | null,
 ): AsyncGenerator<{ file: WorkerFileRow; contract: Contract; value: T }> {
+  let next = batchAfter(q, scope, after, size);
   for (;;) {
-    const files =
-      scope.workerId !== undefined
-        ? after < scope.workerId
-          ? await workerFilesByIds(q, [scope.workerId])
-          : []
-        : await workerFilesPage(q, after, PAGE, scope.subgerenciaId);
+    const { files, records } = await next;
     if (files.length === 0) return;
-    const records = await liabilityRecordsOfWorkers(
-      q,
-      files.map((f) => f.worker.id),
-    );
+    const more = scope.workerId === undefined && files.length === size;
+    if (more) {
+      next = batchAfter(q, scope, files[files.length - 1]!.worker.id, size);
+      // A reader that stops early leaves this read behind: its failure must not go unhandled.
+      next.catch(() => {});
+    }
     for (const file of files) {
       const out = figure(file, records.get(file.worker.id) ?? []);
       if (out === null) continue;
       const contract = contractOf(file, out.contractId);
       if (inScope(contract, scope)) yield { file, contract, value: out.value };
     }
-    if (scope.workerId !== undefined || files.length < PAGE) return;
-    after = files[files.length - 1]!.worker.id;
+    if (!more) return;
   }
+}
+
+/** Where lines start and how many workers a read takes: a page's reads take just past the page. */
+export interface LinesFrom {
+  after?: number;
+  /** Workers read at a time (a page's size and one more, for a page). */
+  size?: number;
 }
 
 /** The liability of each worker of the scope on `date`, after worker `after`. */
@@ -97,9 +123,9 @@ export async function* liabilityLines(
   calendar: HolidayLookup,
   scope: LiabilityScope,
   date: string,
-  after = FIRST_WORKER,
+  { after = FIRST_WORKER, size = PAGE }: LinesFrom = {},
 ): AsyncGenerator<LiabilityLine> {
-  const lines = figured(q, scope, after, (file, records) => {
+  const lines = figured(q, scope, after, size, (file, records) => {
     const l = liabilityOn(file, records, date, calendar);
     return l && { contractId: l.contract.id, value: l };
   });
@@ -112,11 +138,11 @@ export async function* movementLines(
   calendar: HolidayLookup,
   scope: LiabilityScope,
   month: string,
-  after = FIRST_WORKER,
+  { after = FIRST_WORKER, size = PAGE }: LinesFrom = {},
 ): AsyncGenerator<MovementLine> {
   const first = `${month}-01`;
   const last = lastDayOfMonth(month);
-  const lines = figured(q, scope, after, (file, records) => {
+  const lines = figured(q, scope, after, size, (file, records) => {
     const m = movementOf(file, records, first, last, calendar);
     return m && { contractId: (m.closing ?? m.opening)!.contract.id, value: m };
   });
