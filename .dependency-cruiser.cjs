@@ -29,6 +29,14 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    {
+      name: 'no-folder-cycle',
+      scope: 'folder',
+      severity: 'error',
+      comment: 'Two folders that import each other are one: move the shared piece to a folder both may import.',
+      from: {},
+      to: { circular: true },
+    },
     ...LAYERS.slice(0, -1).map(([name, path], i) => ({
       name: `layer-${name}`,
       severity: 'error',
@@ -49,6 +57,20 @@ module.exports = {
       comment: 'The API and the panel share only what sits in app/ or below.',
       from: { path: '^src/panel/' },
       to: { path: '^src/http/' },
+    },
+    {
+      name: 'faces-through-app',
+      severity: 'error',
+      comment: 'The API and the panel reach the command side and the event store only through src/app (src/app/ports.ts).',
+      from: { path: '^src/(http|panel)/' },
+      to: { path: '^src/(commands|store)/' },
+    },
+    {
+      name: 'read-side-not-on-commands',
+      severity: 'error',
+      comment: 'A read model or report folds events with src/events/worker-state.ts, never with the command side.',
+      from: { path: '^src/projections/' },
+      to: { path: '^src/commands/' },
     },
   ],
   options: {

@@ -1,9 +1,11 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { CALLER_LIFELINE } from './cli/lifeline.ts';
 import type { Config } from './config/config.ts';
 import type { Logger } from './logger.ts';
+
+/** Set by the service on the command it starts (its start-up rebuild): src/cli/lifeline.ts reads it. */
+export const CALLER_LIFELINE = 'VACACIONES_CALLER_LIFELINE';
 
 /** The command line beside this module: compiled (`npm start`), or from the sources through tsx. */
 function commandLine(): string[] {

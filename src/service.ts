@@ -8,7 +8,7 @@ import type { Db } from './db/types.ts';
 import { holidayCalendar } from './config/holidays.ts';
 import { todayInBogota } from './domain/index.ts';
 import { buildServer } from './server.ts';
-import { checkReadiness } from './db/readiness.ts';
+import { checkReadiness } from './store/readiness.ts';
 import type { Logger } from './logger.ts';
 import { WebhookDeliverer } from './integration/webhooks/deliverer.ts';
 import { PeriodWatchSweeper } from './projections/law/period-watch.ts';

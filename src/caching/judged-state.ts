@@ -1,17 +1,5 @@
 import type { VacationRecord } from '../events/types.ts';
-
-/**
- * What judging a request reads of a record (src/commands/worker-state.ts names the same fields
- * JudgedVacation; the commands read a RecordList as they read a worker's Map of records).
- */
-export type JudgedVacation = Pick<
-  VacationRecord,
-  'codigoPila' | 'recordId' | 'startDate' | 'endDate' | 'businessDays' | 'compensated' | 'continues'
-> & {
-  deleted: boolean;
-  interruptedOn: string | null;
-  daysReturned: number;
-};
+import type { JudgedVacation } from '../events/worker-state.ts';
 
 /** The fields of a judged record that most records hold at their default. */
 type Rare = Pick<JudgedVacation, 'continues' | 'interruptedOn' | 'daysReturned'>;

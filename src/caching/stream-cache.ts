@@ -2,7 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { decode } from '../events/codec.ts';
 import { isUnitStream } from '../events/streams.ts';
 import type { DomainEvent } from '../events/types.ts';
-import { Gatherer, batchLimit, type Asked } from './gather.ts';
+import { Gatherer, batchLimit, type Asked } from '../store/gather.ts';
 import type { Vouch } from './vouch.ts';
 import type { EventStore, StoredEvent } from '../store/types.ts';
 

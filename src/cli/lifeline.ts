@@ -1,7 +1,5 @@
+import { CALLER_LIFELINE } from '../rebuild-process.ts';
 import type { CliIo } from './context.ts';
-
-/** Set by the service on the command it starts (its start-up rebuild): see stopWithCaller. */
-export const CALLER_LIFELINE = 'VACACIONES_CALLER_LIFELINE';
 
 /**
  * A command the service started ends when the service does, however the service ends (SIGKILL

@@ -1,5 +1,5 @@
 import type { VacationInterrupted, VacationRecord } from '../events/types.ts';
-import type { VacationState } from './worker-state.ts';
+import type { VacationState } from '../events/worker-state.ts';
 
 /**
  * What the commands answer once their events are written (src/commands/handler.ts): only what

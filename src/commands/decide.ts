@@ -6,7 +6,7 @@ import { evaluate, place, type EvaluationInput, type Placement } from './evaluat
 import { interrupt, type InterruptVacation } from './interrupt.ts';
 import type { UnitOccupancy } from './occupancy.ts';
 import type { Scope, VacationRequest, WorkerFile } from './types.ts';
-import { emptyWorkerState, evolve, type WorkerState } from './worker-state.ts';
+import { emptyWorkerState, evolve, type WorkerState } from '../events/worker-state.ts';
 
 export type { Decision, Given, Moment } from './decision.ts';
 export type { Changed, Created, Edited, Interrupted } from './answers.ts';

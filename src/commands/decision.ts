@@ -1,7 +1,7 @@
 import { pilaCode } from '../domain/index.ts';
 import type { DomainEvent, VacationRecord } from '../events/types.ts';
 import type { CommandFailure, Scope, VacationFigures } from './types.ts';
-import type { VacationState, WorkerState } from './worker-state.ts';
+import type { VacationState, WorkerState } from '../events/worker-state.ts';
 
 /** What a decision needs from outside that a pure function cannot make itself: the time and random bytes of an attempt. */
 export interface Moment {

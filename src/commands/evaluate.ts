@@ -13,12 +13,11 @@ import {
   toDecimal2,
   vacationValue,
   type HolidayLookup,
-  type LedgerRecord,
 } from '../domain/index.ts';
 import { firstFullDay, type UnitOccupancy } from './occupancy.ts';
 import type { ContractRef, VacationFigures, VacationParams, VacationRequest, WorkerFile } from './types.ts';
 import type { RuleViolation } from './violations.ts';
-import { liveVacations, type JudgedState, type JudgedVacation } from './worker-state.ts';
+import { ledgerRecord, liveVacations, type JudgedState, type JudgedVacation } from '../events/worker-state.ts';
 
 export interface EvaluationInput {
   request: VacationRequest;
@@ -93,14 +92,6 @@ function continuation(request: VacationRequest, state: JudgedState, others: read
 }
 
 /** A live record as the ledger reads it. */
-export const ledgerRecord = (v: JudgedVacation): LedgerRecord => ({
-  key: v.codigoPila,
-  order: v.recordId,
-  startDate: v.startDate,
-  days: v.businessDays,
-  compensated: v.compensated,
-});
-
 /**
  * Computes a vacation and checks every business rule, listing every one that fails. Pure:
  * the caller supplies the worker's stream state, reference data, calendar and occupancy.

@@ -5,7 +5,7 @@ import { WrongExpectedRevisionError, type Position, type StoredEvent } from '../
 import { decide, type Moment, type VacationCommand } from './decide.ts';
 import { streamsOf } from './streams-of.ts';
 import { metadataOf, type Actor, type Outcome } from './types.ts';
-import { foldWorker, type WorkerState } from './worker-state.ts';
+import { foldWorker, type WorkerState } from '../events/worker-state.ts';
 
 /** The event store as the commands use it (src/store/aggregate-port.ts), over workers' states. */
 export type CommandEvents = AggregatePort<WorkerState>;

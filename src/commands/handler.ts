@@ -14,7 +14,7 @@ import { evaluate, place, type Placement } from './evaluate.ts';
 import { handle, type CommandEvents, type HandlerDeps, type Loaded, type Written } from './handle.ts';
 import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { Actor, CommandFailure, Outcome, VacationFigures, VacationRequest, WorkerFile } from './types.ts';
-import { foldWorker, type JudgedState, type VacationState, type WorkerState } from './worker-state.ts';
+import { foldWorker, type JudgedState, type VacationState, type WorkerState } from '../events/worker-state.ts';
 
 export type { InterruptionRequest } from './decide.ts';
 export type { CommandEvents, Written } from './handle.ts';

@@ -4,7 +4,7 @@ import { booked, released } from '../events/places.ts';
 import { live, reaches, type Decision } from './decision.ts';
 import type { Scope } from './types.ts';
 import type { RuleViolation } from './violations.ts';
-import type { WorkerState } from './worker-state.ts';
+import type { WorkerState } from '../events/worker-state.ts';
 
 export interface InterruptionRequest {
   /** The first day not enjoyed. */

@@ -3,7 +3,7 @@ import type { DomainEvent } from '../events/types.ts';
 import type { EventWrite } from '../store/aggregate-port.ts';
 import type { ExpectedRevision } from '../store/types.ts';
 import { monthsOf, type UnitOccupancy } from './occupancy.ts';
-import type { WorkerState } from './worker-state.ts';
+import type { WorkerState } from '../events/worker-state.ts';
 
 /** Events to append to one stream, with the revision the stream must still be at. */
 export type PlannedWrite = EventWrite;

@@ -1,22 +1,10 @@
-import type { Amortization, Payroll } from '../domain/index.ts';
+import type { Amortization } from '../domain/index.ts';
 import type { EventMetadata } from '../events/types.ts';
-import type { CompanyContract, Contract, Worker } from '../reference/repository.ts';
 import type { RuleViolation } from './violations.ts';
 
 export type { VacationParams } from '../reference/repository.ts';
 
-/** The parts of the payroll master data the commands read; the repository's rows fit as they are. */
-export type WorkerRef = Pick<Worker, 'id' | 'documentNumber'>;
-export type ContractRef = Omit<Contract, 'workerId'>;
-export type CompanyContractRef = Pick<CompanyContract, 'id' | 'vacationParams'>;
-
-export interface WorkerFile {
-  worker: WorkerRef;
-  contracts: ContractRef[];
-  /** The payroll sheets as paid, with the contract each names (src/domain/ledger.ts reads them). */
-  payroll: Payroll;
-  companyContracts: ReadonlyMap<number, CompanyContractRef>;
-}
+export type { ContractRef, WorkerFile } from '../reference/types.ts';
 
 /** A vacation as a caller asks for it (calculate, add, edit). */
 export interface VacationRequest {

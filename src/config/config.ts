@@ -36,7 +36,7 @@ export interface Config {
   requestTimeoutMs: number;
   /** Connections the service keeps to PostgreSQL (the projectors and the change feed take 2 more). */
   databasePoolSize: number;
-  /** Off only for debugging: see batchLimit (src/caching/gather.ts). */
+  /** Off only for debugging: see batchLimit (src/store/gather.ts). */
   batching: boolean;
   /**
    * Which proxies to believe about the client's protocol and address (X-Forwarded-Proto/-For):

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { actorFor } from '../app/actor.ts';
-import type { Actor } from '../commands/types.ts';
+import type { Actor } from '../app/ports.ts';
 import type { User } from '../reference/repository.ts';
 import { resumesClaim } from './idempotency.ts';
 

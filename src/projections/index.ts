@@ -1,5 +1,5 @@
 export * from './types.ts';
-export { allProjectors, selectProjectors, UnknownProjectorError } from './runtime/registry.ts';
+export { allProjectors, selectProjectors, UnknownProjectorError } from './registry.ts';
 export { ensureProjectionTables } from './runtime/tables.ts';
 export { readCheckpoints } from './runtime/checkpoints.ts';
 export { ProjectionService } from './runtime/service.ts';

@@ -9,14 +9,13 @@ import { ReadYourWrites } from './runtime/read-your-writes.ts';
 import type { ProjectionService } from './runtime/service.ts';
 import type { ProjectionLogger, ReadBy } from './types.ts';
 import { auditProjector } from './audit-trail/projector.ts';
-import { allProjectors } from './runtime/registry.ts';
+import { allProjectors } from './registry.ts';
 import { workerStatesProjector } from './worker-states/projector.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
 import { storedRecords } from './worker-states/queries.ts';
-import { emptyWorkerState, liveVacations } from '../commands/worker-state.ts';
+import { emptyWorkerState, ledgerRecord, liveVacations } from '../events/worker-state.ts';
 import { judgedBytes, judgedState } from '../caching/judged-state.ts';
-import { ledgerRecord } from '../commands/evaluate.ts';
 import { heapShare } from '../memory.ts';
 import { intern } from '../caching/intern.ts';
 

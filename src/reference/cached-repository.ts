@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/types.ts';
-import { Gatherer, batchLimit } from '../caching/gather.ts';
+import { Gatherer, batchLimit } from '../store/gather.ts';
 import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from './repository.ts';
 import { heapShare } from '../memory.ts';
 import { fileBytes, workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from './worker-files.ts';

@@ -1,4 +1,5 @@
 import type { SheetLeave } from '../domain/accrual.ts';
+import type { Payroll } from '../domain/index.ts';
 /** The reference data as the service names it: what the import writes and the requests read. */
 
 export interface Worker {
@@ -79,4 +80,17 @@ export interface WorkerRecords {
   contracts: Contract[];
   sheets: PayrollRow[];
   companyContracts: Map<number, CompanyContract>;
+}
+
+/** The parts of the payroll master data the commands and the law's reports read; the repository's rows fit as they are. */
+export type WorkerRef = Pick<Worker, 'id' | 'documentNumber'>;
+export type ContractRef = Omit<Contract, 'workerId'>;
+export type CompanyContractRef = Pick<CompanyContract, 'id' | 'vacationParams'>;
+
+export interface WorkerFile {
+  worker: WorkerRef;
+  contracts: ContractRef[];
+  /** The payroll sheets as paid, with the contract each names (src/domain/ledger.ts reads them). */
+  payroll: Payroll;
+  companyContracts: ReadonlyMap<number, CompanyContractRef>;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/types.ts';
-import { Gatherer, type Asked } from '../caching/gather.ts';
+import { Gatherer, type Asked } from './gather.ts';
 import { DuplicateEventIdError, type AppendResult, type ExpectedRevision, type StreamWrite } from './types.ts';
 
 interface GroupRow {

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { payrollOf } from '../../src/domain/index.ts';
-import type { JudgedVacation } from '../../src/commands/worker-state.ts';
+import type { JudgedVacation } from '../../src/events/worker-state.ts';
 import type { RegisterEntry } from '../../src/projections/register/queries.ts';
 import type { Contract } from '../../src/reference/repository.ts';
 import type { WorkerFileRow } from '../../src/reference/worker-files.ts';

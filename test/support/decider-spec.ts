@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { decide, evolve, initialState, type Decision, type VacationCommand } from '../../src/commands/decide.ts';
 import type { CommandFailure } from '../../src/commands/types.ts';
-import type { WorkerState } from '../../src/commands/worker-state.ts';
+import type { WorkerState } from '../../src/events/worker-state.ts';
 import type { DomainEvent } from '../../src/events/types.ts';
 
 type Failure = Extract<Decision, { ok: false }>;

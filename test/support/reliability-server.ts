@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { allProjectors } from '../../src/projections/runtime/registry.ts';
+import { allProjectors } from '../../src/projections/registry.ts';
 import { CLI, EXIT_WITH_PARENT, ROOT, TODAY, runCli, waitForListening, type CliResult } from './server.ts';
 
 /**

@@ -8,7 +8,7 @@ import { carriesDigest } from '../../integrity/bundle-verify.ts';
 import { asOfTime } from '../../integrity/as-of.ts';
 import { replayOrder } from '../../integrity/replay-order.ts';
 import { workerOf } from '../../integrity/scope.ts';
-import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
+import { emptyWorkerState, evolve, type WorkerState } from '../../events/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { auditStream, workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S, cursorKeyOf, cursorOf, positionOfCursor, readFeed } from '../../integration/feed.ts';
-import { START } from '../../store/types.ts';
+import { START } from '../../app/ports.ts';
 import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { lookupError } from '../envelopes.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { recordAudit } from '../../commands/audit.ts';
+import { recordAudit } from '../../app/ports.ts';
 import { actorOf } from '../request-actor.ts';
 import { contractStatus, toDecimal2 } from '../../domain/index.ts';
 import { vacationBalance } from '../../projections/law/balance.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { VacationFigures } from '../../commands/types.ts';
+import type { VacationFigures } from '../../app/ports.ts';
 import { refusalWords, type Refusal, type UseCase } from '../../app/refusals.ts';
 import { UseCaseError, VacationUseCases, type Call } from '../../app/vacations.ts';
 import { actorOf } from '../request-actor.ts';

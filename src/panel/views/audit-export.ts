@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import { col, type PeopleLayout } from '../../app/people-formats.ts';
-import { positionToString } from '../../store/types.ts';
+import { positionToString } from '../../app/ports.ts';
 import { bogotaTime } from '../html.ts';
 import { describe, liveSummary, through, type ActionStep, type Meta } from './audit-steps.ts';
 

@@ -1,8 +1,8 @@
-import { emptyWorkerState, evolve, type WorkerState } from '../../commands/worker-state.ts';
+import { emptyWorkerState, evolve, type WorkerState } from '../../events/worker-state.ts';
 import { decode } from '../../events/codec.ts';
 import { workerStream } from '../../events/streams.ts';
 import type { DomainEvent } from '../../events/types.ts';
-import { type StoredEvent } from '../../store/types.ts';
+import { type StoredEvent } from '../../app/ports.ts';
 import { html, pilaCode, shortDate, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { stateBadge } from './display-state.ts';

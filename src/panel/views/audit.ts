@@ -6,7 +6,7 @@ import type { AuditEntry } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
 import { CONTENT_TYPES } from '../../app/book-formats.ts';
 import { auditForPeople } from './audit-export.ts';
-import { positionToString } from '../../store/types.ts';
+import { positionToString } from '../../app/ports.ts';
 import { bogotaTime, html, url } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import {

@@ -3,7 +3,7 @@ import { deadLetterCounts, listWebhooks } from '../../integration/webhooks/repos
 import { allProjectors } from '../../projections/index.ts';
 import { LAG_COUNT_CAP } from '../../projections/runtime/status.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
-import { positionToString } from '../../store/types.ts';
+import { positionToString } from '../../app/ports.ts';
 import { bogotaTime, count, html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 

@@ -1,4 +1,4 @@
-import type { VacationFigures } from '../../commands/types.ts';
+import type { VacationFigures } from '../../app/ports.ts';
 import { Days360, toDecimal2 } from '../../domain/index.ts';
 import { Fields } from '../../app/fields.ts';
 import { parseCreateInput } from '../../app/vacation-input.ts';

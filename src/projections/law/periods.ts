@@ -12,8 +12,8 @@ import {
   type WorkedSheet,
 } from '../../domain/index.ts';
 import { accrualCheck, type AccrualProblem } from './balance.ts';
-import type { CompanyContractRef } from '../../commands/types.ts';
-import type { WorkerFile } from '../../commands/types.ts';
+import type { CompanyContractRef } from '../../reference/types.ts';
+import type { WorkerFile } from '../../reference/types.ts';
 import type { RegisterEntry } from '../register/queries.ts';
 
 /** A pending period this close to prescribing is named in the warnings. */

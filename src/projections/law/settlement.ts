@@ -1,5 +1,5 @@
 import { Days360, consultContract, governingContract, settlementOn, toDecimal2, valueOfUnits, type Unpaid } from '../../domain/index.ts';
-import type { CompanyContractRef, WorkerFile } from '../../commands/types.ts';
+import type { CompanyContractRef, WorkerFile } from '../../reference/types.ts';
 import { accrualCheck, type AccrualProblem } from './balance.ts';
 import type { Contract } from '../../reference/repository.ts';
 import { entryRecord, reportOf, type PeriodReport, type PeriodWarning } from './periods.ts';

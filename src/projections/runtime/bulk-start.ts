@@ -3,7 +3,7 @@ import { START, type EventStore } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { heldLocks } from './locks.ts';
 import { rebuild } from './rebuild.ts';
-import { allProjectors } from './registry.ts';
+import { allProjectors } from '../registry.ts';
 import { lagsAfter } from './status.ts';
 import type { Projector, ProjectionLogger } from '../types.ts';
 

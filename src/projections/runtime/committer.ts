@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/types.ts';
-import { Gatherer, batchLimit } from '../../caching/gather.ts';
+import { Gatherer, batchLimit } from '../../store/gather.ts';
 import type { DecodedEvent } from '../../events/codec.ts';
 import { START, type Position } from '../../store/types.ts';
 import type { ProjectionHooks, Projector } from '../types.ts';

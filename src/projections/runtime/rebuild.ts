@@ -4,7 +4,7 @@ import { START, type EventStore, type Position, type StoredEvent } from '../../s
 import { BulkBuild, analyzeTables, attachIndexes, detachIndexes } from './bulk.ts';
 import { lockCheckpoint, writeCheckpoint } from './checkpoints.ts';
 import { LockSession, rebuildKey, runnerKey } from './locks.ts';
-import { selectProjectors } from './registry.ts';
+import { selectProjectors } from '../registry.ts';
 import { decodeAll } from './runner.ts';
 import { dropTables, swapTables } from './tables.ts';
 import { LOG_TABLE_DDL, LogIdentity, recordLog } from './log-identity.ts';

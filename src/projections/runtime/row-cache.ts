@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { workerIdOfStream } from '../../events/streams.ts';
-import { Gatherer, batchLimit } from '../../caching/gather.ts';
+import { Gatherer, batchLimit } from '../../store/gather.ts';
 import type { ProjectionService } from './service.ts';
 
 /**

@@ -7,7 +7,7 @@ import { lagsAfter, type ProjectorStatus } from './status.ts';
 export type { ProjectorStatus } from './status.ts';
 import { LockSession } from './locks.ts';
 import { BULK_START, catchUpInBulk, type BulkRebuild, type BulkStartOptions } from './bulk-start.ts';
-import { allProjectors } from './registry.ts';
+import { allProjectors } from '../registry.ts';
 import { BatchCommitter } from './committer.ts';
 import { ProjectionRunner } from './runner.ts';
 import { SharedReader } from '../../caching/shared-reader.ts';

@@ -2,7 +2,7 @@ import type { Db } from '../../db/types.ts';
 import { positionToString, type EventStore, type Position } from '../../store/types.ts';
 import { readCheckpoints } from './checkpoints.ts';
 import { heldLocks } from './locks.ts';
-import { allProjectors } from './registry.ts';
+import { allProjectors } from '../registry.ts';
 import type { Projector } from '../types.ts';
 import type { RunnerState } from './runner.ts';
 

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/types.ts';
-import { allProjectors } from './registry.ts';
+import { allProjectors } from '../registry.ts';
 import type { Projector } from '../types.ts';
 import { PROJECTION_DDL_LOCK } from '../../db/advisory-locks.ts';
 import { LOG_TABLE_DDL } from './log-identity.ts';

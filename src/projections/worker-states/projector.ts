@@ -1,4 +1,4 @@
-import { emptyWorkerState, foldOnto, recordsOf, stateOf, type VacationState, type WorkerState } from '../../commands/worker-state.ts';
+import { emptyWorkerState, foldOnto, recordsOf, stateOf, type VacationState, type WorkerState } from '../../events/worker-state.ts';
 import { workerIdOfStream } from '../../events/streams.ts';
 import { columnDefinitions } from '../sql.ts';
 import { defineProjector, type Projector } from '../types.ts';
@@ -20,7 +20,7 @@ const HANDLES: ReadonlySet<string> = new Set([
 
 /**
  * Each worker's vacations folded from their stream exactly as the commands fold it
- * (src/commands/worker-state.ts), one row a worker: what calculate reads in one indexed lookup
+ * (src/events/worker-state.ts), one row a worker: what calculate reads in one indexed lookup
  * instead of reading and folding the stream. A batch folds its events onto the stored rows,
  * skipping what a row already holds, so a batch applied twice changes nothing.
  */

@@ -1,4 +1,4 @@
-import type { VacationState } from '../../commands/worker-state.ts';
+import type { VacationState } from '../../events/worker-state.ts';
 import type { Queryable } from '../../db/types.ts';
 import type { Columns } from '../sql.ts';
 

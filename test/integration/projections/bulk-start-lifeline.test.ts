@@ -3,7 +3,7 @@ import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CALLER_LIFELINE } from '../../../src/cli/lifeline.ts';
+import { CALLER_LIFELINE } from '../../../src/rebuild-process.ts';
 import { allProjectors, readCheckpoints } from '../../../src/projections/index.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import { START, comparePositions } from '../../../src/store/types.ts';

@@ -1,7 +1,7 @@
 import { HolidayCalendar, addDays, monthOf, payrollOf, type PayrollSheet } from '../../../src/domain/index.ts';
 import type { ContractRef, Scope, VacationParams, VacationRequest, WorkerFile } from '../../../src/commands/types.ts';
 import type { DomainEvent } from '../../../src/events/types.ts';
-import { foldWorker, type WorkerState } from '../../../src/commands/worker-state.ts';
+import { foldWorker, type WorkerState } from '../../../src/events/worker-state.ts';
 import { foldUnit, type UnitOccupancy } from '../../../src/commands/occupancy.ts';
 import type {
   CreateVacation,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VacationCommands } from '../../../src/commands/handler.ts';
 import type { WorkerFile } from '../../../src/commands/types.ts';
-import { emptyWorkerState, type WorkerState } from '../../../src/commands/worker-state.ts';
+import { emptyWorkerState, type WorkerState } from '../../../src/events/worker-state.ts';
 import type { EventStore } from '../../../src/store/types.ts';
 import { calendar, params, request, workerFile } from './builders.ts';
 

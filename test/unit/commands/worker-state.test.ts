@@ -11,7 +11,7 @@ import {
   recordsOf,
   stateOf,
   type WorkerState,
-} from '../../../src/commands/worker-state.ts';
+} from '../../../src/events/worker-state.ts';
 import type { DomainEvent, VacationRecord } from '../../../src/events/types.ts';
 import { approve, calendar, create, edit, interrupt, params, remove, request, unitOf, workerFile } from './builders.ts';
 

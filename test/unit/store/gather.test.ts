@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BatchedAppender } from '../../../src/caching/batched-appender.ts';
-import { Gatherer, batchLimit } from '../../../src/caching/gather.ts';
+import { Gatherer, batchLimit } from '../../../src/store/gather.ts';
 import type { EventStore, StreamWrite } from '../../../src/store/types.ts';
 
 /** One batch at a time, each answering ten times its items; the first is held until released. */

@@ -1,4 +1,5 @@
-import type { DomainEvent, VacationRecord } from '../events/types.ts';
+import type { LedgerRecord } from '../domain/index.ts';
+import type { DomainEvent, VacationRecord } from './types.ts';
 
 export interface VacationState extends VacationRecord {
   approved: boolean;
@@ -124,3 +125,12 @@ export const stateOf = (revision: number, records: readonly VacationState[]): Wo
 
 export const liveVacations = <V extends JudgedVacation>(state: { vacations: { values(): Iterable<V> } }): V[] =>
   [...state.vacations.values()].filter((v) => !v.deleted);
+
+/** A judged record as the ledger counts it (src/domain/ledger.ts). */
+export const ledgerRecord = (v: JudgedVacation): LedgerRecord => ({
+  key: v.codigoPila,
+  order: v.recordId,
+  startDate: v.startDate,
+  days: v.businessDays,
+  compensated: v.compensated,
+});

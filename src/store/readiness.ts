@@ -1,5 +1,5 @@
-import type { Db } from './types.ts';
-import type { EventStore } from '../store/types.ts';
+import type { Db } from '../db/types.ts';
+import type { EventStore } from './types.ts';
 
 /** Longest the readiness check waits for each store to answer. */
 const READY_TIMEOUT_MS = 2000;

@@ -1,11 +1,11 @@
-import { auditProjector } from '../audit-trail/projector.ts';
-import { amortizationsProjector } from '../amortizations/projector.ts';
-import { contractLinksProjector } from '../contract-links/projector.ts';
-import { occupancyProjector } from '../occupancy/projector.ts';
-import { registerProjector } from '../register/projector.ts';
-import type { Projector } from '../types.ts';
-import { vacationsProjector } from '../vacations/projector.ts';
-import { workerStatesProjector } from '../worker-states/projector.ts';
+import { auditProjector } from './audit-trail/projector.ts';
+import { amortizationsProjector } from './amortizations/projector.ts';
+import { contractLinksProjector } from './contract-links/projector.ts';
+import { occupancyProjector } from './occupancy/projector.ts';
+import { registerProjector } from './register/projector.ts';
+import type { Projector } from './types.ts';
+import { vacationsProjector } from './vacations/projector.ts';
+import { workerStatesProjector } from './worker-states/projector.ts';
 
 export const allProjectors: readonly Projector[] = [
   // First: its rebuild in place is the longest, and the others share the second lane meanwhile.
