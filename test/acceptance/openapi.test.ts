@@ -23,7 +23,9 @@ let srv: TestServer;
 let doc: Document;
 
 beforeAll(async () => {
-  srv = await startTestServer();
+  srv = await startTestServer({
+    keys: [{ name: 'acceptance' }, { name: 'every-scope', scopes: ['vacaciones', 'contratos:verificar', 'eventos', 'auditoria'] }],
+  });
   const r = await call(srv.url, '/openapi.json');
   expect(r.status).toBe(200);
   doc = r.body as Document;
@@ -55,6 +57,23 @@ describe('GET /openapi.json', () => {
     expect(tagOf('/api/vacaciones/consultdatavacations', 'get')).toEqual(['consultas']);
     expect(tagOf('/health/ready', 'get')).toEqual(['salud']);
     expect(tagOf('/api/auditoria/verificar', 'get')).toEqual(['auditoria']);
+  });
+
+  it('is the list the server routes: each operation answers at its method, and any other method of its path is a 405 naming it', async () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      const url = path.replace('{codigoPila}', 'VAC-0');
+      const [method, ...more] = Object.keys(item).map((m) => m.toUpperCase());
+      expect(more, path).toEqual([]);
+      // Without a key every operation but the health checks is refused: so it is routed.
+      const bare = await call(srv.url, url, { method, key: null });
+      expect(bare.status, `${method} ${path}`).toBe(path.startsWith('/health') ? 200 : 401);
+      const other = await call(srv.url, url, { method: method === 'GET' ? 'PUT' : 'GET', key: srv.keys['every-scope']! });
+      if (path.startsWith('/health')) expect(other.status, path).toBe(404);
+      else {
+        expect(other.status, `${path}: ${other.text}`).toBe(405);
+        expect(other.headers.get('allow'), path).toBe(method);
+      }
+    }
   });
 
   it('is what the committed client types were generated from', async () => {

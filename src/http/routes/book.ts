@@ -1,7 +1,7 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance } from 'fastify';
 import { registerBook, type BookScope } from '../../projections/law/book.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
-import { methodNotAllowed } from '../auth.ts';
 import { CONTENT_TYPES, csvBook, jsonBook, xlsxBook } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
@@ -10,8 +10,6 @@ import { Fields } from '../../app/fields.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { bookQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
-
-const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
 /**
  * The workers as an async iterable whose first one has already been read: a failure of the first
@@ -34,7 +32,7 @@ export async function primed<T>(workers: AsyncGenerator<T>): Promise<AsyncIterab
  * day, in JSON, CSV or XLSX, streamed from the read models a page of workers at a time.
  */
 export function bookRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get('/vacaciones/libro', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.book, async (req, reply) => {
     const parsed = validate(bookQuery, new Fields(req.query));
     if (!parsed.ok) return vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
     const input = parsed.value;
@@ -96,12 +94,5 @@ export function bookRoutes(app: FastifyInstance, deps: AppDeps) {
           );
     if (format === 'json') body.on('error', failed);
     return reply.send(body);
-  });
-
-  app.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/vacaciones/libro',
-    config: cfg,
-    handler: methodNotAllowed('GET'),
   });
 }

@@ -1,6 +1,6 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance } from 'fastify';
 import { monthPaidVacations, type ElectronicPayrollFilter } from '../../projections/law/electronic-payroll.ts';
-import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { jsonFragments, xmlFragments, type FragmentHead } from '../../app/dian/fragment.ts';
 import { MESSAGES } from '../../app/messages.ts';
@@ -11,10 +11,6 @@ import { electronicPayrollQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 import { primed } from './book.ts';
 
-const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
-
-const URL = '/vacaciones/nomina-electronica';
-
 const CONTENT_TYPES = { xml: 'application/xml; charset=utf-8', json: 'application/json; charset=utf-8' } as const;
 
 /**
@@ -23,7 +19,7 @@ const CONTENT_TYPES = { xml: 'application/xml; charset=utf-8', json: 'applicatio
  * register stood at a cut-off; XML (by default) or JSON, streamed from the register a page at a time.
  */
 export function electronicPayrollRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get(URL, { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.electronicPayroll, async (req, reply) => {
     const parsed = validate(electronicPayrollQuery, new Fields(req.query));
     if (!parsed.ok) return vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
     const input = parsed.value;
@@ -48,6 +44,4 @@ export function electronicPayrollRoutes(app: FastifyInstance, deps: AppDeps) {
     body.on('error', failed);
     return reply.send(body);
   });
-
-  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: URL, config: cfg, handler: methodNotAllowed('GET') });
 }

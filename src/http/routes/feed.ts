@@ -1,12 +1,10 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance } from 'fastify';
 import { FEED_MAX_LIMIT, FEED_MAX_WAIT_S, cursorKeyOf, cursorOf, positionOfCursor, readFeed } from '../../integration/feed.ts';
 import { START } from '../../app/ports.ts';
-import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { lookupError } from '../envelopes.ts';
 import { Fields } from '../../app/fields.ts';
-
-const cfg = { envelope: 'lookup', scope: 'eventos' } as const;
 
 /** How often a long poll looks at the log when nothing here tells it of appends (projectors elsewhere). */
 const LOOK_AGAIN_MS = 250;
@@ -34,7 +32,7 @@ function bounded(v: string | undefined, min: number, max: number, dflt: number):
  * none waits up to that many seconds and answers as soon as one is appended.
  */
 export function feedRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get('/eventos', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.feed, async (req, reply) => {
     const fields = new Fields(req.query);
     const limit = bounded(fields.get('limite'), 1, FEED_MAX_LIMIT, 100);
     if (limit === undefined) return lookupError(reply, 400, FEED_MESSAGES.limit);
@@ -70,6 +68,4 @@ export function feedRoutes(app: FastifyInstance, deps: AppDeps) {
       await appended;
     }
   });
-
-  app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url: '/eventos', config: cfg, handler: methodNotAllowed('GET') });
 }

@@ -1,10 +1,11 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app/context.ts';
 
 export function healthRoutes(app: FastifyInstance, deps: AppDeps) {
   const pub = { config: { public: true } };
-  app.get('/health', pub, async () => ({ status: 'ok' }));
-  app.get('/health/ready', pub, async (req, reply) => {
+  route(app, ENDPOINTS.health, async () => ({ status: 'ok' }));
+  route(app, ENDPOINTS.ready, async (req, reply) => {
     try {
       await deps.checkReady();
       return { status: 'ready' };

@@ -1,3 +1,4 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { asOfTime } from '../../integrity/as-of.ts';
@@ -5,15 +6,12 @@ import type { BundleSelection } from '../../integrity/bundle.ts';
 import { canExport, exportBundle } from '../../integrity/export.ts';
 import { verifyWorker } from '../../integrity/worker.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
-import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { BREAK_KIND_ES, breakInSpanish } from '../../app/chain-break-messages.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { lookupError } from '../envelopes.ts';
 import { Fields } from '../../app/fields.ts';
 import { responsibleMissing, responsibleOfQuery, workerRead } from '../responsible.ts';
-
-const cfg = { envelope: 'lookup', scope: 'auditoria' } as const;
 
 export const AUDIT_MESSAGES = {
   selectionRequired: 'Indique numeroDocumento o subgerencia, no ambos.',
@@ -32,7 +30,7 @@ export function integrityRoutes(app: FastifyInstance, deps: AppDeps) {
   const { store } = deps;
   const admin = (fields: Fields, req: FastifyRequest) => responsibleOfQuery(deps.reference, fields, req);
 
-  app.get('/auditoria/verificar', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.auditVerify, async (req, reply) => {
     const read = await workerRead(deps.reference, req, reply);
     if (!read) return reply;
     const { worker } = read;
@@ -60,7 +58,7 @@ export function integrityRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   });
 
-  app.get('/auditoria/exportar', { config: cfg }, async (req: FastifyRequest, reply: FastifyReply) => {
+  route(app, ENDPOINTS.auditExport, async (req: FastifyRequest, reply: FastifyReply) => {
     const fields = new Fields(req.query);
     const doc = fields.get('numeroDocumento');
     const unit = fields.get('subgerencia');
@@ -106,8 +104,4 @@ export function integrityRoutes(app: FastifyInstance, deps: AppDeps) {
       .header('content-disposition', `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}.ndjson.gz"`)
       .send(body);
   });
-
-  for (const url of ['/auditoria/verificar', '/auditoria/exportar']) {
-    app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url, config: cfg, handler: methodNotAllowed('GET') });
-  }
 }

@@ -1,10 +1,10 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { Days360, toDecimal2 } from '../../domain/index.ts';
 import { periodsProblem } from '../../projections/law/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
-import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { vacationError, vacationSuccess } from '../envelopes.ts';
@@ -14,8 +14,6 @@ import { periodBody } from '../../app/period-body.ts';
 import { responsibleAdministrator } from '../responsible.ts';
 import { periodsQuery, settlementQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
-
-const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
 /**
  * What Colombian law asks of vacations beyond booking: the accrual periods of a worker, answered
@@ -50,7 +48,7 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
     return { file, user, input };
   }
 
-  app.get('/vacaciones/periodos', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.periods, async (req, reply) => {
     const who = await identify(req, reply, periodsQuery);
     if (!who) return reply;
     const { file } = who;
@@ -74,7 +72,7 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
     });
   });
 
-  app.get('/vacaciones/liquidacion', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.settlement, async (req, reply) => {
     const who = await identify(req, reply, settlementQuery);
     if (!who) return reply;
     const { file, input } = who;
@@ -104,8 +102,4 @@ export function lawRoutes(app: FastifyInstance, deps: AppDeps) {
       advertencias: s.warnings.map(warningBody),
     });
   });
-
-  for (const url of ['/vacaciones/periodos', '/vacaciones/liquidacion']) {
-    app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url, config: cfg, handler: methodNotAllowed('GET') });
-  }
 }

@@ -1,3 +1,4 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { lastDayOfMonth } from '../../domain/index.ts';
 import {
@@ -12,7 +13,6 @@ import {
   type LiabilityScope,
 } from '../../projections/law/liability.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
-import { methodNotAllowed } from '../auth.ts';
 import { CONTENT_TYPES, csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';
 import {
@@ -33,11 +33,6 @@ import { monthScope } from '../month-scope.ts';
 import { pageCursor } from '../page-cursor.ts';
 import { liabilityMovementQuery, liabilityQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
-
-const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
-
-const LIABILITY_URL = '/vacaciones/pasivo';
-const MOVEMENT_URL = '/vacaciones/pasivo/movimiento';
 
 const liabilityCursor = pageCursor('pas1');
 const movementCursor = pageCursor('mov1');
@@ -113,7 +108,7 @@ const limitOf = (input: ScopeInput) => (input.limite === undefined ? LIABILITY_P
  * totals, which read the whole scope, come with the first page); CSV and XLSX the whole scope.
  */
 export function liabilityRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get(LIABILITY_URL, { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.liability, async (req, reply) => {
     const parsed = validate(liabilityQuery, new Fields(req.query));
     if (!parsed.ok) return vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
     const input = parsed.value;
@@ -152,7 +147,7 @@ export function liabilityRoutes(app: FastifyInstance, deps: AppDeps) {
     };
   });
 
-  app.get(MOVEMENT_URL, { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.liabilityMovement, async (req, reply) => {
     const parsed = validate(liabilityMovementQuery, new Fields(req.query));
     if (!parsed.ok) return vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
     const input = parsed.value;
@@ -200,8 +195,4 @@ export function liabilityRoutes(app: FastifyInstance, deps: AppDeps) {
       },
     };
   });
-
-  for (const url of [LIABILITY_URL, MOVEMENT_URL]) {
-    app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url, config: cfg, handler: methodNotAllowed('GET') });
-  }
 }

@@ -1,9 +1,9 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../app/ports.ts';
 import { actorOf } from '../request-actor.ts';
 import { contractStatus, toDecimal2 } from '../../domain/index.ts';
 import { vacationBalance } from '../../projections/law/balance.ts';
-import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { lookupError } from '../envelopes.ts';
@@ -11,9 +11,6 @@ import { isUnavailable } from '../errors.ts';
 import { Fields } from '../../app/fields.ts';
 import { responsibleAdministrator, responsibleMissing } from '../responsible.ts';
 import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE } from '../../app/rule-messages.ts';
-
-const consultCfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
-const contractCfg = { envelope: 'contract', scope: 'contratos:verificar' } as const;
 
 export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
   const now = deps.now ?? (() => new Date());
@@ -40,7 +37,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     return { file, worker: file.worker, user, docType: docType ?? null };
   }
 
-  app.get('/vacaciones/consultdatavacations', { config: consultCfg }, async (req, reply) => {
+  route(app, ENDPOINTS.consult, async (req, reply) => {
     const who = await identify(req, reply, new Fields(req.query), false);
     if (!who) return reply;
     const { file, worker, user } = who;
@@ -120,7 +117,7 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
     );
   });
 
-  app.get('/contratos/verificarContratoActivo', { config: contractCfg }, async (req, reply) => {
+  route(app, ENDPOINTS.contract, async (req, reply) => {
     const who = await identify(req, reply, new Fields(req.query), true);
     if (!who) return reply;
     const { file, worker, user, docType } = who;
@@ -165,18 +162,5 @@ export function lookupRoutes(app: FastifyInstance, deps: AppDeps) {
       return lookupError(reply, 500, MESSAGES.internal, { omitStatusCode: true });
     }
     return reply.code(200).send(body);
-  });
-
-  app.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/vacaciones/consultdatavacations',
-    config: consultCfg,
-    handler: methodNotAllowed('GET'),
-  });
-  app.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/contratos/verificarContratoActivo',
-    config: contractCfg,
-    handler: methodNotAllowed('GET'),
   });
 }

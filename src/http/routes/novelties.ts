@@ -1,3 +1,4 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   FIRST_WORKER,
@@ -8,7 +9,6 @@ import {
   type WorkerNovelties,
 } from '../../projections/law/novelties.ts';
 import type { NoveltyFilter, NoveltyTotals } from '../../projections/law/novelty-queries.ts';
-import { methodNotAllowed } from '../auth.ts';
 import { CONTENT_TYPES, csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
@@ -19,8 +19,6 @@ import { cutOffDay, monthScope } from '../month-scope.ts';
 import { noveltiesQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 import { pageCursor } from '../page-cursor.ts';
-
-const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
 const cursor = pageCursor('nov1');
 
@@ -44,7 +42,7 @@ async function* tableOf(month: string, workers: AsyncIterable<WorkerNovelties>):
  * pages of workers (cursor `siguiente`); CSV and XLSX the whole month, streamed a page at a time.
  */
 export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
-  app.get('/vacaciones/novedades', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.novelties, async (req, reply) => {
     const parsed = validate(noveltiesQuery, new Fields(req.query));
     if (!parsed.ok) return vacationError(reply, 400, MESSAGES.missingData, Object.fromEntries(parsed.problems));
     const input = parsed.value;
@@ -100,12 +98,5 @@ export function noveltyRoutes(app: FastifyInstance, deps: AppDeps) {
     return reply.send(
       format === 'csv' ? csvTable(NOVELTY_COLUMNS, table, failed) : xlsxTable('Novedades de vacaciones', NOVELTY_COLUMNS, table, failed),
     );
-  });
-
-  app.route({
-    method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    url: '/vacaciones/novedades',
-    config: cfg,
-    handler: methodNotAllowed('GET'),
   });
 }

@@ -1,14 +1,12 @@
+import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { VacationView } from '../../projections/index.ts';
 import { shownVacations } from '../../projections/vacations/shown.ts';
-import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { lookupError } from '../envelopes.ts';
 import { Fields } from '../../app/fields.ts';
 import { responsibleMissing, responsibleOfQuery, workerRead } from '../responsible.ts';
-
-const cfg = { envelope: 'lookup', scope: 'vacaciones' } as const;
 
 /**
  * Read endpoints over the read models: a worker's vacations, one record, and audit history.
@@ -19,7 +17,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
   const marked = (views: VacationView[]) =>
     shownVacations(views, async (doc) => (await deps.reference.workerFileByDocument(doc))?.contracts ?? []);
 
-  app.get('/vacaciones', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.list, async (req, reply) => {
     const read = await workerRead(deps.reference, req, reply);
     if (!read) return reply;
     const { fields, worker } = read;
@@ -28,7 +26,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
     return { success: true, statusCode: 200, asociadoId: worker.id, vacaciones };
   });
 
-  app.get('/vacaciones/registro/:codigoPila', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.record, async (req, reply) => {
     const fields = new Fields(req.query);
     const user = await admin(fields, req);
     if (user === 'missing') return responsibleMissing(reply, fields);
@@ -39,7 +37,7 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
     return { success: true, statusCode: 200, vacacion: (await marked([record]))[0] };
   });
 
-  app.get('/vacaciones/auditoria', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.audit, async (req, reply) => {
     const fields = new Fields(req.query);
     const user = await admin(fields, req);
     if (user === 'missing') return responsibleMissing(reply, fields);
@@ -53,8 +51,4 @@ export function readRoutes(app: FastifyInstance, deps: AppDeps) {
     const limit = Math.min(Math.max(Number(fields.get('limite') ?? 200) || 200, 1), 1000);
     return { success: true, statusCode: 200, asociadoId: worker.id, auditoria: await deps.readSide.auditOfWorker(worker.id, { limit }) };
   });
-
-  for (const url of ['/vacaciones', '/vacaciones/registro/:codigoPila', '/vacaciones/auditoria']) {
-    app.route({ method: ['POST', 'PUT', 'PATCH', 'DELETE'], url, config: cfg, handler: methodNotAllowed('GET') });
-  }
 }

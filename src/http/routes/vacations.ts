@@ -1,3 +1,4 @@
+import { ENDPOINTS, route, type Endpoint } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VacationFigures } from '../../app/ports.ts';
 import { refusalWords, type Refusal, type UseCase } from '../../app/refusals.ts';
@@ -6,7 +7,6 @@ import { actorOf } from '../request-actor.ts';
 import type { VacationRecord } from '../../events/types.ts';
 import { toDecimal2, Days360 } from '../../domain/index.ts';
 import type { User } from '../../reference/repository.ts';
-import { methodNotAllowed } from '../auth.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { vacationError, vacationSuccess } from '../envelopes.ts';
@@ -14,8 +14,6 @@ import { Fields, bogotaTimestamp, flagText, maskEmail } from '../../app/fields.t
 import { responsibleAdministrator } from '../responsible.ts';
 import { withIdempotency } from '../idempotency.ts';
 import { parseCodeInput, parseCreateInput, parseEditInput, parseInterruptInput } from '../../app/vacation-input.ts';
-
-const cfg = { envelope: 'vacation', scope: 'vacaciones' } as const;
 
 /** The error a use case threw, so the error handler tells an outage (503) from a fault (500) as for any route. */
 const rethrowCause = (e: unknown): never => {
@@ -67,11 +65,11 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
    * request refused for its administrator.
    */
   function postByCode(
-    url: string,
+    endpoint: Endpoint,
     handle: (req: FastifyRequest, reply: FastifyReply, code: string, user: User) => Promise<unknown>,
     onUnknownUser?: (req: FastifyRequest, code: string, email: string) => void,
   ) {
-    app.post(url, { config: cfg }, async (req, reply) =>
+    route(app, endpoint, async (req, reply) =>
       withIdempotency(deps, req, reply, async () => {
         const parsed = parseCodeInput(new Fields(req.body));
         if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
@@ -94,7 +92,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   const call = (req: FastifyRequest, user: User): Call => ({ actor: actorOf(req, user, { write: true }), user, log: req.log });
 
-  app.post('/vacaciones/calculate', { config: cfg }, async (req, reply) => {
+  route(app, ENDPOINTS.calculate, async (req, reply) => {
     const parsed = parseCreateInput(new Fields(req.body));
     if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
     const { documentNumber, email, request } = parsed.value;
@@ -104,7 +102,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     return vacationSuccess(reply, 200, 'Cálculo de vacaciones realizado correctamente', calculationBody(r.value));
   });
 
-  app.post('/vacaciones/add', { config: cfg }, async (req, reply) =>
+  route(app, ENDPOINTS.add, async (req, reply) =>
     withIdempotency(deps, req, reply, async () => {
       const parsed = parseCreateInput(new Fields(req.body));
       if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
@@ -122,7 +120,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
     }),
   );
 
-  app.post('/vacaciones/edit', { config: cfg }, async (req, reply) =>
+  route(app, ENDPOINTS.edit, async (req, reply) =>
     withIdempotency(deps, req, reply, async () => {
       const parsed = parseEditInput(new Fields(req.body));
       if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
@@ -144,7 +142,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
   );
 
   postByCode(
-    '/vacaciones/delete',
+    ENDPOINTS.delete,
     async (req, reply, code, user) => {
       let r;
       try {
@@ -175,7 +173,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       ),
   );
 
-  postByCode('/vacaciones/approve', async (req, reply, code, user) => {
+  postByCode(ENDPOINTS.approve, async (req, reply, code, user) => {
     const r = await useCases.approve(call(req, user), code);
     if (!r.ok) return refused(reply, r, 'approve', { code });
     return vacationSuccess(reply, 200, 'Vacaciones aprobadas correctamente', {
@@ -187,7 +185,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
 
   // CST art. 188: an approved, enjoyed vacation in course stops on a business day; the days not
   // enjoyed go back to the balance, and may be booked later by a record naming this one.
-  app.post('/vacaciones/interrupt', { config: cfg }, async (req, reply) =>
+  route(app, ENDPOINTS.interrupt, async (req, reply) =>
     withIdempotency(deps, req, reply, async () => {
       const parsed = parseInterruptInput(new Fields(req.body));
       if (!parsed.ok) return vacationError(reply, parsed.status, parsed.message, parsed.errors);
@@ -209,15 +207,4 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       });
     }),
   );
-
-  for (const path of [
-    '/vacaciones/calculate',
-    '/vacaciones/add',
-    '/vacaciones/edit',
-    '/vacaciones/delete',
-    '/vacaciones/approve',
-    '/vacaciones/interrupt',
-  ]) {
-    app.route({ method: ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'], url: path, config: cfg, handler: methodNotAllowed('POST') });
-  }
 }
