@@ -9,6 +9,7 @@ import { holidayCalendar } from './config/holidays.ts';
 import { todayInBogota } from './domain/index.ts';
 import { buildServer } from './server.ts';
 import { checkReadiness } from './store/readiness.ts';
+import { KnownWorkerReads } from './caching/known-worker.ts';
 import type { Logger } from './logger.ts';
 import { WebhookDeliverer } from './integration/webhooks/deliverer.ts';
 import { PeriodWatchSweeper } from './projections/law/period-watch.ts';
@@ -121,12 +122,16 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   // calculate reads the subgerencias' months from memory while the occupancy runner here vouches for them.
   const months = new Vouch();
   vouchForMonths(projections, months);
+  const knownWorkers = new KnownWorkerReads(
+    (documentNumber) => reference.workerFileByDocument(documentNumber),
+    (workerId) => readSide.workerStateOf(workerId),
+  );
   const commands = new VacationCommands({
     store,
     events: commandEvents(store, { batching, vouch: months }),
     reference,
     // calculate is a query: it reads the read model of folded states, not the stream.
-    readState: (workerId) => readSide.workerStateOf(workerId),
+    fileAndState: (documentNumber) => knownWorkers.read(documentNumber),
     calendar,
     today,
     now: opts.now,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
 import { companyContractOf, type HolidayLookup } from '../domain/index.ts';
 import { CachedEvents } from '../caching/cached-events.ts';
 import type { Vouch } from '../caching/vouch.ts';
@@ -40,11 +39,11 @@ export interface CommandDeps {
   today: () => string;
   randomHex8?: () => string;
   /**
-   * Where calculate, a query, reads a worker's state: the read model of folded states, current
-   * with every write this instance acknowledged (one indexed row read, cached beside its runner).
-   * Without it, calculate reads the worker's stream as the commands do.
+   * Where calculate, a query, reads a worker's file and state: the read model of folded states,
+   * current with every write this instance acknowledged, read beside the file
+   * (src/caching/known-worker.ts). Without it, calculate reads the worker's stream as the commands do.
    */
-  readState?: (workerId: number) => Promise<JudgedState>;
+  fileAndState?: (documentNumber: string) => Promise<{ file: WorkerFile | null; state?: JudgedState }>;
   /** How many times a command is decided again after losing a race on a stream. */
   maxAttempts?: number;
   onConflict?: (stream: string) => void;
@@ -98,8 +97,6 @@ const byActor = (actor: Actor) => ({ userId: actor.userId, scope: actor.scope ??
 export class VacationCommands {
   private readonly events: CommandEvents;
   private readonly loop: HandlerDeps;
-  /** The worker each document was last found to be: a few dozen bytes a worker, so a large employer's all fit. */
-  private readonly workerIds = new LRUCache<string, number>({ max: 100_000 });
 
   constructor(private readonly deps: CommandDeps) {
     this.events = deps.events ?? commandEvents(deps.store);
@@ -114,7 +111,9 @@ export class VacationCommands {
   }
 
   async calculate(documentNumber: string, request: VacationRequest): Promise<Outcome<VacationFigures>> {
-    const { file, given } = await this.fileAndReadState(documentNumber);
+    const { file, state: given } = this.deps.fileAndState
+      ? await this.deps.fileAndState(documentNumber)
+      : { file: await this.fileOf(documentNumber), state: undefined };
     if (!file) return { ok: false, kind: 'worker_not_found' };
     const plan = this.plan(file, request);
     // A query: the months as current as the read models, where their runner vouches for them.
@@ -217,25 +216,6 @@ export class VacationCommands {
       command,
       answer: (events, before) => answer(events, before.vacations.get(code)!),
     });
-  }
-
-  /**
-   * The worker's file and, where calculate reads the read model (readState), their state: asked
-   * for beside the file when the document's worker is known, so that a worker held in neither
-   * cache costs one round trip to the database, not two in turn.
-   */
-  private async fileAndReadState(documentNumber: string): Promise<{ file: WorkerFile | null; given?: JudgedState }> {
-    const readState = this.deps.readState;
-    if (!readState) return { file: await this.fileOf(documentNumber) };
-    const known = this.workerIds.get(documentNumber);
-    const early = known === undefined ? undefined : readState(known);
-    early?.catch(() => {});
-    const file = await this.fileOf(documentNumber);
-    if (!file) return { file };
-    // Kept under the file's own string of the number where it is the same, not a copy from the request.
-    if (known !== file.worker.id)
-      this.workerIds.set(file.worker.documentNumber === documentNumber ? file.worker.documentNumber : documentNumber, file.worker.id);
-    return { file, given: await (early && known === file.worker.id ? early : readState(file.worker.id)) };
   }
 
   private fileOf(documentNumber: string): Promise<WorkerFile | null> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { KnownWorkerReads } from '../../../src/caching/known-worker.ts';
 import { VacationCommands } from '../../../src/commands/handler.ts';
 import type { WorkerFile } from '../../../src/commands/types.ts';
 import { emptyWorkerState, type WorkerState } from '../../../src/events/worker-state.ts';
@@ -18,16 +19,20 @@ describe('what calculate reads, given the read model of folded states', () => {
     const first = workerFile({ params: params({ maxPeopleOnVacation: null }) });
     const second: WorkerFile = { ...first, worker: { ...first.worker, id: 2002 } };
     let named = first;
-    const commands = new VacationCommands({
-      store: noStore,
-      reference: { workerFileByDocument: async () => named as never },
-      calendar,
-      today: () => '2026-01-01',
-      nextRecordId: async () => 1,
-      readState: async (workerId): Promise<WorkerState> => {
+    const known = new KnownWorkerReads(
+      async () => named,
+      async (workerId): Promise<WorkerState> => {
         asked.push(workerId);
         return emptyWorkerState();
       },
+    );
+    const commands = new VacationCommands({
+      store: noStore,
+      reference: { workerFileByDocument: async () => named as never },
+      fileAndState: (doc) => known.read(doc),
+      calendar,
+      today: () => '2026-01-01',
+      nextRecordId: async () => 1,
     });
     expect((await commands.calculate('1020307007', request())).ok).toBe(true);
     expect(asked).toEqual([1001]);
