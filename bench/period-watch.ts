@@ -10,7 +10,7 @@ import { PostgresDb } from '../src/db/postgres.ts';
 import { HolidayCalendar } from '../src/domain/index.ts';
 import { migrate } from '../src/migrations.ts';
 import { rebuild } from '../src/projections/index.ts';
-import { PERIOD_SWEEP_TABLE, sweepAll, sweepStep } from '../src/projections/law/period-watch.ts';
+import { PERIOD_SWEEP_TABLE, sweepAll, sweepStep } from '../src/projections/reports/period-watch.ts';
 import { historicImportOptions } from '../src/reference/historic-events.ts';
 import { importReferenceData } from '../src/reference/import.ts';
 import { PostgresEventStore } from '../src/store/postgres-store.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './caching/batched-appender.ts';
-import { VacationCommands, commandEvents } from './commands/handler.ts';
+import { VacationCommands, commandEvents } from './commands/vacation-commands.ts';
 import type { Config } from './config/config.ts';
 import { migrate } from './migrations.ts';
 import { openDb } from './db/open.ts';
@@ -12,7 +12,7 @@ import { checkReadiness } from './store/readiness.ts';
 import { KnownWorkerReads } from './caching/known-worker.ts';
 import type { Logger } from './logger.ts';
 import { WebhookDeliverer } from './integration/webhooks/deliverer.ts';
-import { PeriodWatchSweeper } from './projections/law/period-watch.ts';
+import { PeriodWatchSweeper } from './projections/reports/period-watch.ts';
 import { deadLetterCounts } from './integration/webhooks/repository.ts';
 import { Metrics, timedStore } from './metrics.ts';
 import { ProjectionService, projectionStatus } from './projections/index.ts';

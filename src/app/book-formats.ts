@@ -1,7 +1,7 @@
 import { PassThrough, Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type ExcelJS from 'exceljs';
-import type { BookWorker } from '../projections/law/book.ts';
+import type { BookWorker } from '../projections/reports/book.ts';
 import type { RegisterEntry } from '../projections/register/queries.ts';
 import { BOOK_COLUMNS, type Cell } from './book-columns.ts';
 import { formulaSafe } from './csv-cell.ts';

@@ -1,12 +1,12 @@
-import type { VacationCommands } from '../commands/handler.ts';
+import type { VacationCommands } from '../commands/vacation-commands.ts';
 import type { Config } from '../config/config.ts';
 import type { InstanceLiveness } from '../db/instance-liveness.ts';
 import type { Db } from '../db/types.ts';
 import type { HolidayLookup, LedgerRecord } from '../domain/index.ts';
 import type { AuditEntry } from '../projections/audit-trail/queries.ts';
 import type { VacationView } from '../projections/vacations/queries.ts';
-import type { PeriodsReport } from '../projections/law/periods.ts';
-import type { SettlementOutcome } from '../projections/law/settlement.ts';
+import type { PeriodsReport } from '../projections/reports/periods.ts';
+import type { SettlementOutcome } from '../projections/reports/settlement.ts';
 import type { ReferenceLookups } from '../reference/repository.ts';
 import type { WorkerFileRow } from '../reference/worker-files.ts';
 import type { ApiKeyPrincipal } from '../security/api-keys.ts';

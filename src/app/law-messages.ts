@@ -1,5 +1,5 @@
 import { Days360, toDecimal2 } from '../domain/index.ts';
-import type { SettlementProblem, SettlementWarning } from '../projections/law/settlement.ts';
+import type { SettlementProblem, SettlementWarning } from '../projections/reports/settlement.ts';
 import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE, formatDays } from './rule-messages.ts';
 
 /** The warnings of the periods, the register and the settlement as callers read them: a kind and its words. */

@@ -9,9 +9,9 @@ import {
   type MovementSum,
   type Tally,
   type Totals,
-} from '../projections/law/liability.ts';
-import { accrualCheck } from '../projections/law/balance.ts';
-import { days } from '../projections/law/periods.ts';
+} from '../projections/reports/liability.ts';
+import { accrualCheck } from '../projections/reports/balance.ts';
+import { days } from '../projections/reports/periods.ts';
 import { lawProblemMessage } from './law-messages.ts';
 import type { Cell } from './book-columns.ts';
 import { col, type PeopleColumn, type PeopleLayout } from './people-formats.ts';

@@ -1,4 +1,4 @@
-import type { PeriodReport } from '../projections/law/periods.ts';
+import type { PeriodReport } from '../projections/reports/periods.ts';
 
 /** A period as callers read it. */
 export function periodBody(p: PeriodReport) {

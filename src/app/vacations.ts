@@ -1,6 +1,6 @@
 import { recordEditFailure } from '../commands/audit.ts';
 import type { Changed, Created, Edited, InterruptionRequest, Interrupted } from '../commands/decide.ts';
-import type { EditOutcome } from '../commands/handler.ts';
+import type { EditOutcome } from '../commands/vacation-commands.ts';
 import type { Actor, Outcome, VacationFigures, VacationRequest } from '../commands/types.ts';
 import type { User } from '../reference/repository.ts';
 import type { Position } from '../store/types.ts';

@@ -2,7 +2,7 @@ import type { VacationInterrupted, VacationRecord } from '../events/types.ts';
 import type { VacationState } from '../events/worker-state.ts';
 
 /**
- * What the commands answer once their events are written (src/commands/handler.ts): only what
+ * What the commands answer once their events are written (src/commands/vacation-commands.ts): only what
  * the events and the state they were decided on hold, so that a request found written by an
  * earlier run is answered as that run would have been.
  */

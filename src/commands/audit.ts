@@ -3,7 +3,7 @@ import { encode } from '../events/codec.ts';
 import { auditStream } from '../events/streams.ts';
 import type { ContractStatusChecked, VacationDataConsulted, VacationEditFailed } from '../events/types.ts';
 import type { Position, StreamWrite } from '../store/types.ts';
-import type { EditAttempt } from './handler.ts';
+import type { EditAttempt } from './vacation-commands.ts';
 import { metadataOf, type Actor, type VacationRequest } from './types.ts';
 
 /** What the audit stream holds: facts that change no vacation. */

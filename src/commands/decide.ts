@@ -1,14 +1,14 @@
 import type { HolidayLookup } from '../domain/index.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { booked, released } from '../events/places.ts';
-import { live, newRecord, reaches, snapshot, type Decision, type Given } from './decision.ts';
+import { live, newRecord, reaches, snapshot, type Decision, type Given } from './decider-shared.ts';
 import { evaluate, place, type EvaluationInput, type Placement } from './evaluate.ts';
 import { interrupt, type InterruptVacation } from './interrupt.ts';
 import type { UnitOccupancy } from './occupancy.ts';
 import type { Scope, VacationRequest, WorkerFile } from './types.ts';
 import { emptyWorkerState, evolve, type WorkerState } from '../events/worker-state.ts';
 
-export type { Decision, Given, Moment } from './decision.ts';
+export type { Decision, Given, Moment } from './decider-shared.ts';
 export type { Changed, Created, Edited, Interrupted } from './answers.ts';
 export type { InterruptionRequest, InterruptVacation } from './interrupt.ts';
 

@@ -1,7 +1,7 @@
 import { addDays, amortize, businessDaysBetween, calendarDays, isBusinessDay, vacationValue, type HolidayLookup } from '../domain/index.ts';
 import type { InterruptionReason, VacationInterrupted } from '../events/types.ts';
 import { booked, released } from '../events/places.ts';
-import { live, reaches, type Decision } from './decision.ts';
+import { live, reaches, type Decision } from './decider-shared.ts';
 import type { Scope } from './types.ts';
 import type { RuleViolation } from './violations.ts';
 import type { WorkerState } from '../events/worker-state.ts';

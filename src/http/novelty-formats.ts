@@ -1,5 +1,5 @@
-import type { NoveltyLine, WorkerNovelties } from '../projections/law/novelties.ts';
-import type { NoveltyTotals } from '../projections/law/novelty-queries.ts';
+import type { NoveltyLine, WorkerNovelties } from '../projections/reports/novelties.ts';
+import type { NoveltyTotals } from '../projections/reports/novelty-queries.ts';
 import { recordState, type Cell } from '../app/book-formats.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { VacationCommands, type CommandDeps } from '../../src/commands/handler.ts';
+import { VacationCommands, type CommandDeps } from '../../src/commands/vacation-commands.ts';
 import type { Actor, VacationRequest } from '../../src/commands/types.ts';
 import type { Queryable } from '../../src/db/types.ts';
 import { HolidayCalendar } from '../../src/domain/index.ts';

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { PaidVacation, WorkerPaidVacations } from '../../projections/law/electronic-payroll.ts';
+import type { PaidVacation, WorkerPaidVacations } from '../../projections/reports/electronic-payroll.ts';
 
 /**
  * The DIAN's individual electronic payroll document (Resolución 000013 de 2021, schema 1.0.6):

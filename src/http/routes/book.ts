@@ -1,6 +1,6 @@
 import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance } from 'fastify';
-import { registerBook, type BookScope } from '../../projections/law/book.ts';
+import { registerBook, type BookScope } from '../../projections/reports/book.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { CONTENT_TYPES, csvBook, jsonBook, xlsxBook } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';

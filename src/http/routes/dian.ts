@@ -1,6 +1,6 @@
 import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance } from 'fastify';
-import { monthPaidVacations, type ElectronicPayrollFilter } from '../../projections/law/electronic-payroll.ts';
+import { monthPaidVacations, type ElectronicPayrollFilter } from '../../projections/reports/electronic-payroll.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { jsonFragments, xmlFragments, type FragmentHead } from '../../app/dian/fragment.ts';
 import { MESSAGES } from '../../app/messages.ts';

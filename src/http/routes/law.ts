@@ -2,7 +2,7 @@ import { ENDPOINTS, route } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { Days360, toDecimal2 } from '../../domain/index.ts';
-import { periodsProblem } from '../../projections/law/periods.ts';
+import { periodsProblem } from '../../projections/reports/periods.ts';
 import type { User } from '../../reference/repository.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import type { AppDeps } from '../../app/context.ts';

@@ -11,7 +11,7 @@ import {
   movementTally,
   pageOf,
   type LiabilityScope,
-} from '../../projections/law/liability.ts';
+} from '../../projections/reports/liability.ts';
 import { ReferenceRepository } from '../../reference/repository.ts';
 import { CONTENT_TYPES, csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';

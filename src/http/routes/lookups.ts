@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { recordAudit } from '../../app/ports.ts';
 import { actorOf } from '../request-actor.ts';
 import { contractStatus, toDecimal2 } from '../../domain/index.ts';
-import { vacationBalance } from '../../projections/law/balance.ts';
+import { vacationBalance } from '../../projections/reports/balance.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';
 import { lookupError } from '../envelopes.ts';

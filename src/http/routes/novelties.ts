@@ -7,8 +7,8 @@ import {
   monthTotals,
   noveltiesPage,
   type WorkerNovelties,
-} from '../../projections/law/novelties.ts';
-import type { NoveltyFilter, NoveltyTotals } from '../../projections/law/novelty-queries.ts';
+} from '../../projections/reports/novelties.ts';
+import type { NoveltyFilter, NoveltyTotals } from '../../projections/reports/novelty-queries.ts';
 import { CONTENT_TYPES, csvTable, xlsxTable, type Cell } from '../../app/book-formats.ts';
 import type { AppDeps } from '../../app/context.ts';
 import { MESSAGES } from '../../app/messages.ts';

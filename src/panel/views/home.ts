@@ -8,7 +8,7 @@ import {
   periodWatch,
   type PeriodWatch,
   type WatchedWorker,
-} from '../../projections/law/period-watch.ts';
+} from '../../projections/reports/period-watch.ts';
 import { awaitingApproval, type AwaitingApproval } from '../../projections/vacations/queries.ts';
 import { subgerencias } from '../../reference/search.ts';
 import { bogotaTime, count, html, longDate, pesos, shortDate, url, type Html } from '../html.ts';

@@ -11,8 +11,8 @@ import {
   type LiabilitySum,
   type MovementSum,
   type Totals,
-} from '../../projections/law/liability.ts';
-import { days as daysOfUnits } from '../../projections/law/periods.ts';
+} from '../../projections/reports/liability.ts';
+import { days as daysOfUnits } from '../../projections/reports/periods.ts';
 import { subgerencias } from '../../reference/search.ts';
 import { count, days, html, longDate, monthName, monthSelect, pesos, shiftMonth, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';

@@ -3,7 +3,7 @@ import { companyContractOf, toDecimal2 } from '../../domain/index.ts';
 import { refusalWords } from '../../app/refusals.ts';
 import { VacationUseCases } from '../../app/vacations.ts';
 import { BALANCE_PROBLEM_MESSAGES } from '../../app/rule-messages.ts';
-import { vacationBalance, type BalanceProblem } from '../../projections/law/balance.ts';
+import { vacationBalance, type BalanceProblem } from '../../projections/reports/balance.ts';
 import type { VacationView } from '../../projections/index.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
 import { days, html, pesos, shortDate, url, type Html } from '../html.ts';

@@ -56,7 +56,7 @@ export const amortizationsProjector: Projector = defineProjector<Row[]>({
 ${columnDefinitions(AMORTIZATION_COLUMNS)},
         CONSTRAINT ${t}_pkey PRIMARY KEY (codigo_pila, periodo)
       );
-      -- A payroll month's novelties are read by month (src/projections/law/novelties.ts).
+      -- A payroll month's novelties are read by month (src/projections/reports/novelties.ts).
       CREATE INDEX IF NOT EXISTS ${t}_month ON ${t} (periodo, codigo_pila);
     `;
   },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleMessages } from '../../../src/app/rule-messages.ts';
 import { Vouch } from '../../../src/caching/vouch.ts';
-import { commandEvents, type VacationCommands } from '../../../src/commands/handler.ts';
+import { commandEvents, type VacationCommands } from '../../../src/commands/vacation-commands.ts';
 import { ProjectionService } from '../../../src/projections/index.ts';
 import { vouchForMonths } from '../../../src/projections/occupancy/vouch.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleMessages } from '../../../src/app/rule-messages.ts';
-import type { VacationCommands } from '../../../src/commands/handler.ts';
+import type { VacationCommands } from '../../../src/commands/vacation-commands.ts';
 import type { VacationRequest } from '../../../src/commands/types.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VacationCommands } from '../../../src/commands/handler.ts';
+import type { VacationCommands } from '../../../src/commands/vacation-commands.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { PostgresEventStore } from '../../../src/store/postgres-store.ts';
 import type { EventStore } from '../../../src/store/types.ts';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VacationCommands } from '../../../src/commands/handler.ts';
+import type { VacationCommands } from '../../../src/commands/vacation-commands.ts';
 import type { Actor } from '../../../src/commands/types.ts';
 import { workerStream } from '../../../src/events/streams.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';

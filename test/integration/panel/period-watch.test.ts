@@ -6,9 +6,9 @@ import {
   periodWatch,
   sweepAll,
   sweepStep,
-} from '../../../src/projections/law/period-watch.ts';
-import { liabilityLines, type LiabilityLine } from '../../../src/projections/law/liability.ts';
-import { periodsReport } from '../../../src/projections/law/periods.ts';
+} from '../../../src/projections/reports/period-watch.ts';
+import { liabilityLines, type LiabilityLine } from '../../../src/projections/reports/liability.ts';
+import { periodsReport } from '../../../src/projections/reports/periods.ts';
 import { liveRegisterOfWorkers } from '../../../src/projections/register/queries.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { workerFilesPage } from '../../../src/reference/worker-files.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { KnownWorkerReads } from '../../../src/caching/known-worker.ts';
-import { VacationCommands } from '../../../src/commands/handler.ts';
+import { VacationCommands } from '../../../src/commands/vacation-commands.ts';
 import type { WorkerFile } from '../../../src/commands/types.ts';
 import { emptyWorkerState, type WorkerState } from '../../../src/events/worker-state.ts';
 import type { EventStore } from '../../../src/store/types.ts';

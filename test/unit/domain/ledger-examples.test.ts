@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../../src/commands/evaluate.ts';
 import { balanceOn, salaryOn, type LedgerRecord } from '../../../src/domain/index.ts';
 import { ruleMessages } from '../../../src/app/rule-messages.ts';
-import { periodsReport } from '../../../src/projections/law/periods.ts';
-import { settlementPreview } from '../../../src/projections/law/settlement.ts';
+import { periodsReport } from '../../../src/projections/reports/periods.ts';
+import { settlementPreview } from '../../../src/projections/reports/settlement.ts';
 import { calendar, contract, fortnights, params, request, workerFile } from '../commands/builders.ts';
 import { entry } from '../projections/builders.ts';
 

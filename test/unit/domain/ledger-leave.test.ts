@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { balanceOn, type PaidSheet } from '../../../src/domain/index.ts';
-import { periodsReport } from '../../../src/projections/law/periods.ts';
+import { periodsReport } from '../../../src/projections/reports/periods.ts';
 import { contract, workerFile } from '../commands/builders.ts';
 
 /** One fortnight of 2026-10 with the days given, under the builders' contract (id 1, 15 days a year). */

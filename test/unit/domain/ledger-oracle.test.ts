@@ -8,9 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { evaluate } from '../../../src/commands/evaluate.ts';
 import { HolidayCalendar } from '../../../src/domain/index.ts';
-import { vacationBalance } from '../../../src/projections/law/balance.ts';
-import { periodsReport } from '../../../src/projections/law/periods.ts';
-import { settlementPreview } from '../../../src/projections/law/settlement.ts';
+import { vacationBalance } from '../../../src/projections/reports/balance.ts';
+import { periodsReport } from '../../../src/projections/reports/periods.ts';
+import { settlementPreview } from '../../../src/projections/reports/settlement.ts';
 import { arbWorker, day, entries, fileOf, governing, judged, modelAvailable, modelSettlement } from '../../support/balance-model.ts';
 
 const calendar = new HolidayCalendar();

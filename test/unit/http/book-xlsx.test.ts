@@ -1,7 +1,7 @@
 import ExcelJS from 'exceljs';
 import { describe, expect, it } from 'vitest';
 import { BOOK_COLUMNS, xlsxBook } from '../../../src/app/book-formats.ts';
-import type { BookWorker } from '../../../src/projections/law/book.ts';
+import type { BookWorker } from '../../../src/projections/reports/book.ts';
 import { entry } from '../projections/builders.ts';
 import { EMPTY_PAYROLL } from '../../../src/domain/index.ts';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodsReport, type PeriodWarning } from '../../../src/projections/law/periods.ts';
+import { periodsReport, type PeriodWarning } from '../../../src/projections/reports/periods.ts';
 import { contract, fortnights, workerFile } from '../commands/builders.ts';
 import { entry } from './builders.ts';
 

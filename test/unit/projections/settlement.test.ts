@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { periodsProblem } from '../../../src/projections/law/periods.ts';
-import { settlementPreview } from '../../../src/projections/law/settlement.ts';
+import { periodsProblem } from '../../../src/projections/reports/periods.ts';
+import { settlementPreview } from '../../../src/projections/reports/settlement.ts';
 import { contract, fortnights, params, workerFile } from '../commands/builders.ts';
 import { entry } from './builders.ts';
 
