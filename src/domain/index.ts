@@ -11,3 +11,4 @@ export * from './periods.ts';
 export * from './ledger.ts';
 export * from './ledger-pay.ts';
 export * from './liability.ts';
+export * from './notices.ts';

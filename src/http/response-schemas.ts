@@ -20,6 +20,12 @@ const figures = {
   vacValorTotal: z.number().int(),
 };
 
+/** The law's notices a booking carries without being refused (src/app/notices.ts); absent when there are none. */
+const avisos = z
+  .array(z.strictObject({ codigo: z.literal('art187Preaviso'), mensaje: z.string() }))
+  .optional()
+  .meta({ description: 'Avisos de la ley que no impiden registrar: art187Preaviso si el inicio está a menos de 15 días de hoy' });
+
 const calculation = z.strictObject({
   ...figures,
   vacPagado: flag,
@@ -33,7 +39,7 @@ const calculation = z.strictObject({
 const vacationRecord = z.strictObject({ ...figures, vacCodigoPila: code });
 
 export const calculateOk = success(200, calculation);
-export const addOk = success(201, z.strictObject({ codigo_pila: code, id: z.number().int(), vacaciones: vacationRecord }));
+export const addOk = success(201, z.strictObject({ codigo_pila: code, id: z.number().int(), vacaciones: vacationRecord, avisos }));
 export const editOk = success(
   200,
   z.strictObject({
@@ -42,6 +48,7 @@ export const editOk = success(
     codigoPilaNuevo: code,
     fechaEdicion: timestamp,
     vacaciones: vacationRecord,
+    avisos,
   }),
 );
 export const deleteOk = success(200, z.strictObject({ idEliminado: z.number().int(), codigoPila: code, fechaEliminacion: timestamp }));

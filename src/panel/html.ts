@@ -80,6 +80,8 @@ export function shortDate(d: string): string {
   const [y, m, day] = d.split('-').map(Number) as [number, number, number];
   return `${day} ${MONTH_NAMES[m - 1]!.slice(0, 3)} ${y}`;
 }
+/** A message of the interface with its ISO dates written as the panel writes them. */
+export const inPanelDates = (text: string) => text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (d) => shortDate(d));
 /** "2026-12-07" → "7 de diciembre de 2026", the form sentences use. */
 export function longDate(d: string): string {
   const [y, m, day] = d.split('-').map(Number) as [number, number, number];

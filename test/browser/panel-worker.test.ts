@@ -85,6 +85,25 @@ describe.skipIf(!hasChromium())(
       ).toBe('PK');
     });
 
+    it('warns in the preview, before anything is booked, of a start fewer than 15 days ahead (CST art. 187)', async () => {
+      const { page } = b;
+      await worker(page, srv.url, W.luisa);
+      await page.getByLabel('Fecha de inicio').fill('30/11/2026');
+      await page.getByLabel('Días hábiles').fill('6');
+      await page.getByRole('button', { name: 'Calcular' }).click();
+      const notice = page.locator('#avisos');
+      await expect(notice.innerText()).resolves.toContain(
+        'El inicio (30 nov 2026) está a menos de 15 días de hoy (21 nov 2026): el CST art. 187 pide avisar con 15 días de anticipación.',
+      );
+      await expectAccessible(page);
+      await screenshotsAt(page, 'worker-05-notice');
+      // A start far enough ahead carries no notice.
+      await page.getByLabel('Fecha de inicio').fill('14/12/2026');
+      await page.getByRole('button', { name: 'Calcular' }).click();
+      await expect(page.locator('#vista-previa').isVisible()).resolves.toBe(true);
+      await expect(notice.count()).resolves.toBe(0);
+    });
+
     it('edits a record not approved, folding the replaced one away', async () => {
       const { page } = b;
       await worker(page, srv.url, W.maria);

@@ -2909,6 +2909,12 @@ export interface components {
                      */
                     vacCodigoPila: string;
                 };
+                /** @description Avisos de la ley que no impiden registrar: art187Preaviso si el inicio está a menos de 15 días de hoy */
+                avisos?: {
+                    /** @enum {string} */
+                    codigo: "art187Preaviso";
+                    mensaje: string;
+                }[];
             };
         };
         Edited: {
@@ -2956,6 +2962,12 @@ export interface components {
                      */
                     vacCodigoPila: string;
                 };
+                /** @description Avisos de la ley que no impiden registrar: art187Preaviso si el inicio está a menos de 15 días de hoy */
+                avisos?: {
+                    /** @enum {string} */
+                    codigo: "art187Preaviso";
+                    mensaje: string;
+                }[];
             };
         };
         EditForm: {

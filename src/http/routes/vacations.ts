@@ -1,3 +1,4 @@
+import { noticesField } from '../../app/notices.ts';
 import { ENDPOINTS, route, type Endpoint } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VacationFigures } from '../../app/ports.ts';
@@ -116,6 +117,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
         codigo_pila: record.codigoPila,
         id: record.recordId,
         vacaciones: recordBody(record),
+        ...noticesField(record.startDate, deps.today()),
       });
     }),
   );
@@ -137,6 +139,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
         codigoPilaNuevo: record.codigoPila,
         fechaEdicion: bogotaTimestamp(new Date(record.createdAt)),
         vacaciones: recordBody(record),
+        ...noticesField(record.startDate, deps.today()),
       });
     }),
   );

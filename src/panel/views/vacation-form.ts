@@ -4,7 +4,9 @@ import { Fields } from '../../app/fields.ts';
 import { parseCreateInput } from '../../app/vacation-input.ts';
 import type { VacationView } from '../../projections/index.ts';
 import type { User } from '../../reference/repository.ts';
-import { dateField, days, fromDayMonthYear, html, pesos, shortDate, shortMonth, type Html } from '../html.ts';
+import { bookingNotices } from '../../domain/index.ts';
+import { noticeBody } from '../../app/notices.ts';
+import { dateField, days, fromDayMonthYear, html, inPanelDates, pesos, shortDate, shortMonth, type Html } from '../html.ts';
 
 /** The form's fields, named as in the JSON interface so both validate the same way. */
 const FORM_FIELDS = [
@@ -101,9 +103,18 @@ export function vacationForm(action: string, csrf: string, state: FormState, int
 /** A count of days kept in 360ths of a day, as the panel writes it. */
 const dayCount = (units: number) => days(toDecimal2(Days360.fromUnits(units)));
 
-export function previewBlock(f: VacationFigures): Html {
+/** The preview of a calculation, with the law's notices the booking would carry on `today`. */
+export function previewBlock(f: VacationFigures, today: string): Html {
+  const notices = bookingNotices(f.startDate, today);
   return html`<section aria-labelledby="preview-title" class="card" id="vista-previa">
   <h3 id="preview-title">Vista previa: las vacaciones cumplen todas las reglas</h3>
+  ${
+    notices.length === 0
+      ? ''
+      : html`<div class="flash flash-warning" role="status" id="avisos"><p>Puede registrarlas, pero tenga en cuenta:</p><ul>${notices.map(
+          (n) => html`<li>${inPanelDates(noticeBody(n).mensaje)}.</li>`,
+        )}</ul></div>`
+  }
   <dl class="facts">
     <dt>Del</dt><dd>${shortDate(f.startDate)} al ${shortDate(f.endDate)}</dd>
     <dt>Días</dt><dd>${f.days} hábiles, ${f.calendarDays} calendario</dd>

@@ -8,7 +8,7 @@ import { registerBook } from '../../projections/reports/book.ts';
 import { periodsProblem, type PeriodReport, type PeriodsReport } from '../../projections/reports/periods.ts';
 import type { SettlementWarning } from '../../projections/reports/settlement.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
-import { days, fromDayMonthYear, dateField, html, longDate, pesos, shortDate, url, type Html } from '../html.ts';
+import { days, fromDayMonthYear, dateField, html, inPanelDates, longDate, pesos, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 
 /**
@@ -19,7 +19,6 @@ import type { PanelContext } from '../context.ts';
  */
 
 /** The interface's words with their dates as the panel writes them ("2027-01-31" → "31 ene 2027"). */
-const inPanelDates = (text: string) => text.replace(/\b\d{4}-\d{2}-\d{2}\b/g, (d) => shortDate(d));
 const warningText = (w: SettlementWarning) => inPanelDates(warningBody(w).mensaje);
 
 /** A date asked for in a query as day-month-year (or as the interface writes it); null when absent or not a date. */

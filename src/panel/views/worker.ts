@@ -143,7 +143,7 @@ ${contracts}
 ${registerLinks(worker.documentNumber)}
 ${periods}
 ${settlement}
-${ctx.may(req, 'write') ? bookingSection(form, worker.documentNumber, csrf, balance, list) : ''}
+${ctx.may(req, 'write') ? bookingSection(form, worker.documentNumber, csrf, balance, list, today) : ''}
 <h2>Vacaciones</h2>
 ${timeline(list, { approve: ctx.may(req, 'approve'), write: ctx.may(req, 'write'), delete: mayDelete(user) }, worker.documentNumber, csrf, today)}`;
   }
@@ -193,6 +193,7 @@ function bookingSection(
   csrf: string,
   balance: Awaited<ReturnType<typeof vacationBalance>>,
   list: VacationView[],
+  today: string,
 ): Html {
   return html`<h2 id="form-title">Calcular y registrar vacaciones</h2>
 ${
@@ -202,7 +203,7 @@ ${
       </div>`
     : ''
 }
-${form.preview ? previewBlock(form.preview) : ''}
+${form.preview ? previewBlock(form.preview, today) : ''}
 ${
   !balance.ok && balance.problem.kind === 'no_contracts'
     ? html`<p>No se pueden registrar vacaciones: ningún contrato del trabajador está vigente hoy.</p>`
