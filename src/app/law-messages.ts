@@ -4,7 +4,7 @@ import { BALANCE_PROBLEM_MESSAGES, NO_PARAMS_STATE, formatDays } from './rule-me
 
 /** The warnings of the periods, the register and the settlement as callers read them: a kind and its words. */
 export type WarningBody = {
-  tipo: 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior' | 'liquidado' | 'proyectado';
+  tipo: 'acumulacion' | 'prescripcion' | 'prescrito' | 'posterior' | 'liquidado' | 'proyectado' | 'art190SeisDias';
   mensaje: string;
 };
 
@@ -30,6 +30,13 @@ export function warningBody(w: SettlementWarning): WarningBody {
       return {
         tipo: 'prescripcion',
         mensaje: `Los ${pendingDays(w.pendingUnits)} días pendientes ${ofPeriod(w.period)} prescriben el ${w.on} (artículo 488 del CST)`,
+      };
+    case 'sixDays':
+      return {
+        tipo: 'art190SeisDias',
+        mensaje:
+          `El período ${w.period.number} del contrato ${w.period.contractId}, exigible desde el ${w.enforceableFrom}, pasó su año ` +
+          `(hasta el ${w.due}) sin unas vacaciones disfrutadas de al menos 6 días hábiles continuos (artículo 190 del CST)`,
       };
     case 'endsAfterLeaving':
       return {

@@ -244,6 +244,14 @@ export function enforceableFrom(earnedOn: string): string {
   return addYears(earnedOn, 1);
 }
 
+/** Business days a worker enjoys at a stretch each year, at least (CST art. 190): they cannot be accumulated. */
+export const CONTINUOUS_DAYS = 6;
+
+/** The end of the year in which a period's vacation, enforceable from `enforceable`, must give its continuous days (CST art. 190). */
+export function continuousDaysDue(enforceable: string): string {
+  return addYears(enforceable, 1);
+}
+
 /** Three years after the vacation became enforceable, the right to it prescribes (CST art. 488). */
 export function prescribesOn(earnedOn: string): string {
   return addYears(enforceableFrom(earnedOn), 3);

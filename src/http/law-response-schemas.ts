@@ -10,7 +10,7 @@ const days2 = z.number().meta({ description: 'Días con dos decimales' });
 const warnings = z
   .array(
     z.strictObject({
-      tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior', 'liquidado', 'proyectado']),
+      tipo: z.enum(['acumulacion', 'prescripcion', 'prescrito', 'posterior', 'liquidado', 'proyectado', 'art190SeisDias']),
       mensaje: z.string(),
     }),
   )

@@ -3497,7 +3497,7 @@ export interface components {
                 /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado" | "art190SeisDias";
                     mensaje: string;
                 }[];
             };
@@ -3668,7 +3668,7 @@ export interface components {
                 /** @description Más de dos períodos causados pendientes (cuatro para personal técnico o de confianza, CST art. 190); períodos pendientes que prescriben en los próximos 180 días o ya prescritos (CST art. 488); en la liquidación, vacaciones que terminan después de la fecha de retiro (posterior), días pendientes de contratos ya liquidados, que no se incluyen (liquidado), y días laborados después de la última nómina, que se proyectan desde el contrato (proyectado) */
                 advertencias: {
                     /** @enum {string} */
-                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado";
+                    tipo: "acumulacion" | "prescripcion" | "prescrito" | "posterior" | "liquidado" | "proyectado" | "art190SeisDias";
                     mensaje: string;
                 }[];
             };

@@ -1,7 +1,9 @@
 import {
+  CONTINUOUS_DAYS,
   Days360,
   addDays,
   consultContract,
+  continuousDaysDue,
   enforceableFrom,
   periodsOn,
   prescribesOn,
@@ -55,7 +57,9 @@ export type PeriodWarning =
   | { kind: 'accumulation'; owed: number; limit: number; extended: boolean }
   /** A period's pending days prescribe within PRESCRIPTION_NOTICE_DAYS (CST art. 488). */
   | { kind: 'aboutToPrescribe'; period: PeriodRef; pendingUnits: number; on: string }
-  | { kind: 'prescribed'; period: PeriodRef; pendingUnits: number; on: string };
+  | { kind: 'prescribed'; period: PeriodRef; pendingUnits: number; on: string }
+  /** A year has passed since the period became enforceable without one enjoyed record of 6 business days or more charged to it (CST art. 190). */
+  | { kind: 'sixDays'; period: PeriodRef; enforceableFrom: string; due: string };
 
 export interface PeriodsReport {
   asOf: string;
@@ -156,11 +160,16 @@ export function reportOf(file: Pick<WorkerFile, 'contracts'>, records: readonly 
       pending: days(balance.availableUnits),
       pendingUnits: balance.availableUnits,
     },
-    warnings: warningsOf(file, reports, asOf),
+    warnings: warningsOf(file, reports, asOf, new Map(records.map((r) => [r.codigoPila, r]))),
   };
 }
 
-function warningsOf(file: Pick<WorkerFile, 'contracts'>, reports: readonly PeriodReport[], asOf: string): PeriodWarning[] {
+function warningsOf(
+  file: Pick<WorkerFile, 'contracts'>,
+  reports: readonly PeriodReport[],
+  asOf: string,
+  records: ReadonlyMap<string, RegisterEntry>,
+): PeriodWarning[] {
   const warnings: PeriodWarning[] = [];
   // A settled contract's periods were paid off when it was settled: nothing of them is owed.
   const owed = reports.filter((p) => p.earnedOn !== null && p.pendingUnits > 0 && !p.settled);
@@ -176,6 +185,17 @@ function warningsOf(file: Pick<WorkerFile, 'contracts'>, reports: readonly Perio
     const on = p.prescribesOn!;
     if (p.prescribed) warnings.push({ kind: 'prescribed', period, pendingUnits: p.pendingUnits, on });
     else if (on <= notice) warnings.push({ kind: 'aboutToPrescribe', period, pendingUnits: p.pendingUnits, on });
+  }
+  for (const p of reports) {
+    if (p.settled || p.enforceableFrom === null) continue;
+    const due = continuousDaysDue(p.enforceableFrom);
+    if (due >= asOf) continue;
+    const stretch = p.records.some((part) => {
+      const r = records.get(part.codigoPila);
+      return r !== undefined && !r.compensated && r.businessDays >= CONTINUOUS_DAYS;
+    });
+    if (!stretch)
+      warnings.push({ kind: 'sixDays', period: { contractId: p.contractId, number: p.number }, enforceableFrom: p.enforceableFrom, due });
   }
   return warnings;
 }
