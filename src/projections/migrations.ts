@@ -80,4 +80,16 @@ export const projectionMigrations: Migration[] = [
       );
     `,
   },
+  {
+    version: 72,
+    name: 'period watch: periods whose year passed without 6 continuous days enjoyed',
+    sql: `
+      -- How many of the worker's periods carry the art. 190 warning of six continuous days
+      -- (src/projections/reports/periods.ts); null when none. Every worker is figured again at
+      -- the next sweep, which the forgotten reference version makes due at once.
+      ALTER TABLE rm_period_watch ADD COLUMN six_days integer;
+      CREATE INDEX rm_period_watch_six_days ON rm_period_watch (name, worker_id) WHERE six_days IS NOT NULL;
+      UPDATE rm_period_watch_sweep SET reference_version = NULL;
+    `,
+  },
 ];

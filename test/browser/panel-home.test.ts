@@ -69,8 +69,10 @@ describe.skipIf(!hasChromium())(
       await expect(page.getByRole('link', { name: ROSA.name }).first().getAttribute('href')).resolves.toBe(
         `/panel/trabajador/${ROSA.document}#periodos`,
       );
+      // Her periods' years to be enjoyed passed without 6 continuous days enjoyed (CST art. 190).
+      await expect(periods.innerText()).resolves.toMatch(new RegExp(`${ROSA.name}: \\d+ periodos sin 6 días continuos disfrutados`));
       // Nobody else in the fixture, whose contracts began in 2024, is named.
-      await expect(page.locator('ul.links li').count()).resolves.toBe(2);
+      await expect(page.locator('ul.links li').count()).resolves.toBe(3);
 
       // María books a week that includes today (a Saturday): she is away today and this week.
       await page.goto(`${srv.url}/panel/trabajador/${W.maria}`);

@@ -68,7 +68,7 @@ const more = (shown: number, total: number) =>
   total > shown ? html`<p class="muted">Se muestran ${shown} de ${count(total)} trabajadores.</p>` : '';
 
 function watchList(watch: PeriodWatch): Html {
-  const { accumulating, prescribing } = watch;
+  const { accumulating, prescribing, continuous } = watch;
   return html`<h3>Más de dos periodos pendientes (CST art. 190)</h3>
 ${
   accumulating.total === 0
@@ -87,6 +87,15 @@ ${
     ? html`<p>Ningún periodo pendiente prescribe en los próximos ${PRESCRIPTION_WATCH_DAYS} días.</p>`
     : html`<ul class="links">${prescribing.workers.map((w) => html`<li>${link(w)}: prescriben el ${longDate(w.prescribesOn!)}</li>`)}</ul>
 ${more(prescribing.workers.length, prescribing.total)}`
+}
+<h3>Un año sin 6 días hábiles continuos disfrutados (CST art. 190)</h3>
+${
+  continuous.total === 0
+    ? html`<p>Todos disfrutaron al menos 6 días hábiles continuos en el año de cada periodo.</p>`
+    : html`<ul class="links">${continuous.workers.map(
+        (w) => html`<li>${link(w)}: ${w.sixDays === 1 ? '1 periodo' : `${w.sixDays} periodos`} sin 6 días continuos disfrutados</li>`,
+      )}</ul>
+${more(continuous.workers.length, continuous.total)}`
 }`;
 }
 

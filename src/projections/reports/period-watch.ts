@@ -8,7 +8,8 @@ import { periodsReport, type PeriodWarning } from './periods.ts';
 
 /**
  * Which workers' accrual periods need the employer's attention (CST art. 190: more periods
- * pending than a worker may accumulate; art. 488: pending days about to prescribe), for the whole
+ * pending than a worker may accumulate, or a year passed without 6 continuous days enjoyed;
+ * art. 488: pending days about to prescribe), for the whole
  * company. The periods are the register's own report (periodsReport, as the periods endpoint and
  * the worker page figure them), which needs each worker's payroll and records and the day it is
  * figured on: so a sweep figures every worker a batch at a time and keeps only those with
@@ -39,6 +40,8 @@ export interface WatchedWorker {
   accumulation: { owed: number; limit: number; extended: boolean } | null;
   /** The earliest date within PRESCRIPTION_WATCH_DAYS of the figuring day on which pending days prescribe, when so. */
   prescribesOn: string | null;
+  /** Periods whose year to be enjoyed passed without 6 continuous business days enjoyed (art. 190), when any. */
+  sixDays: number | null;
 }
 
 /** The row a worker's report leaves in the watch; null when nothing in it needs heeding. */
@@ -46,13 +49,16 @@ export function watchRow(file: WorkerFileRow, warnings: readonly PeriodWarning[]
   const until = addDays(figuredOn, PRESCRIPTION_WATCH_DAYS);
   let accumulation: WatchedWorker['accumulation'] = null;
   let prescribesOn: string | null = null;
+  let six = 0;
   for (const w of warnings) {
     if (w.kind === 'accumulation') accumulation = { owed: w.owed, limit: w.limit, extended: w.extended };
     else if (w.kind === 'aboutToPrescribe' && w.on <= until && (prescribesOn === null || w.on < prescribesOn)) prescribesOn = w.on;
+    else if (w.kind === 'sixDays') six++;
   }
-  if (!accumulation && !prescribesOn) return null;
+  const sixDays = six === 0 ? null : six;
+  if (!accumulation && !prescribesOn && sixDays === null) return null;
   const { worker } = file;
-  return { documentNumber: worker.documentNumber, name: `${worker.firstNames} ${worker.lastNames}`, accumulation, prescribesOn };
+  return { documentNumber: worker.documentNumber, name: `${worker.firstNames} ${worker.lastNames}`, accumulation, prescribesOn, sixDays };
 }
 
 /** A worker's liability on the sweep's day, as the liability report figures it (src/domain/liability.ts). */
@@ -206,10 +212,10 @@ async function writeWatchRows(tx: Queryable, batch: FiguredBatch, today: string)
   const rows = batch.watched;
   if (rows.length === 0) return;
   await tx.query(
-    `INSERT INTO ${PERIOD_WATCH_TABLE} (worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)
-       SELECT u.worker_id, u.document_number, u.name, u.subgerencias::text[], u.owed, u.owed_limit, u.extended, u.prescribes_on
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[], $7::boolean[], $8::date[])
-              AS u(worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on)`,
+    `INSERT INTO ${PERIOD_WATCH_TABLE} (worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on, six_days)
+       SELECT u.worker_id, u.document_number, u.name, u.subgerencias::text[], u.owed, u.owed_limit, u.extended, u.prescribes_on, u.six_days
+         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::integer[], $7::boolean[], $8::date[], $9::integer[])
+              AS u(worker_id, document_number, name, subgerencias, owed, owed_limit, extended, prescribes_on, six_days)`,
     [
       rows.map(({ file }) => file.worker.id),
       rows.map(({ row }) => row.documentNumber),
@@ -223,6 +229,7 @@ async function writeWatchRows(tx: Queryable, batch: FiguredBatch, today: string)
       rows.map(({ row }) => row.accumulation?.limit ?? null),
       rows.map(({ row }) => row.accumulation?.extended ?? false),
       rows.map(({ row }) => row.prescribesOn),
+      rows.map(({ row }) => row.sixDays),
     ],
   );
 }
@@ -306,6 +313,8 @@ export interface WatchList {
 export interface PeriodWatch {
   accumulating: WatchList;
   prescribing: WatchList;
+  /** Workers with periods whose year passed without 6 continuous business days enjoyed, by name. */
+  continuous: WatchList;
   /** The day the last complete sweep figured the periods on, and when it ended; null before the first. */
   figuredOn: string | null;
   finishedAt: Date | null;
@@ -318,9 +327,10 @@ const watchedOf = (row: Record<string, unknown>): WatchedWorker => ({
   name: row.name as string,
   accumulation: row.owed === null ? null : { owed: toNumber(row.owed), limit: toNumber(row.owed_limit), extended: row.extended === true },
   prescribesOn: (row.prescribes_on as string | null) ?? null,
+  sixDays: row.six_days === null || row.six_days === undefined ? null : toNumber(row.six_days),
 });
 
-const WATCH_COLUMNS = `document_number, name, owed, owed_limit, extended, to_char(prescribes_on, 'YYYY-MM-DD') AS prescribes_on`;
+const WATCH_COLUMNS = `document_number, name, owed, owed_limit, extended, to_char(prescribes_on, 'YYYY-MM-DD') AS prescribes_on, six_days`;
 
 /**
  * The workers of these subgerencias (all when null) whose periods need heeding on `today`: those
@@ -330,7 +340,7 @@ const WATCH_COLUMNS = `document_number, name, owed, owed_limit, extended, to_cha
 export async function periodWatch(q: Queryable, units: readonly string[] | null, today: string, limit: number): Promise<PeriodWatch> {
   const scope = `($1::text[] IS NULL OR subgerencias && $1::text[])`;
   const prescribing = `prescribes_on BETWEEN $2::date AND $2::date + $3::int AND ${scope}`;
-  const [acc, accN, pre, preN, sweep] = await Promise.all([
+  const [acc, accN, pre, preN, six, sixN, sweep] = await Promise.all([
     q.query<Record<string, unknown>>(
       `SELECT ${WATCH_COLUMNS} FROM ${PERIOD_WATCH_TABLE} WHERE owed IS NOT NULL AND ${scope} ORDER BY owed DESC, name, worker_id LIMIT $2`,
       [units, limit],
@@ -345,6 +355,11 @@ export async function periodWatch(q: Queryable, units: readonly string[] | null,
       today,
       PRESCRIPTION_WATCH_DAYS,
     ]),
+    q.query<Record<string, unknown>>(
+      `SELECT ${WATCH_COLUMNS} FROM ${PERIOD_WATCH_TABLE} WHERE six_days IS NOT NULL AND ${scope} ORDER BY name, worker_id LIMIT $2`,
+      [units, limit],
+    ),
+    q.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${PERIOD_WATCH_TABLE} WHERE six_days IS NOT NULL AND ${scope}`, [units]),
     q.query<{ figured_on: string | null; finished_at: Date | null; sweeping: boolean }>(
       `SELECT to_char(figured_on, 'YYYY-MM-DD') AS figured_on, finished_at, sweeping_on IS NOT NULL AS sweeping
          FROM ${PERIOD_SWEEP_TABLE} WHERE id = 1`,
@@ -354,6 +369,7 @@ export async function periodWatch(q: Queryable, units: readonly string[] | null,
   return {
     accumulating: { total: toNumber(accN.rows[0]?.n ?? 0), workers: acc.rows.map(watchedOf) },
     prescribing: { total: toNumber(preN.rows[0]?.n ?? 0), workers: pre.rows.map(watchedOf) },
+    continuous: { total: toNumber(sixN.rows[0]?.n ?? 0), workers: six.rows.map(watchedOf) },
     figuredOn: s?.figured_on ?? null,
     finishedAt: s?.finished_at ?? null,
     sweeping: s?.sweeping === true,

@@ -81,7 +81,13 @@ describe('the period watch figured by a sweep', () => {
     expect(w.figuredOn).toBe(TODAY);
     expect(w.sweeping).toBe(false);
     expect(w.accumulating.workers).toEqual([
-      { documentNumber: ROSA.document, name: ROSA.name, accumulation: { owed: 5, limit: 2, extended: false }, prescribesOn: '2027-01-31' },
+      {
+        documentNumber: ROSA.document,
+        name: ROSA.name,
+        accumulation: { owed: 5, limit: 2, extended: false },
+        prescribesOn: '2027-01-31',
+        sixDays: w.accumulating.workers[0]?.sixDays ?? null,
+      },
     ]);
     expect(w.prescribing.workers.map((x) => [x.documentNumber, x.prescribesOn])).toEqual([[ROSA.document, '2027-01-31']]);
 
@@ -101,6 +107,22 @@ describe('the period watch figured by a sweep', () => {
       )
       .map((f) => f.worker.documentNumber);
     expect(warned).toEqual(w.accumulating.workers.map((x) => x.documentNumber));
+
+    // The six continuous days of art. 190: each worker with the count of the periods warned of.
+    const six = files
+      .map((f) => ({
+        doc: f.worker.documentNumber,
+        n: periodsReport(
+          f,
+          records.filter((r) => r.workerId === f.worker.id),
+          TODAY,
+        ).warnings.filter((x) => x.kind === 'sixDays').length,
+      }))
+      .filter((x) => x.n > 0);
+    expect(six.length).toBeGreaterThan(0);
+    const all = await periodWatch(t.db, null, TODAY, 10_000);
+    expect(all.continuous.total).toBe(six.length);
+    expect(new Map(all.continuous.workers.map((x) => [x.documentNumber, x.sixDays]))).toEqual(new Map(six.map((x) => [x.doc, x.n])));
   });
 
   it("keeps to a jefe's subgerencias, and to the 90 days ahead of the day asked", async () => {
