@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './caching/batched-appender.ts';
 import { VacationCommands, commandEvents } from './commands/vacation-commands.ts';
+import { ClosureCommands } from './commands/closures.ts';
+import { unknownInScope, workerFilesInScope, workersChangedAmong } from './reference/worker-files.ts';
 import type { Config } from './config/config.ts';
 import { migrate } from './migrations.ts';
 import { openDb } from './db/open.ts';
@@ -126,17 +128,33 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     (documentNumber) => reference.workerFileByDocument(documentNumber),
     (workerId) => readSide.workerStateOf(workerId),
   );
+  const events = commandEvents(store, { batching, vouch: months });
+  const nextRecordId = idsInBlocks((n) => nextRecordIds(db, n));
   const commands = new VacationCommands({
     store,
-    events: commandEvents(store, { batching, vouch: months }),
+    events,
     reference,
     // calculate is a query: it reads the read model of folded states, not the stream.
     fileAndState: (documentNumber) => knownWorkers.read(documentNumber),
     calendar,
     today,
     now: opts.now,
-    nextRecordId: idsInBlocks((n) => nextRecordIds(db, n)),
+    nextRecordId,
     onConflict: (stream) => metrics.conflicts.inc({ stream_kind: stream.split('-')[0]! }),
+  });
+  const closures = new ClosureCommands({
+    events,
+    reference: {
+      filesInScope: (scope) => workerFilesInScope(db, scope),
+      version: () => reference.version(),
+      changedSince: (version, ids) => workersChangedAmong(db, version, ids),
+      unknownIn: (scope) => unknownInScope(db, scope),
+    },
+    calendar,
+    today,
+    now: opts.now,
+    nextRecordId,
+    headPosition: () => rawStore.headPosition(),
   });
 
   const app = await buildServer(
@@ -146,6 +164,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       store,
       reference,
       commands,
+      closures,
       audits,
       readSide,
       // Only the runner that applies the vacations read model here hears of appends at once.

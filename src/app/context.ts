@@ -1,4 +1,5 @@
 import type { VacationCommands } from '../commands/vacation-commands.ts';
+import type { ClosureCommands } from '../commands/closures.ts';
 import type { Config } from '../config/config.ts';
 import type { InstanceLiveness } from '../db/instance-liveness.ts';
 import type { Db } from '../db/types.ts';
@@ -58,6 +59,8 @@ export interface AppDeps {
   store: EventStore;
   reference: ReferenceLookups;
   commands: VacationCommands;
+  /** Collective closures: many workers' records decided and written as one. */
+  closures: ClosureCommands;
   /** Where audited queries record themselves (gathered into shared appends). */
   audits: { append(writes: StreamWrite[]): Promise<Position> };
   readSide: ReadSide;

@@ -77,6 +77,48 @@ export const interruptBody = z.object({
   emailUserResponsable: strictEmail,
 });
 
+const closureId = z
+  .string()
+  .regex(/^COL_\d{1,16}_[0-9a-f]{8}$/)
+  .meta({ description: 'Identificador de la colectiva, como lo dio su reserva', example: 'COL_1795000000000_0a1b2c3d' });
+
+/** A collective closure (vacaciones colectivas): a scope, a start, business days and the Saturday flag. */
+export const closureBody = z.object({
+  subgerenciaId: z
+    .string()
+    .regex(/^[^,\s][^,]{0,79}(,[^,\s][^,]{0,79}){0,49}$/)
+    .optional()
+    .meta({ description: 'Subgerencias que cierran, separadas por comas (o contratoEmpresaId)', example: 'SG-OPERACIONES' }),
+  contratoEmpresaId: z
+    .string()
+    .regex(/^\d{1,15}$/)
+    .optional()
+    .meta({ description: 'Contrato de empresa cuyas subgerencias cierran todas (o subgerenciaId)', example: '10' }),
+  fechaInicio: lawDate.meta({ description: lawDateText('Primer día de la colectiva, hábil'), example: '2026-12-28' }),
+  dias: days,
+  laboraSabado: flag('"1" los sábados cuentan como hábiles, "0" no (por defecto)'),
+  vista: z.enum(['previa']).optional().meta({ description: '"previa": nada se guarda, solo se muestra quién quedaría y quién no' }),
+  huella: z
+    .string()
+    .regex(/^\d{1,20}\.\d{1,20}\.\d{1,20}$/)
+    .optional()
+    .meta({ description: 'La huella de la vista previa: si algún trabajador cambió desde entonces, no se reserva nada (409)' }),
+  emailUserResponsable: strictEmail,
+});
+
+export const closureCodeBody = z.object({ idColectiva: closureId, emailUserResponsable: strictEmail });
+
+export const closureCancelBody = z.object({
+  idColectiva: closureId,
+  motivo: z
+    .string()
+    .trim()
+    .min(3)
+    .max(500)
+    .meta({ description: 'Por qué se cancela la colectiva', example: 'Cambio del cierre de planta' }),
+  emailUserResponsable: strictEmail,
+});
+
 export const consultQuery = z.object({
   numeroDocumento: document,
   emailResponsable: email,

@@ -3,7 +3,7 @@ import type { VacationRequest } from '../commands/types.ts';
 import { MESSAGES, repeatedField as repeated } from './messages.ts';
 import { emailNameHint, type Fields } from './fields.ts';
 import type { InterruptionReason } from '../events/types.ts';
-import { calculateBody, codeBody, editBody, interruptBody } from './schemas.ts';
+import { calculateBody, closureBody, closureCancelBody, closureCodeBody, codeBody, editBody, interruptBody } from './schemas.ts';
 
 export interface Rejection {
   status: number;
@@ -155,4 +155,59 @@ export function parseInterruptInput(
   if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
   const v = r.value;
   return { ok: true, value: { code: v.codigoPila, date: v.fechaInterrupcion, reason: v.motivo, email: v.emailUserResponsable } };
+}
+
+/** A collective closure as the form gives it. */
+export interface ClosureInput {
+  scope: { subgerenciaIds: string[]; companyContractId: number | null };
+  startDate: string;
+  days: number;
+  worksSaturday: boolean;
+  preview: boolean;
+  /** What the preview saw (its huella): the log's head and the reference data's version. */
+  seen: { head: { commit: bigint; prepare: bigint }; version: number } | null;
+  email: string;
+}
+
+/** Subgerencias or a company contract, exactly one; everything else as the schema says. */
+export function parseClosureInput(fields: Fields): { ok: true; value: ClosureInput } | ({ ok: false } & Rejection) {
+  const r = validate(closureBody, fields);
+  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
+  const v = r.value;
+  if ((v.subgerenciaId === undefined) === (v.contratoEmpresaId === undefined)) {
+    const text = 'Indique las subgerencias (subgerenciaId) o un contrato de empresa (contratoEmpresaId), uno de los dos';
+    return { ok: false, status: 400, message: MESSAGES.missingData, errors: { subgerenciaId: text, contratoEmpresaId: text } };
+  }
+  const [commit, prepare, version] = v.huella?.split('.') ?? [];
+  return {
+    ok: true,
+    value: {
+      scope: {
+        subgerenciaIds: v.subgerenciaId ? [...new Set(v.subgerenciaId.split(',').map((x) => x.trim()))] : [],
+        companyContractId: v.contratoEmpresaId ? Number(v.contratoEmpresaId) : null,
+      },
+      startDate: v.fechaInicio,
+      days: Number(v.dias),
+      worksSaturday: v.laboraSabado === '1',
+      preview: v.vista === 'previa',
+      seen: v.huella ? { head: { commit: BigInt(commit!), prepare: BigInt(prepare!) }, version: Number(version) } : null,
+      email: v.emailUserResponsable,
+    },
+  };
+}
+
+export function parseClosureCodeInput(
+  fields: Fields,
+): { ok: true; value: { closureId: string; email: string } } | ({ ok: false } & Rejection) {
+  const r = validate(closureCodeBody, fields);
+  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
+  return { ok: true, value: { closureId: r.value.idColectiva, email: r.value.emailUserResponsable } };
+}
+
+export function parseClosureCancelInput(
+  fields: Fields,
+): { ok: true; value: { closureId: string; reason: string; email: string } } | ({ ok: false } & Rejection) {
+  const r = validate(closureCancelBody, fields);
+  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
+  return { ok: true, value: { closureId: r.value.idColectiva, reason: r.value.motivo, email: r.value.emailUserResponsable } };
 }

@@ -19,3 +19,6 @@ export const isUnitStream = (stream: string): boolean => stream.startsWith('unit
 
 /** Audited queries (consult, contract check) of one worker; kept apart so reads never conflict with writes. */
 export const auditStream = (workerId: number): string => `audit-worker-${workerId}`;
+
+/** One stream per collective closure: its decision, approval and cancellation. */
+export const closureStream = (closureId: string): string => `closure-${closureId}`;

@@ -44,6 +44,8 @@ export const vacationRecordSchema = z.object({
    * from records written before interruptions existed, which continue nothing.
    */
   continues: z.string().nullable().optional(),
+  /** The collective closure that booked the record (DOMAIN "Collective vacations"); absent: booked alone. */
+  closureId: z.string().optional(),
   createdAt: z.string(),
 });
 export type VacationRecord = z.infer<typeof vacationRecordSchema>;
@@ -62,6 +64,9 @@ export const vacationDeletedSchema = z.object({
   snapshot: vacationRecordSchema.extend({ approved: z.boolean() }),
   deletedByUserId: z.number().int(),
   deletedAt: z.string(),
+  /** The closure whose cancellation deleted the record, and the reason it gave. */
+  closureId: z.string().optional(),
+  closureReason: z.string().optional(),
 });
 export type VacationDeleted = z.infer<typeof vacationDeletedSchema>;
 
@@ -174,6 +179,55 @@ export const contractStatusCheckedSchema = z.object({
 });
 export type ContractStatusChecked = z.infer<typeof contractStatusCheckedSchema>;
 
+/** Who a closure reaches: subgerencias, or every subgerencia of a company contract. */
+export const closureScopeSchema = z.object({
+  subgerenciaIds: z.array(z.string()),
+  companyContractId: z.number().int().nullable(),
+});
+export type ClosureScope = z.infer<typeof closureScopeSchema>;
+
+/** Why a worker in a closure's scope got no record of it. */
+export const CLOSURE_EXCLUSIONS = ['solapamiento', 'finContrato', 'sinContrato', 'sinParametrizacion', 'diaNoHabil'] as const;
+export type ClosureExclusion = (typeof CLOSURE_EXCLUSIONS)[number];
+
+/**
+ * A collective closure (vacaciones colectivas, CST art. 187) booked: one decision over many
+ * workers, written to its own stream in the same append as every record it booked.
+ */
+export const collectiveClosureScheduledSchema = z.object({
+  closureId: z.string(),
+  scope: closureScopeSchema,
+  startDate: date,
+  businessDays: z.number().int(),
+  worksSaturday: z.boolean(),
+  records: z.array(z.object({ codigoPila: z.string(), workerId: z.number().int(), documentNumber: z.string() })),
+  excluded: z.array(
+    z.object({ workerId: z.number().int(), documentNumber: z.string(), reason: z.enum(CLOSURE_EXCLUSIONS), detail: z.string() }),
+  ),
+  scheduledByUserId: z.number().int(),
+  scheduledAt: z.string(),
+});
+export type CollectiveClosureScheduled = z.infer<typeof collectiveClosureScheduledSchema>;
+
+/** A closure's pending records approved together. */
+export const collectiveClosureApprovedSchema = z.object({
+  closureId: z.string(),
+  codes: z.array(z.string()),
+  approvedByUserId: z.number().int(),
+  approvedAt: z.string(),
+});
+export type CollectiveClosureApproved = z.infer<typeof collectiveClosureApprovedSchema>;
+
+/** A closure called off before its start: its pending records deleted, with its reason. */
+export const collectiveClosureCancelledSchema = z.object({
+  closureId: z.string(),
+  reason: z.string(),
+  codes: z.array(z.string()),
+  cancelledByUserId: z.number().int(),
+  cancelledAt: z.string(),
+});
+export type CollectiveClosureCancelled = z.infer<typeof collectiveClosureCancelledSchema>;
+
 export const eventSchemas = {
   VacationCreated: vacationRecordSchema,
   VacationImported: vacationImportedSchema,
@@ -187,6 +241,9 @@ export const eventSchemas = {
   VacationEditStarted: vacationEditStartedSchema,
   VacationEditFailed: vacationEditFailedSchema,
   VacationInterrupted: vacationInterruptedSchema,
+  CollectiveClosureScheduled: collectiveClosureScheduledSchema,
+  CollectiveClosureApproved: collectiveClosureApprovedSchema,
+  CollectiveClosureCancelled: collectiveClosureCancelledSchema,
 } as const;
 
 export type EventType = keyof typeof eventSchemas;
@@ -205,6 +262,9 @@ export const CURRENT_VERSION: Record<EventType, number> = {
   VacationEditStarted: 1,
   VacationEditFailed: 1,
   VacationInterrupted: 1,
+  CollectiveClosureScheduled: 1,
+  CollectiveClosureApproved: 1,
+  CollectiveClosureCancelled: 1,
 };
 
 export type DomainEvent =
@@ -219,7 +279,10 @@ export type DomainEvent =
   | { type: 'ContractStatusChecked'; data: ContractStatusChecked }
   | { type: 'VacationEditStarted'; data: VacationEditStarted }
   | { type: 'VacationEditFailed'; data: VacationEditFailed }
-  | { type: 'VacationInterrupted'; data: VacationInterrupted };
+  | { type: 'VacationInterrupted'; data: VacationInterrupted }
+  | { type: 'CollectiveClosureScheduled'; data: CollectiveClosureScheduled }
+  | { type: 'CollectiveClosureApproved'; data: CollectiveClosureApproved }
+  | { type: 'CollectiveClosureCancelled'; data: CollectiveClosureCancelled };
 
 /** Who did it and through what: carried by every event. */
 export const eventMetadataSchema = z.object({

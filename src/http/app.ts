@@ -26,6 +26,7 @@ import { lookupRoutes } from './routes/lookups.ts';
 import { noveltyRoutes } from './routes/novelties.ts';
 import { readRoutes } from './routes/read.ts';
 import { vacationRoutes } from './routes/vacations.ts';
+import { closureRoutes } from './routes/closures.ts';
 
 /** helmet's headers with the content security policy off: the panel sets its own (src/panel). */
 const SECURITY_HEADERS = securityHeaders({ contentSecurityPolicy: false });
@@ -192,6 +193,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
       async (scope) => {
         scope.addHook('preValidation', refuseRepeatedParameters);
         vacationRoutes(scope, deps);
+        closureRoutes(scope, deps);
         lookupRoutes(scope, deps);
         readRoutes(scope, deps);
         lawRoutes(scope, deps);

@@ -6,6 +6,9 @@ import {
   auditVerifyQuery,
   bookQuery,
   calculateBody,
+  closureBody,
+  closureCancelBody,
+  closureCodeBody,
   codeBody,
   consultQuery,
   contractQuery,
@@ -122,6 +125,28 @@ export const ENDPOINTS = {
     'Interrumpir vacaciones aprobadas y disfrutadas en curso (CST art. 188); los días no disfrutados vuelven al saldo',
     ['InterruptForm', interruptBody],
     (k) => ({ ...k.ok(200, 'Vacaciones interrumpidas', 'Interrupted', R.interruptOk), ...k.errors(IDEMPOTENT_ERRORS) }),
+  ),
+  closure: post(
+    '/api/vacaciones/colectivas',
+    'Vacaciones colectivas de una o más subgerencias o de un contrato de empresa: vista previa (vista=previa) o reserva de todo o nada',
+    ['ClosureForm', closureBody],
+    (k) => ({
+      ...k.ok(200, 'Vista previa: quién queda, con qué cifras, y quién no y por qué', 'ClosurePreview', R.closurePreviewOk),
+      ...k.ok(201, 'Colectiva reservada: un registro por trabajador, todos con su identificador', 'ClosureBooked', R.closureBookedOk),
+      ...k.errors(IDEMPOTENT_ERRORS),
+    }),
+  ),
+  closureApprove: post(
+    '/api/vacaciones/colectivas/aprobar',
+    'Aprobar juntos los registros pendientes de una colectiva',
+    ['ClosureCodeForm', closureCodeBody],
+    (k) => ({ ...k.ok(200, 'Registros aprobados', 'ClosureChange', R.closureChangeOk), ...k.errors(IDEMPOTENT_ERRORS) }),
+  ),
+  closureCancel: post(
+    '/api/vacaciones/colectivas/cancelar',
+    'Cancelar una colectiva antes de su inicio: sus registros pendientes se eliminan con el motivo',
+    ['ClosureCancelForm', closureCancelBody],
+    (k) => ({ ...k.ok(200, 'Colectiva cancelada', 'ClosureChange', R.closureChangeOk), ...k.errors(IDEMPOTENT_ERRORS) }),
   ),
   consult: get('/api/vacaciones/consultdatavacations', lookup, 'Datos previos a solicitar vacaciones', consultQuery, (k) => ({
     ...k.ok(200, 'Datos de vacaciones', 'VacationData', R.consultOk),

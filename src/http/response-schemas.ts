@@ -235,3 +235,55 @@ export const auditVerifyOk = z.strictObject({
     .meta({ description: 'Sus vacaciones, sus registros de auditoría y el flujo de cada código PILA que sus vacaciones nombran' }),
   rupturas: z.array(chainBreak).meta({ description: 'La primera ruptura de cada flujo roto' }),
 });
+
+const closureLine = z.strictObject({
+  id: z.number().int().optional().meta({ description: 'El id del registro, una vez reservado' }),
+  vacCodigoPila: code.optional().meta({ description: 'El código PILA del registro, una vez reservado' }),
+  ...figures,
+  documentoAsociado: z.string(),
+  nombre: z.string(),
+  subgerenciaId: z.string(),
+  vacPagado: flag.meta({ description: '"1" si el trabajador toma días que aún no causó (anticipo que la empresa concede)' }),
+  DiasDisponibles: z.number().meta({ description: 'Días disponibles en la fecha de inicio, con dos decimales' }),
+  diasAnticipados: z.number().meta({ description: 'Días que toma por anticipado, con dos decimales' }),
+});
+
+const closureAnswer = {
+  colectiva: z.strictObject({
+    subgerencias: z.array(z.string()),
+    contratoEmpresaId: z.number().int().nullable(),
+    fechaInicio: date,
+    dias: z.number().int(),
+    laboraSabado: flag,
+  }),
+  totales: z.strictObject({
+    trabajadores: z.number().int(),
+    excluidos: z.number().int(),
+    anticipados: z.number().int(),
+    valorTotal: z.number().int(),
+  }),
+  trabajadores: z.array(closureLine),
+  excluidos: z.array(
+    z.strictObject({
+      vacAsociado: z.number().int(),
+      documentoAsociado: z.string(),
+      nombre: z.string(),
+      motivo: z.enum(['solapamiento', 'finContrato', 'sinContrato', 'sinParametrizacion', 'diaNoHabil']),
+      mensaje: z.string(),
+    }),
+  ),
+  avisos,
+};
+
+export const closurePreviewOk = success(
+  200,
+  z.strictObject({
+    ...closureAnswer,
+    huella: z.string().meta({ description: 'Envíela con la reserva: si algo cambió desde la vista previa, nada se reserva (409)' }),
+  }),
+);
+export const closureBookedOk = success(201, z.strictObject({ idColectiva: z.string(), ...closureAnswer }));
+export const closureChangeOk = success(
+  200,
+  z.strictObject({ idColectiva: z.string(), registros: z.number().int(), codigos: z.array(code), fecha: timestamp }),
+);

@@ -217,3 +217,46 @@ export async function workerFilesPage(
   const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE ${where} ORDER BY worker_id LIMIT $2`, params);
   return r.rows.map(toFile);
 }
+
+/**
+ * The rows of every worker holding a contract in these subgerencias or under this company
+ * contract (any date: the caller judges which contract governs), in worker order: one query over
+ * the contracts' subgerencia index and the read model's key.
+ */
+export async function workerFilesInScope(
+  q: Queryable,
+  scope: { subgerenciaIds: readonly string[]; companyContractId: number | null },
+): Promise<WorkerFileRow[]> {
+  const r = await q.query<Row>(
+    `SELECT ${COLUMNS} FROM rm_workers
+      WHERE worker_id IN (SELECT c.worker_id FROM ref_contracts c
+                           WHERE c.subgerencia_id = ANY($1::text[]) OR c.company_contract_id = $2::bigint)
+      ORDER BY worker_id`,
+    [[...scope.subgerenciaIds], scope.companyContractId],
+  );
+  return r.rows.map(toFile);
+}
+
+/** Which of these workers' rows changed after reference data version `version`. */
+export async function workersChangedAmong(q: Queryable, version: number, workerIds: readonly number[]): Promise<number[]> {
+  if (workerIds.length === 0) return [];
+  const r = await q.query<{ worker_id: string }>('SELECT worker_id FROM rm_workers WHERE version > $1 AND worker_id = ANY($2::bigint[])', [
+    version,
+    workerIds.map(String),
+  ]);
+  return r.rows.map((row) => Number(row.worker_id));
+}
+
+/** The subgerencias, or the company contract, of a scope that the reference data does not hold. */
+export async function unknownInScope(
+  q: Queryable,
+  scope: { subgerenciaIds: readonly string[]; companyContractId: number | null },
+): Promise<{ subgerencias: string[]; companyContract: boolean }> {
+  const known = await q.query<{ id: string }>('SELECT id FROM ref_subgerencias WHERE id = ANY($1::text[])', [[...scope.subgerenciaIds]]);
+  const have = new Set(known.rows.map((r) => r.id));
+  const company =
+    scope.companyContractId === null
+      ? true
+      : (await q.query('SELECT 1 FROM ref_company_contracts WHERE id = $1', [scope.companyContractId])).rows.length > 0;
+  return { subgerencias: scope.subgerenciaIds.filter((s) => !have.has(s)), companyContract: !company };
+}

@@ -893,6 +893,465 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/colectivas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Vacaciones colectivas de una o más subgerencias o de un contrato de empresa: vista previa (vista=previa) o reserva de todo o nada */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["ClosureForm"];
+                    "multipart/form-data": components["schemas"]["ClosureForm"];
+                    "application/json": components["schemas"]["ClosureForm"];
+                };
+            };
+            responses: {
+                /** @description Vista previa: quién queda, con qué cifras, y quién no y por qué */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClosurePreview"];
+                    };
+                };
+                /** @description Colectiva reservada: un registro por trabajador, todos con su identificador */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClosureBooked"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Una solicitud con la misma Idempotency-Key sigue en curso */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Cuerpo demasiado grande */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Tipo de contenido no soportado */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vacaciones/colectivas/aprobar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Aprobar juntos los registros pendientes de una colectiva */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["ClosureCodeForm"];
+                    "multipart/form-data": components["schemas"]["ClosureCodeForm"];
+                    "application/json": components["schemas"]["ClosureCodeForm"];
+                };
+            };
+            responses: {
+                /** @description Registros aprobados */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClosureChange"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Una solicitud con la misma Idempotency-Key sigue en curso */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Cuerpo demasiado grande */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Tipo de contenido no soportado */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vacaciones/colectivas/cancelar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancelar una colectiva antes de su inicio: sus registros pendientes se eliminan con el motivo */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["ClosureCancelForm"];
+                    "multipart/form-data": components["schemas"]["ClosureCancelForm"];
+                    "application/json": components["schemas"]["ClosureCancelForm"];
+                };
+            };
+            responses: {
+                /** @description Colectiva cancelada */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClosureChange"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Una solicitud con la misma Idempotency-Key sigue en curso */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Cuerpo demasiado grande */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Tipo de contenido no soportado */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vacaciones/consultdatavacations": {
         parameters: {
             query?: never;
@@ -3144,6 +3603,252 @@ export interface components {
              * @enum {string}
              */
             motivo: "incapacidad" | "licencia" | "calamidad" | "necesidad del servicio" | "otro";
+            /**
+             * Format: email
+             * @description Correo del usuario administrador responsable
+             * @example admin@empresa.co
+             */
+            emailUserResponsable: string;
+        };
+        ClosurePreview: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                colectiva: {
+                    subgerencias: string[];
+                    contratoEmpresaId: number | null;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    fechaInicio: string;
+                    dias: number;
+                    /** @enum {string} */
+                    laboraSabado: "0" | "1";
+                };
+                totales: {
+                    trabajadores: number;
+                    excluidos: number;
+                    anticipados: number;
+                    valorTotal: number;
+                };
+                trabajadores: {
+                    /** @description El id del registro, una vez reservado */
+                    id?: number;
+                    /**
+                     * @description El código PILA del registro, una vez reservado
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    vacCodigoPila?: string;
+                    vacAsociado: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaInicio: string;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaFinal: string;
+                    vacDiasVacaciones: number;
+                    vacDiasCalendario: number;
+                    vacSalario: number;
+                    vacValorTotal: number;
+                    documentoAsociado: string;
+                    nombre: string;
+                    subgerenciaId: string;
+                    /**
+                     * @description "1" si el trabajador toma días que aún no causó (anticipo que la empresa concede)
+                     * @enum {string}
+                     */
+                    vacPagado: "0" | "1";
+                    /** @description Días disponibles en la fecha de inicio, con dos decimales */
+                    DiasDisponibles: number;
+                    /** @description Días que toma por anticipado, con dos decimales */
+                    diasAnticipados: number;
+                }[];
+                excluidos: {
+                    vacAsociado: number;
+                    documentoAsociado: string;
+                    nombre: string;
+                    /** @enum {string} */
+                    motivo: "solapamiento" | "finContrato" | "sinContrato" | "sinParametrizacion" | "diaNoHabil";
+                    mensaje: string;
+                }[];
+                /** @description Avisos de la ley que no impiden registrar: art187Preaviso si el inicio está a menos de 15 días de hoy */
+                avisos?: {
+                    /** @enum {string} */
+                    codigo: "art187Preaviso";
+                    mensaje: string;
+                }[];
+                /** @description Envíela con la reserva: si algo cambió desde la vista previa, nada se reserva (409) */
+                huella: string;
+            };
+        };
+        ClosureForm: {
+            /**
+             * @description Subgerencias que cierran, separadas por comas (o contratoEmpresaId)
+             * @example SG-OPERACIONES
+             */
+            subgerenciaId?: string;
+            /**
+             * @description Contrato de empresa cuyas subgerencias cierran todas (o subgerenciaId)
+             * @example 10
+             */
+            contratoEmpresaId?: string;
+            /**
+             * Format: date
+             * @description Primer día de la colectiva, hábil, YYYY-MM-DD entre 1900-01-01 y 2999-12-31
+             * @example 2026-12-28
+             */
+            fechaInicio: string;
+            /**
+             * @description Días hábiles de vacaciones, entero de 1 a 360
+             * @example 15
+             */
+            dias: string;
+            /**
+             * @description "1" los sábados cuentan como hábiles, "0" no (por defecto)
+             * @enum {string}
+             */
+            laboraSabado?: "0" | "1";
+            /**
+             * @description "previa": nada se guarda, solo se muestra quién quedaría y quién no
+             * @enum {string}
+             */
+            vista?: "previa";
+            /** @description La huella de la vista previa: si algún trabajador cambió desde entonces, no se reserva nada (409) */
+            huella?: string;
+            /**
+             * Format: email
+             * @description Correo del usuario administrador responsable
+             * @example admin@empresa.co
+             */
+            emailUserResponsable: string;
+        };
+        ClosureBooked: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 201;
+            message: string;
+            data: {
+                idColectiva: string;
+                colectiva: {
+                    subgerencias: string[];
+                    contratoEmpresaId: number | null;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    fechaInicio: string;
+                    dias: number;
+                    /** @enum {string} */
+                    laboraSabado: "0" | "1";
+                };
+                totales: {
+                    trabajadores: number;
+                    excluidos: number;
+                    anticipados: number;
+                    valorTotal: number;
+                };
+                trabajadores: {
+                    /** @description El id del registro, una vez reservado */
+                    id?: number;
+                    /**
+                     * @description El código PILA del registro, una vez reservado
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    vacCodigoPila?: string;
+                    vacAsociado: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaInicio: string;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaFinal: string;
+                    vacDiasVacaciones: number;
+                    vacDiasCalendario: number;
+                    vacSalario: number;
+                    vacValorTotal: number;
+                    documentoAsociado: string;
+                    nombre: string;
+                    subgerenciaId: string;
+                    /**
+                     * @description "1" si el trabajador toma días que aún no causó (anticipo que la empresa concede)
+                     * @enum {string}
+                     */
+                    vacPagado: "0" | "1";
+                    /** @description Días disponibles en la fecha de inicio, con dos decimales */
+                    DiasDisponibles: number;
+                    /** @description Días que toma por anticipado, con dos decimales */
+                    diasAnticipados: number;
+                }[];
+                excluidos: {
+                    vacAsociado: number;
+                    documentoAsociado: string;
+                    nombre: string;
+                    /** @enum {string} */
+                    motivo: "solapamiento" | "finContrato" | "sinContrato" | "sinParametrizacion" | "diaNoHabil";
+                    mensaje: string;
+                }[];
+                /** @description Avisos de la ley que no impiden registrar: art187Preaviso si el inicio está a menos de 15 días de hoy */
+                avisos?: {
+                    /** @enum {string} */
+                    codigo: "art187Preaviso";
+                    mensaje: string;
+                }[];
+            };
+        };
+        ClosureChange: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                idColectiva: string;
+                registros: number;
+                codigos: string[];
+                /**
+                 * @description Hora de Bogotá, YYYY-MM-DD HH:MM:SS
+                 * @example 2026-11-21 10:15:00
+                 */
+                fecha: string;
+            };
+        };
+        ClosureCodeForm: {
+            /**
+             * @description Identificador de la colectiva, como lo dio su reserva
+             * @example COL_1795000000000_0a1b2c3d
+             */
+            idColectiva: string;
+            /**
+             * Format: email
+             * @description Correo del usuario administrador responsable
+             * @example admin@empresa.co
+             */
+            emailUserResponsable: string;
+        };
+        ClosureCancelForm: {
+            /**
+             * @description Identificador de la colectiva, como lo dio su reserva
+             * @example COL_1795000000000_0a1b2c3d
+             */
+            idColectiva: string;
+            /**
+             * @description Por qué se cancela la colectiva
+             * @example Cambio del cierre de planta
+             */
+            motivo: string;
             /**
              * Format: email
              * @description Correo del usuario administrador responsable

@@ -41,6 +41,7 @@ export async function appOnKurrent(opts: {
     db: t.db,
     reference,
     commands: unused,
+    closures: unused,
     audits: unused,
     readSide: unused,
     verifyApiKey: (k) => verifyApiKey(t.db, k),

@@ -1,4 +1,5 @@
 import { noticesField } from '../../app/notices.ts';
+import { figuresBody } from '../../app/closures.ts';
 import { ENDPOINTS, route, type Endpoint } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VacationFigures } from '../../app/ports.ts';
@@ -36,14 +37,7 @@ function recordBody(r: VacationRecord) {
 
 function calculationBody(f: VacationFigures) {
   return {
-    vacAsociado: f.workerId,
-    vacFechaInicio: f.startDate,
-    vacFechaFinal: f.endDate,
-    vacDiasVacaciones: f.days,
-    vacDiasCalendario: f.calendarDays,
-    vacSalario: f.salary,
-    vacValorTotal: f.totalValue,
-    vacPagado: flagText(f.advance),
+    ...figuresBody(f),
     vacLaboraSabado: flagText(f.worksSaturday),
     vacCompensado: flagText(f.compensated),
     vacSeguridadEnNomina: flagText(f.socialSecurityInPayroll),
