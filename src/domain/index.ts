@@ -12,3 +12,4 @@ export * from './ledger.ts';
 export * from './ledger-pay.ts';
 export * from './liability.ts';
 export * from './notices.ts';
+export * from './plan.ts';

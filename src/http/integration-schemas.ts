@@ -61,17 +61,43 @@ export const noveltiesOk = z.strictObject({
   }),
 });
 
-const cloudEvent = z.strictObject({
+const RECORD_TYPES = FEED_TYPES.filter((t) => t !== 'co.vacaciones.colectiva.programada');
+
+const cloudEventHead = {
   specversion: z.literal('1.0'),
   id: z.string().meta({ description: 'Id del evento, el mismo en cada llamada y entrega' }),
   source: z.string(),
-  type: z.enum(FEED_TYPES as [string, ...string[]]),
-  subject: z.string().meta({ description: 'Documento del trabajador' }),
   time: z.string().meta({ format: 'date-time' }),
   datacontenttype: z.literal('application/json'),
+};
+
+const recordCloudEvent = z.strictObject({
+  ...cloudEventHead,
+  type: z.enum(RECORD_TYPES as [string, ...string[]]),
+  subject: z.string().meta({ description: 'Documento del trabajador' }),
   codigopila: code,
   data: vacationView.meta({ description: 'El registro como lo muestra la API justo después del evento' }),
 });
+
+const closureCloudEvent = z
+  .strictObject({
+    ...cloudEventHead,
+    type: z.literal('co.vacaciones.colectiva.programada'),
+    subject: z.string().meta({ description: 'Id de la vacación colectiva' }),
+    data: z.strictObject({
+      idColectiva: z.string(),
+      subgerencias: z.array(z.string()),
+      contratoEmpresaId: z.number().int().nullable(),
+      fechaInicio: date,
+      dias: z.number().int(),
+      laboraSabado: z.enum(['0', '1']),
+      codigos: z.array(code).meta({ description: 'Los códigos PILA de sus registros; cada uno llega también como vacacion.creada' }),
+      excluidos: z.array(z.strictObject({ documentoAsociado: z.string(), motivo: z.string() })),
+    }),
+  })
+  .meta({ description: 'Una vacación colectiva reservada: una decisión con su id' });
+
+const cloudEvent = z.union([recordCloudEvent, closureCloudEvent]);
 
 export const feedOk = z.strictObject({
   success: z.literal(true),

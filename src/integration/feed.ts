@@ -3,6 +3,7 @@ import type { Queryable } from '../db/types.ts';
 import type { Amortization } from '../domain/index.ts';
 import { decode, type DecodedEvent } from '../events/codec.ts';
 import { workerIdOfStream } from '../events/streams.ts';
+import { collectiveClosureScheduledSchema } from '../events/types.ts';
 import { evolveRecord } from '../projections/vacations/projector.ts';
 import { toView, type VacationView } from '../projections/vacations/queries.ts';
 import { shownVacations, type ContractsOf, type ShownVacation } from '../projections/vacations/shown.ts';
@@ -29,7 +30,8 @@ export type FeedType =
   | 'co.vacaciones.vacacion.eliminada'
   | 'co.vacaciones.vacacion.reemplazada'
   | 'co.vacaciones.vacacion.interrumpida'
-  | 'co.vacaciones.vacacion.importada';
+  | 'co.vacaciones.vacacion.importada'
+  | 'co.vacaciones.colectiva.programada';
 
 export const FEED_TYPES: readonly FeedType[] = [
   'co.vacaciones.vacacion.creada',
@@ -39,6 +41,7 @@ export const FEED_TYPES: readonly FeedType[] = [
   'co.vacaciones.vacacion.reemplazada',
   'co.vacaciones.vacacion.interrumpida',
   'co.vacaciones.vacacion.importada',
+  'co.vacaciones.colectiva.programada',
 ];
 
 const RECORD_EVENTS = new Set(['VacationCreated', 'VacationImported', 'VacationApproved', 'VacationDeleted', 'VacationInterrupted']);
@@ -59,23 +62,74 @@ export function feedTypeOf(e: Pick<StoredEvent, 'type' | 'data'>): FeedType | un
       return e.data.reason === 'edit' ? 'co.vacaciones.vacacion.reemplazada' : 'co.vacaciones.vacacion.eliminada';
     case 'VacationInterrupted':
       return 'co.vacaciones.vacacion.interrumpida';
+    case 'CollectiveClosureScheduled':
+      return 'co.vacaciones.colectiva.programada';
     default:
       return undefined;
   }
 }
 
-export interface CloudEvent {
+interface CloudEventHead {
   specversion: '1.0';
   id: string;
   source: string;
-  type: FeedType;
-  /** The worker's document number. */
-  subject: string;
   time: string;
   datacontenttype: 'application/json';
+}
+
+/** A record's event: its subject is the worker's document number. */
+export interface RecordCloudEvent extends CloudEventHead {
+  type: Exclude<FeedType, 'co.vacaciones.colectiva.programada'>;
+  subject: string;
   /** The record's PILA code (a CloudEvents extension attribute). */
   codigopila: string;
   data: ShownVacation;
+}
+
+/**
+ * A collective closure booked: one decision, its subject the closure's id. Each record it booked
+ * comes as its own `vacacion.creada` too, so a consumer that follows records needs nothing more.
+ */
+export interface ClosureCloudEvent extends CloudEventHead {
+  type: 'co.vacaciones.colectiva.programada';
+  subject: string;
+  data: ClosureFeedData;
+}
+
+export interface ClosureFeedData {
+  idColectiva: string;
+  subgerencias: string[];
+  contratoEmpresaId: number | null;
+  fechaInicio: string;
+  dias: number;
+  laboraSabado: '0' | '1';
+  codigos: string[];
+  excluidos: { documentoAsociado: string; motivo: string }[];
+}
+
+export type CloudEvent = RecordCloudEvent | ClosureCloudEvent;
+
+function closureCloudEvent(e: StoredEvent): ClosureCloudEvent {
+  const d = collectiveClosureScheduledSchema.parse(e.data);
+  return {
+    specversion: '1.0',
+    id: e.id,
+    source: CLOUD_EVENT_SOURCE,
+    type: 'co.vacaciones.colectiva.programada',
+    subject: d.closureId,
+    time: timeOf(e),
+    datacontenttype: 'application/json',
+    data: {
+      idColectiva: d.closureId,
+      subgerencias: d.scope.subgerenciaIds,
+      contratoEmpresaId: d.scope.companyContractId,
+      fechaInicio: d.startDate,
+      dias: d.businessDays,
+      laboraSabado: d.worksSaturday ? '1' : '0',
+      codigos: d.records.map((r) => r.codigoPila),
+      excluidos: d.excluded.map((x) => ({ documentoAsociado: x.documentNumber, motivo: x.reason })),
+    },
+  };
 }
 
 export interface FeedPage {
@@ -110,6 +164,8 @@ function recordAt(stream: readonly DecodedEvent[], code: string, revision: numbe
   );
 }
 
+const isClosureEvent = (e: Pick<StoredEvent, 'type'>) => e.type === 'CollectiveClosureScheduled';
+
 function timeOf(e: StoredEvent): string {
   const at = Date.parse(String(e.metadata.occurredAt ?? ''));
   return Number.isNaN(at) ? new Date(e.recordedAt).toISOString() : new Date(at).toISOString();
@@ -117,7 +173,7 @@ function timeOf(e: StoredEvent): string {
 
 /** The business events among `events`, as CloudEvents, reading each worker's stream once. */
 async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[], contractsOf: ContractsOf): Promise<Omit<FeedPage, 'next'>> {
-  const streams = [...new Set(events.map((e) => e.stream))];
+  const streams = [...new Set(events.filter((e) => !isClosureEvent(e)).map((e) => e.stream))];
   const read = await store.readStreams(streams.map((stream) => ({ stream, fromRevision: 0 })));
   const decoded = new Map(
     [...read].map(([stream, list]) => [
@@ -127,6 +183,7 @@ async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[], 
   );
   const found: { e: StoredEvent; code: string; view: VacationView }[] = [];
   for (const e of events) {
+    if (isClosureEvent(e)) continue;
     const code = String(e.data.codigoPila);
     const view = recordAt(decoded.get(e.stream) ?? [], code, e.revision);
     if (view) found.push({ e, code, view });
@@ -135,21 +192,27 @@ async function cloudEventsOf(store: EventStore, events: readonly StoredEvent[], 
     found.map((f) => f.view),
     contractsOf,
   );
-  const out: CloudEvent[] = [];
-  const positions: Position[] = [];
+  const byId = new Map<string, CloudEvent>();
   for (const [i, { e, code }] of found.entries()) {
     const data = shown[i]!;
-    out.push({
+    byId.set(e.id, {
       specversion: '1.0',
       id: e.id,
       source: CLOUD_EVENT_SOURCE,
-      type: feedTypeOf(e)!,
+      type: feedTypeOf(e) as RecordCloudEvent['type'],
       subject: data.documentNumber,
       time: timeOf(e),
       datacontenttype: 'application/json',
       codigopila: code,
       data,
     });
+  }
+  const out: CloudEvent[] = [];
+  const positions: Position[] = [];
+  for (const e of events) {
+    const c = isClosureEvent(e) ? closureCloudEvent(e) : byId.get(e.id);
+    if (!c) continue;
+    out.push(c);
     positions.push(e.position);
   }
   return { events: out, positions };
@@ -166,7 +229,7 @@ export async function readFeed(store: EventStore, after: Position, limit: number
   for (let reads = 0; reads < FEED_SCAN_READS && chosen.length < limit; reads++) {
     const batch = await store.readAll({ after: next, limit: READ_SIZE });
     for (const e of batch) {
-      if (feedTypeOf(e) !== undefined && workerIdOfStream(e.stream) !== undefined) chosen.push(e);
+      if (feedTypeOf(e) !== undefined && (workerIdOfStream(e.stream) !== undefined || isClosureEvent(e))) chosen.push(e);
       next = e.position;
       if (chosen.length === limit) break;
     }

@@ -4934,20 +4934,20 @@ export interface components {
             /** @enum {number} */
             statusCode: 200;
             /** @description CloudEvents 1.0 (JSON estructurado), en el orden del registro de eventos */
-            eventos: {
+            eventos: ({
                 /** @enum {string} */
                 specversion: "1.0";
                 /** @description Id del evento, el mismo en cada llamada y entrega */
                 id: string;
                 source: string;
-                /** @enum {string} */
-                type: "co.vacaciones.vacacion.creada" | "co.vacaciones.vacacion.editada" | "co.vacaciones.vacacion.aprobada" | "co.vacaciones.vacacion.eliminada" | "co.vacaciones.vacacion.reemplazada" | "co.vacaciones.vacacion.interrumpida" | "co.vacaciones.vacacion.importada";
-                /** @description Documento del trabajador */
-                subject: string;
                 /** Format: date-time */
                 time: string;
                 /** @enum {string} */
                 datacontenttype: "application/json";
+                /** @enum {string} */
+                type: "co.vacaciones.vacacion.creada" | "co.vacaciones.vacacion.editada" | "co.vacaciones.vacacion.aprobada" | "co.vacaciones.vacacion.eliminada" | "co.vacaciones.vacacion.reemplazada" | "co.vacaciones.vacacion.interrumpida" | "co.vacaciones.vacacion.importada";
+                /** @description Documento del trabajador */
+                subject: string;
                 /**
                  * @description Código de control PILA
                  * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
@@ -5029,7 +5029,40 @@ export interface components {
                         valor: number;
                     }[];
                 };
-            }[];
+            } | {
+                /** @enum {string} */
+                specversion: "1.0";
+                /** @description Id del evento, el mismo en cada llamada y entrega */
+                id: string;
+                source: string;
+                /** Format: date-time */
+                time: string;
+                /** @enum {string} */
+                datacontenttype: "application/json";
+                /** @enum {string} */
+                type: "co.vacaciones.colectiva.programada";
+                /** @description Id de la vacación colectiva */
+                subject: string;
+                data: {
+                    idColectiva: string;
+                    subgerencias: string[];
+                    contratoEmpresaId: number | null;
+                    /**
+                     * Format: date
+                     * @example 2026-12-01
+                     */
+                    fechaInicio: string;
+                    dias: number;
+                    /** @enum {string} */
+                    laboraSabado: "0" | "1";
+                    /** @description Los códigos PILA de sus registros; cada uno llega también como vacacion.creada */
+                    codigos: string[];
+                    excluidos: {
+                        documentoAsociado: string;
+                        motivo: string;
+                    }[];
+                };
+            })[];
             /** @description Cursor opaco para la próxima llamada (parámetro desde), ligado a esta base de datos */
             siguiente: string;
         };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/config.ts';
 import { closureBookedOk, closureChangeOk, closurePreviewOk } from '../../../src/http/response-schemas.ts';
+import { feedOk } from '../../../src/http/integration-schemas.ts';
 import { createLogger } from '../../../src/logger.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { createApiKey } from '../../../src/security/api-keys.ts';
@@ -100,6 +101,7 @@ describe.skipIf(!hasServer())(`collective closures over HTTP${hasServer() ? '' :
   let t: TestDb;
   let service: Service;
   let c: Client;
+  let feed: Client;
 
   const recordsOf = async (id: number) => {
     const r = await c.get('/api/vacaciones', { numeroDocumento: doc(id), emailResponsable: ADMIN });
@@ -115,7 +117,9 @@ describe.skipIf(!hasServer())(`collective closures over HTTP${hasServer() ? '' :
     const key = (await createApiKey(t.db, { name: 'nomina' })).key;
     const config = loadConfig({ DATABASE_URL: t.url!, VACACIONES_TODAY: TODAY, LOG_LEVEL: 'silent', PORT: '0' });
     service = await createService(config, createLogger(config));
-    c = client(await service.app.listen({ port: 0, host: '127.0.0.1' }), key);
+    const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
+    c = client(url, key);
+    feed = client(url, (await createApiKey(t.db, { name: 'nomina-eventos', scopes: ['eventos'] })).key);
     // Worker 2007 already has days booked inside the closure.
     const own = await c.post('/api/vacaciones/add', {
       documentoAsociado: doc(2007),
@@ -200,6 +204,23 @@ describe.skipIf(!hasServer())(`collective closures over HTTP${hasServer() ? '' :
       const records = await recordsOf(line.vacAsociado);
       expect(records.map((x) => x.codigoPila)).toContain(line.vacCodigoPila);
     }
+    // The feed shows the closure as one decision, beside each record it booked.
+    const events: { type: string; subject: string; data: { codigos?: string[]; codigoPila?: string } }[] = [];
+    for (let desde: string | undefined; ;) {
+      const page = await feed.get('/api/eventos', desde ? { desde, limite: '1000' } : { limite: '1000' });
+      expect(page.status, page.text).toBe(200);
+      expect(feedOk.safeParse(page.body).error).toBeUndefined();
+      events.push(...page.body.eventos);
+      if (page.body.eventos.length === 0) break;
+      desde = page.body.siguiente;
+    }
+    const closures = events.filter((e) => e.type === 'co.vacaciones.colectiva.programada');
+    expect(closures.map((e) => e.subject)).toEqual([data.idColectiva]);
+    const codes = data.trabajadores.map((l) => l.vacCodigoPila);
+    expect(closures[0]!.data.codigos).toEqual(codes);
+    const created = events.filter((e) => e.type === 'co.vacaciones.vacacion.creada').map((e) => e.data.codigoPila);
+    expect(created).toEqual(expect.arrayContaining(codes));
+
     // The closure's records fill the places: a worker's own request inside it is refused.
     const again = await c.post('/api/vacaciones/add', {
       documentoAsociado: doc(2001),
