@@ -5,6 +5,7 @@ import type { InstanceLiveness } from '../db/instance-liveness.ts';
 import type { Db } from '../db/types.ts';
 import type { HolidayLookup, LedgerRecord } from '../domain/index.ts';
 import type { AuditEntry } from '../projections/audit-trail/queries.ts';
+import type { ClosureRow } from '../projections/closures/queries.ts';
 import type { VacationView } from '../projections/vacations/queries.ts';
 import type { PeriodsReport } from '../projections/reports/periods.ts';
 import type { SettlementOutcome } from '../projections/reports/settlement.ts';
@@ -35,6 +36,9 @@ export interface ReadSide {
   periodsOf(file: WorkerFileRow, asOf: string): Promise<PeriodsReport>;
   /** What a worker leaving on that date would be owed for vacations, or why it cannot be figured. */
   settlementOf(file: WorkerFileRow, leavingDate: string): Promise<SettlementOutcome>;
+  /** The latest collective closures, newest start first; one by its id. */
+  closures(): Promise<ClosureRow[]>;
+  closureById(id: string): Promise<ClosureRow | null>;
   /** Any other read of the read models, once they include this instance's writes (and, asked, the occupancy one). */
   fresh<T>(read: () => Promise<T>, opts?: { occupancy?: boolean }): Promise<T>;
 }

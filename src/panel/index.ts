@@ -22,6 +22,7 @@ import { liabilityPageRoutes } from './views/liability.ts';
 import { operationsPageRoutes } from './views/operations.ts';
 import { workerPageRoutes } from './views/worker.ts';
 import { recordActionRoutes } from './views/record-actions.ts';
+import { closurePageRoutes } from './views/closures.ts';
 
 export { PANEL_CSP, PANEL_ERRORS, isPanelPath, sendPanelError } from './respond.ts';
 
@@ -214,6 +215,7 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
           liabilityPageRoutes(inside, ctx);
           workerPageRoutes(inside, ctx);
           recordActionRoutes(inside, ctx);
+          closurePageRoutes(inside, ctx);
           editPageRoutes(inside, ctx);
           registerDownloadRoutes(inside, ctx);
           auditPageRoutes(inside, ctx);

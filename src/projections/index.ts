@@ -14,3 +14,4 @@ export * from './occupancy/queries.ts';
 export * from './audit-trail/queries.ts';
 export { registerProjector, REGISTER_TABLE } from './register/projector.ts';
 export * from './register/queries.ts';
+export * from './closures/queries.ts';

@@ -12,6 +12,7 @@ import { auditProjector } from './audit-trail/projector.ts';
 import { allProjectors } from './registry.ts';
 import { workerStatesProjector } from './worker-states/projector.ts';
 import { vacationByCode, vacationsOfWorker } from './vacations/queries.ts';
+import { closureById, listClosures } from './closures/queries.ts';
 import { WorkerRowCache } from './runtime/row-cache.ts';
 import { storedRecords } from './worker-states/queries.ts';
 import { emptyWorkerState, ledgerRecord, liveVacations } from '../events/worker-state.ts';
@@ -81,6 +82,8 @@ export function readSideOf(db: Db, projections: ProjectionService, logger: Proje
       served.fresh(async () => periodsReport(file, await liveRegisterOf(db, file.worker.id), asOf)),
     settlementOf: (file: WorkerFileRow, leavingDate: string) =>
       served.fresh(async () => settlementPreview(file, await liveRegisterOf(db, file.worker.id), leavingDate)),
+    closures: () => servedAndOccupancy.fresh(() => listClosures(db)),
+    closureById: (id: string) => servedAndOccupancy.fresh(() => closureById(db, id)),
     fresh: <T>(read: () => Promise<T>, opts?: { occupancy?: boolean }) => (opts?.occupancy ? servedAndOccupancy : served).fresh(read),
   };
 }

@@ -1,5 +1,6 @@
 import { auditProjector } from './audit-trail/projector.ts';
 import { amortizationsProjector } from './amortizations/projector.ts';
+import { closuresProjector } from './closures/projector.ts';
 import { contractLinksProjector } from './contract-links/projector.ts';
 import { occupancyProjector } from './occupancy/projector.ts';
 import { registerProjector } from './register/projector.ts';
@@ -16,6 +17,7 @@ export const allProjectors: readonly Projector[] = [
   occupancyProjector,
   auditProjector,
   registerProjector,
+  closuresProjector,
 ];
 
 export const projectorNames = (): string[] => allProjectors.map((p) => p.name);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { encode } from '../../src/events/codec.ts';
-import { auditStream, pilaStream, workerStream } from '../../src/events/streams.ts';
+import { auditStream, closureStream, pilaStream, workerStream } from '../../src/events/streams.ts';
 import type { EventMetadata, VacationRecord } from '../../src/events/types.ts';
 import type { AppendResult, EventStore, NewEvent, Position } from '../../src/store/types.ts';
 
@@ -46,6 +46,27 @@ export function record(over: Partial<VacationRecord> & { codigoPila: string; wor
 }
 
 type Meta = Partial<EventMetadata>;
+
+/** A collective closure over these records (their figures are the caller's). */
+export const closureScheduledEvent = (closureId: string, records: VacationRecord[], m?: Meta): NewEvent =>
+  encode(
+    {
+      type: 'CollectiveClosureScheduled',
+      data: {
+        closureId,
+        scope: { subgerenciaIds: ['SG1'], companyContractId: null },
+        startDate: records[0]?.startDate ?? '2024-04-01',
+        businessDays: records[0]?.businessDays ?? 10,
+        worksSaturday: false,
+        records: records.map((r) => ({ codigoPila: r.codigoPila, workerId: r.workerId, documentNumber: String(r.workerId) })),
+        excluded: [],
+        scheduledByUserId: 9,
+        scheduledAt: '2024-03-01T15:00:00.000Z',
+      },
+    },
+    metadata(m),
+    randomUUID(),
+  );
 
 export const created = (r: VacationRecord, m?: Meta): NewEvent => encode({ type: 'VacationCreated', data: r }, metadata(m), randomUUID());
 
@@ -212,6 +233,11 @@ export async function appendScenario(store: EventStore, workers: number, seed = 
     writes.push({ stream: workerStream(w), expectedRevision: 'any', events: ws });
     writes.push({ stream: pilaStream(a.codigoPila), expectedRevision: 'any', events: [pilaAssignedEvent(a)] });
     writes.push({ stream: auditStream(w), expectedRevision: 'any', events: [consultedEvent(w), contractCheckedEvent(w)] });
+    // The last append decides a collective closure too, so every read model has an event of its own.
+    if (w === firstWorker + workers - 1) {
+      const id = `COL_${seed}_${firstWorker}`;
+      writes.push({ stream: closureStream(id), expectedRevision: 'any', events: [closureScheduledEvent(id, [a])] });
+    }
     last = (await store.append(writes)).position;
   }
   return last;

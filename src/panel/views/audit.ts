@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { workerStream } from '../../events/streams.ts';
 import { verifyWorker } from '../../integrity/worker.ts';
 import { breakInSpanish } from '../../app/chain-break-messages.ts';
-import type { AuditEntry } from '../../projections/index.ts';
+import type { AuditEntry, ClosureRow } from '../../projections/index.ts';
 import type { Worker } from '../../reference/repository.ts';
 import { CONTENT_TYPES } from '../../app/book-formats.ts';
 import { auditForPeople } from './audit-export.ts';
 import { positionToString } from '../../app/ports.ts';
-import { bogotaTime, html, url } from '../html.ts';
+import { bogotaTime, html, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import {
   OTHER_RECORDS,
@@ -50,7 +50,7 @@ export function auditPageRoutes(app: FastifyInstance, ctx: PanelContext) {
         section: 'auditoria',
         status: doc ? 404 : 200,
         flash: doc ? { kind: 'error', text: `No hay un trabajador con documento ${doc}.` } : null,
-        body: search,
+        body: html`${search}${closureItems(await deps.readSide.closures(), ctx.unitsOf(req))}`,
       });
     }
     const code = typeof q.codigo === 'string' && q.codigo.length <= 200 ? q.codigo : null;
@@ -254,4 +254,18 @@ ${
       .header('content-disposition', attachment(`${name}.${format}`))
       .send(auditForPeople(actionSteps(steps), format, failed));
   });
+}
+
+/** Each collective closure is one decision in the audit: who booked it, when, and what became of it. */
+function closureItems(list: ClosureRow[], units: string[] | null): Html {
+  const mine = list.filter((c) => units === null || c.subgerenciaIds.some((u) => units.includes(u)));
+  if (mine.length === 0) return html``;
+  const state = { programada: 'programada', aprobada: 'aprobada', cancelada: 'cancelada' } as const;
+  return html`<h2>Vacaciones colectivas</h2>
+<ul class="links">${mine.map(
+    (c) =>
+      html`<li><a href="${url`/panel/colectivas/${c.closureId}`}">Del ${shortDate(c.startDate)}, ${c.businessDays} días hábiles, ${
+        c.workers.length
+      } registros</a>: ${state[c.state]}, programada el ${bogotaTime(c.scheduledAt)}</li>`,
+  )}</ul>`;
 }

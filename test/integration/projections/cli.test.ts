@@ -20,7 +20,7 @@ describe('CLI: mistakes caught before opening the database', () => {
     expect(r).toMatchObject({
       code: 1,
       stderr:
-        'vacaciones: unknown projection nope: valid names are worker-states, vacations, amortizations, contract-links, occupancy, audit, register\n',
+        'vacaciones: unknown projection nope: valid names are worker-states, vacations, amortizations, contract-links, occupancy, audit, register, closures\n',
     });
   });
 
@@ -72,6 +72,7 @@ describe.skipIf(!hasServer())(`CLI: projections and replay${hasServer() ? '' : `
       'occupancy',
       'audit',
       'register',
+      'closures',
     ]);
     const total = Number(rows[1]![3]);
     expect(total).toBeGreaterThan(10);
