@@ -222,8 +222,12 @@ function assertWorker(worker: PlanWorker): void {
   if (!Number.isSafeInteger(worker.minimumDays) || worker.minimumDays < 0) {
     throw new RangeError(`${label}: minimum days ${worker.minimumDays} is not a whole number of at least 0`);
   }
-  if (!Number.isSafeInteger(worker.pendingUnits)) throw new RangeError(`${label}: pending units ${worker.pendingUnits} is not a whole number`);
-  if (!(worker.need in NEED_RANK)) throw new RangeError(`${label}: need ${JSON.stringify(worker.need)} is not one of the plan's`);
+  if (!Number.isSafeInteger(worker.pendingUnits)) {
+    throw new RangeError(`${label}: pending units ${worker.pendingUnits} is not a whole number`);
+  }
+  if (!Object.hasOwn(NEED_RANK, worker.need)) {
+    throw new RangeError(`${label}: need ${JSON.stringify(worker.need)} is not one of the plan's`);
+  }
   if (worker.contractEnd !== null) assertValidDate(worker.contractEnd, `${label}: contract end`);
   // Checked for every worker, not only those who reach the search, so bad input never passes unseen.
   for (const span of worker.busy) spanOffsets(span, 0);
