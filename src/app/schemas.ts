@@ -297,3 +297,17 @@ export const feedQuery = z.object({
     .optional()
     .meta({ description: `Segundos, de 0 a ${FEED_MAX_WAIT_S}, que la llamada espera un evento si no hay ninguno (por defecto 0)` }),
 });
+
+/** The annual plan's parameters. */
+export const planQuery = z.object({
+  emailResponsable: email,
+  anio: z
+    .string()
+    .regex(/^\d{4}$/)
+    .meta({ description: 'El año del plan: el actual o el siguiente', example: '2027' }),
+  subgerenciaId: z
+    .string()
+    .regex(/^[^,\s][^,]{0,79}(,[^,\s][^,]{0,79}){0,49}$/)
+    .optional()
+    .meta({ description: 'Subgerencias del plan, separadas por comas; todas si falta', example: 'SG-OPS' }),
+});

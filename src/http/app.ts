@@ -18,6 +18,7 @@ import { NOT_THE_KEYS_USER, NotTheKeysUser } from './responsible.ts';
 import { bookRoutes } from './routes/book.ts';
 import { electronicPayrollRoutes } from './routes/dian.ts';
 import { liabilityRoutes } from './routes/liability.ts';
+import { planRoutes } from './routes/plan.ts';
 import { integrityRoutes } from './routes/integrity.ts';
 import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -201,6 +202,7 @@ export async function buildApp(deps: AppDeps, opts: AppOptions): Promise<Fastify
         noveltyRoutes(scope, deps);
         electronicPayrollRoutes(scope, deps);
         liabilityRoutes(scope, deps);
+        planRoutes(scope, deps);
         feedRoutes(scope, deps);
         integrityRoutes(scope, deps);
       },

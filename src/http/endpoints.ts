@@ -18,6 +18,7 @@ import {
   interruptBody,
   liabilityMovementQuery,
   liabilityQuery,
+  planQuery,
   listQuery,
   noveltiesQuery,
   periodsQuery,
@@ -247,6 +248,14 @@ export const ENDPOINTS = {
       },
       ...k.errors(READ_ERRORS),
     }),
+  ),
+  plan: get(
+    '/api/vacaciones/plan',
+    vacation,
+    'Plan anual de vacaciones: propone inicio y días a cada trabajador que debe días en el año, sin superar el límite de personas ' +
+      'a la vez ni cruzarse con otras vacaciones; primero los días que prescriben, luego los que acumularían; es una propuesta, nada se guarda',
+    planQuery,
+    (k) => ({ ...k.ok(200, 'El plan propuesto', 'AnnualPlan', R.planOk), ...k.errors([...READ_ERRORS, 422]) }),
   ),
   liability: get(
     '/api/vacaciones/pasivo',

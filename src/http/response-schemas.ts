@@ -287,3 +287,50 @@ export const closureChangeOk = success(
   200,
   z.strictObject({ idColectiva: z.string(), registros: z.number().int(), codigos: z.array(code), fecha: timestamp }),
 );
+
+const need = z.enum(['prescribe', 'acumula', 'pendiente']).meta({
+  description:
+    'prescribe: días que prescriben en el año (art. 488); acumula: más periodos pendientes de los que permite el art. 190; pendiente: el resto',
+});
+const planWorker = {
+  vacAsociado: z.number().int(),
+  documentoAsociado: z.string(),
+  nombre: z.string(),
+  subgerenciaId: z.string(),
+};
+export const planOk = success(
+  200,
+  z.strictObject({
+    anio: z.number().int(),
+    desde: date.meta({
+      description: 'Primer día en que el plan propone inicios: el 1 de enero o el que da los 15 días de aviso del art. 187',
+    }),
+    subgerencias: z.array(z.string()).nullable().meta({ description: 'Las subgerencias pedidas; null: todas' }),
+    totales: z.strictObject({
+      colocados: z.number().int(),
+      sinColocar: z.number().int(),
+      diasQuePrescribenSinColocar: z
+        .number()
+        .int()
+        .meta({ description: 'Días que prescribirían en el año de los trabajadores sin colocar' }),
+    }),
+    lineas: z.array(
+      z.strictObject({
+        ...planWorker,
+        vacFechaInicio: date,
+        vacFechaFinal: date,
+        vacDiasVacaciones: z.number().int(),
+        necesidad: need,
+      }),
+    ),
+    sinColocar: z.array(
+      z.strictObject({
+        ...planWorker,
+        diasPendientes: z.number().int(),
+        necesidad: need,
+        motivo: z.enum(['sinCupo', 'finContrato', 'pocosDias', 'sinSubgerencia', 'sinParametrizacion']),
+        mensaje: z.string(),
+      }),
+    ),
+  }),
+);

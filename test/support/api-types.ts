@@ -2554,6 +2554,130 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Plan anual de vacaciones: propone inicio y días a cada trabajador que debe días en el año, sin superar el límite de personas a la vez ni cruzarse con otras vacaciones; primero los días que prescriben, luego los que acumularían; es una propuesta, nada se guarda */
+        get: {
+            parameters: {
+                query: {
+                    /** @description Correo del usuario administrador responsable */
+                    emailResponsable: string;
+                    /** @description El año del plan: el actual o el siguiente */
+                    anio: string;
+                    /** @description Subgerencias del plan, separadas por comas; todas si falta */
+                    subgerenciaId?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description El plan propuesto */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AnnualPlan"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vacaciones/pasivo": {
         parameters: {
             query?: never;
@@ -4731,6 +4855,67 @@ export interface components {
                     };
                 }[];
                 totalTrabajadores: number;
+            };
+        };
+        AnnualPlan: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 200;
+            message: string;
+            data: {
+                anio: number;
+                /**
+                 * Format: date
+                 * @description Primer día en que el plan propone inicios: el 1 de enero o el que da los 15 días de aviso del art. 187
+                 * @example 2026-01-05
+                 */
+                desde: string;
+                /** @description Las subgerencias pedidas; null: todas */
+                subgerencias: string[] | null;
+                totales: {
+                    colocados: number;
+                    sinColocar: number;
+                    /** @description Días que prescribirían en el año de los trabajadores sin colocar */
+                    diasQuePrescribenSinColocar: number;
+                };
+                lineas: {
+                    vacAsociado: number;
+                    documentoAsociado: string;
+                    nombre: string;
+                    subgerenciaId: string;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaInicio: string;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaFinal: string;
+                    vacDiasVacaciones: number;
+                    /**
+                     * @description prescribe: días que prescriben en el año (art. 488); acumula: más periodos pendientes de los que permite el art. 190; pendiente: el resto
+                     * @enum {string}
+                     */
+                    necesidad: "prescribe" | "acumula" | "pendiente";
+                }[];
+                sinColocar: {
+                    vacAsociado: number;
+                    documentoAsociado: string;
+                    nombre: string;
+                    subgerenciaId: string;
+                    diasPendientes: number;
+                    /**
+                     * @description prescribe: días que prescriben en el año (art. 488); acumula: más periodos pendientes de los que permite el art. 190; pendiente: el resto
+                     * @enum {string}
+                     */
+                    necesidad: "prescribe" | "acumula" | "pendiente";
+                    /** @enum {string} */
+                    motivo: "sinCupo" | "finContrato" | "pocosDias" | "sinSubgerencia" | "sinParametrizacion";
+                    mensaje: string;
+                }[];
             };
         };
         VacationLiability: {

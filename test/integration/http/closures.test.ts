@@ -1,77 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/config.ts';
 import { closureBookedOk, closureChangeOk, closurePreviewOk } from '../../../src/http/response-schemas.ts';
 import { feedOk } from '../../../src/http/integration-schemas.ts';
-import { createLogger } from '../../../src/logger.ts';
-import { importReferenceData } from '../../../src/reference/import.ts';
 import { createApiKey } from '../../../src/security/api-keys.ts';
-import { createService, type Service } from '../../../src/service.ts';
-import { freshDb, hasServer, NEEDS_SERVER, type TestDb } from '../../support/db.ts';
-import { ADMIN, client, type Client } from '../../support/http.ts';
-import { loadFixture } from '../../support/server.ts';
+import { hasServer, NEEDS_SERVER } from '../../support/db.ts';
+import { ADMIN, addVacation, client, vacationForm, type Client } from '../../support/http.ts';
+import { servePeople, type Person } from '../../support/people.ts';
 
 const TODAY = '2026-12-02';
-
-/** Monthly payroll sheets of 30 days from a month through November 2026. */
-function sheets(workerId: number, contractId: number, from: string, salary: number) {
-  const out = [];
-  for (let d = new Date(`${from}T00:00:00Z`); d < new Date('2026-12-01T00:00:00Z'); d.setUTCMonth(d.getUTCMonth() + 1)) {
-    const y = d.getUTCFullYear();
-    const m = d.getUTCMonth();
-    const last = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
-    const month = `${y}-${String(m + 1).padStart(2, '0')}`;
-    out.push({
-      asociadoId: workerId,
-      contratoId: contractId,
-      periodoInicio: `${month}-01`,
-      periodoFin: `${month}-${last}`,
-      diasLaborados: 30,
-      compensacionBasica: salary,
-    });
-  }
-  return out;
-}
-
-interface Person {
-  id: number;
-  unit: string;
-  company?: number;
-  start?: string;
-  end?: string | null;
-}
-
-/** The fixture's users and company contracts, with these workers instead of its own. */
-function dataset(people: Person[]) {
-  const d = loadFixture();
-  d.subgerencias = [
-    { id: 'SG-CIERRE', nombre: 'Planta' },
-    { id: 'SG-OTRA', nombre: 'Oficina' },
-    { id: 'SG-CANCELA', nombre: 'Tienda' },
-    { id: 'SG-CARRERA', nombre: 'Bodega' },
-  ];
-  d.asociados = people.map((p) => ({
-    id: p.id,
-    tipoDocumento: 'CC',
-    numeroDocumento: String(90_000_000 + p.id),
-    nombres: `Nombre ${p.id}`,
-    apellidos: 'Prueba',
-  }));
-  d.contratos = people.map((p) => ({
-    id: p.id * 10,
-    asociadoId: p.id,
-    contratoEmpresaId: p.company ?? 10,
-    subgerenciaId: p.unit,
-    fechaInicio: p.start ?? '2024-01-01',
-    fechaFin: p.end ?? '2028-12-31',
-    liquidado: false,
-    esAdicional: false,
-    salarioBase: 3_000_000,
-    nivelRiesgo: 1,
-  }));
-  d.nomina = people.flatMap((p) => sheets(p.id, p.id * 10, p.start ?? '2024-01-01', 3_000_000));
-  d.vacaciones = [];
-  return d;
-}
 
 const doc = (id: number) => String(90_000_000 + id);
 const PEOPLE: Person[] = [
@@ -98,10 +33,9 @@ const closure = (over: Record<string, string> = {}) => ({
 });
 
 describe.skipIf(!hasServer())(`collective closures over HTTP${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`, () => {
-  let t: TestDb;
-  let service: Service;
   let c: Client;
   let feed: Client;
+  let stop: () => Promise<void>;
 
   const recordsOf = async (id: number) => {
     const r = await c.get('/api/vacaciones', { numeroDocumento: doc(id), emailResponsable: ADMIN });
@@ -112,27 +46,13 @@ describe.skipIf(!hasServer())(`collective closures over HTTP${hasServer() ? '' :
   };
 
   beforeAll(async () => {
-    t = await freshDb();
-    await importReferenceData(t.db, dataset(PEOPLE));
-    const key = (await createApiKey(t.db, { name: 'nomina' })).key;
-    const config = loadConfig({ DATABASE_URL: t.url!, VACACIONES_TODAY: TODAY, LOG_LEVEL: 'silent', PORT: '0' });
-    service = await createService(config, createLogger(config));
-    const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
-    c = client(url, key);
-    feed = client(url, (await createApiKey(t.db, { name: 'nomina-eventos', scopes: ['eventos'] })).key);
+    const served = await servePeople(PEOPLE, TODAY);
+    ({ c, stop } = served);
+    feed = client(served.url, (await createApiKey(served.t.db, { name: 'nomina-eventos', scopes: ['eventos'] })).key);
     // Worker 2007 already has days booked inside the closure.
-    const own = await c.post('/api/vacaciones/add', {
-      documentoAsociado: doc(2007),
-      vacFechaInicio: '2026-12-28',
-      vacDiasVacaciones: '6',
-      emailUserResponsable: ADMIN,
-    });
-    expect(own.status, own.text).toBe(201);
+    await addVacation(c, vacationForm(doc(2007), '2026-12-28', 6));
   }, 60_000);
-  afterAll(async () => {
-    await service?.close().catch(() => {});
-    await t?.drop();
-  });
+  afterAll(async () => stop?.());
 
   it('previews every worker in scope with the figures calculate gives, and every one left out with the reason, writing nothing', async () => {
     const r = await c.post('/api/vacaciones/colectivas', closure({ vista: 'previa' }));

@@ -1,0 +1,71 @@
+import type { PlanNeed, Unplaced } from '../domain/index.ts';
+import type { AnnualPlan, PlanSkip } from '../projections/reports/plan.ts';
+
+/**
+ * The annual vacation plan as the API, the panel and the CLI show it: one wording of every line,
+ * every worker left out, and the headline figures.
+ */
+
+export const NEED_TEXT: Record<PlanNeed, string> = {
+  prescribe: 'Días que prescriben en el año (CST art. 488)',
+  acumula: 'Acumularía más periodos pendientes de los que permite el CST art. 190',
+  pendiente: 'Días pendientes',
+};
+
+export function unplacedText(reason: Unplaced | PlanSkip, o: { daysOwed: number; contractEnd: string | null; year: number }): string {
+  switch (reason) {
+    case 'sinCupo':
+      return `No hay un tramo de ${o.daysOwed} días hábiles en ${o.year} sin superar el límite de personas a la vez ni cruzarse con otras vacaciones`;
+    case 'finContrato':
+      return o.contractEnd
+        ? `Su contrato termina el ${o.contractEnd}: no alcanza a tomar ${o.daysOwed} días hábiles antes`
+        : `No quedan en ${o.year} días hábiles suficientes para ${o.daysOwed} días`;
+    case 'pocosDias':
+      return `Debe ${o.daysOwed} días, menos que el mínimo disfrutado o los 6 días continuos del CST art. 190`;
+    case 'sinSubgerencia':
+      return 'Su subgerencia no está en el plan';
+    case 'sinParametrizacion':
+      return 'Su contrato de empresa no tiene parámetros de vacaciones';
+  }
+}
+
+/** The plan's body: each proposed line, each worker left out with the reason, and the totals. */
+export function planBody(p: AnnualPlan, subgerenciaIds: readonly string[] | null) {
+  const who = (id: number) => {
+    const f = p.owed.get(id)!.file;
+    return { vacAsociado: id, documentoAsociado: f.worker.documentNumber, nombre: `${f.worker.firstNames} ${f.worker.lastNames}`.trim() };
+  };
+  const contractEnd = (id: number, from: string) => {
+    const f = p.owed.get(id)!.file;
+    const ends = f.contracts.filter((c) => !c.additional && (c.endDate === null || c.endDate >= from)).map((c) => c.endDate);
+    return ends.includes(null) ? null : (ends.sort().at(-1) ?? null);
+  };
+  const leftOut = [...p.plan.leftOut.map((l) => ({ ...l, daysOwed: p.owed.get(l.workerId)!.daysOwed })), ...p.skipped].map((l) => ({
+    ...who(l.workerId),
+    subgerenciaId: l.subgerenciaId,
+    diasPendientes: l.daysOwed,
+    necesidad: l.need,
+    motivo: l.reason,
+    mensaje: unplacedText(l.reason, { daysOwed: l.daysOwed, contractEnd: contractEnd(l.workerId, p.from), year: p.year }),
+  }));
+  return {
+    anio: p.year,
+    desde: p.from,
+    subgerencias: subgerenciaIds ? [...subgerenciaIds] : null,
+    totales: {
+      colocados: p.plan.totals.placed,
+      sinColocar: leftOut.length,
+      diasQuePrescribenSinColocar:
+        p.plan.totals.prescribingDaysLeft + p.skipped.filter((s) => s.need === 'prescribe').reduce((n, s) => n + s.daysOwed, 0),
+    },
+    lineas: p.plan.lines.map((l) => ({
+      ...who(l.workerId),
+      subgerenciaId: l.subgerenciaId,
+      vacFechaInicio: l.startDate,
+      vacFechaFinal: l.endDate,
+      vacDiasVacaciones: l.days,
+      necesidad: l.need,
+    })),
+    sinColocar: leftOut,
+  };
+}
