@@ -23,6 +23,7 @@ import { operationsPageRoutes } from './views/operations.ts';
 import { workerPageRoutes } from './views/worker.ts';
 import { recordActionRoutes } from './views/record-actions.ts';
 import { closurePageRoutes } from './views/closures.ts';
+import { planPageRoutes } from './views/plan.ts';
 
 export { PANEL_CSP, PANEL_ERRORS, isPanelPath, sendPanelError } from './respond.ts';
 
@@ -216,6 +217,7 @@ export async function mountPanel(app: FastifyInstance, deps: PanelDeps): Promise
           workerPageRoutes(inside, ctx);
           recordActionRoutes(inside, ctx);
           closurePageRoutes(inside, ctx);
+          planPageRoutes(inside, ctx);
           editPageRoutes(inside, ctx);
           registerDownloadRoutes(inside, ctx);
           auditPageRoutes(inside, ctx);

@@ -1,13 +1,14 @@
 import { Html, html } from './html.ts';
 import { assetPath } from './assets.ts';
 
-export type Section = 'inicio' | 'calendario' | 'ocupacion' | 'colectivas' | 'pasivo' | 'trabajador' | 'auditoria' | 'operacion';
+export type Section = 'inicio' | 'calendario' | 'ocupacion' | 'colectivas' | 'plan' | 'pasivo' | 'trabajador' | 'auditoria' | 'operacion';
 
 const SECTIONS: { id: Section; label: string; href: string }[] = [
   { id: 'inicio', label: 'Inicio', href: '/panel' },
   { id: 'calendario', label: 'Calendario', href: '/panel/calendario' },
   { id: 'ocupacion', label: 'Ocupación', href: '/panel/ocupacion' },
   { id: 'colectivas', label: 'Colectivas', href: '/panel/colectivas' },
+  { id: 'plan', label: 'Plan anual', href: '/panel/plan' },
   { id: 'pasivo', label: 'Pasivo', href: '/panel/pasivo' },
   { id: 'trabajador', label: 'Trabajador', href: '/panel/trabajador' },
   { id: 'auditoria', label: 'Auditoría', href: '/panel/auditoria' },

@@ -6,7 +6,7 @@ import { BALANCE_PROBLEM_MESSAGES } from '../../app/rule-messages.ts';
 import { vacationBalance, type BalanceProblem } from '../../projections/reports/balance.ts';
 import type { VacationView } from '../../projections/index.ts';
 import type { WorkerFileRow } from '../../reference/worker-files.ts';
-import { days, html, pesos, shortDate, url, type Html } from '../html.ts';
+import { days, html, inPanelDates, pesos, shortDate, url, type Html } from '../html.ts';
 import type { PanelContext } from '../context.ts';
 import { searchWorkers, subgerencias } from '../../reference/search.ts';
 import { periodsSection, registerLinks, settlementSection } from './worker-law.ts';
@@ -199,7 +199,7 @@ function bookingSection(
 ${
   form.errors?.length
     ? html`<div class="flash flash-error" role="alert" id="errores">
-        <p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${e}</li>`)}</ul>
+        <p>No se pueden registrar estas vacaciones:</p><ul>${form.errors.map((e) => html`<li>${inPanelDates(e)}</li>`)}</ul>
       </div>`
     : ''
 }
