@@ -31,6 +31,7 @@
  *   npm run bench:scale -- --formats json --only law   (periods and the whole register over that data)
  *   npm run bench:scale -- --formats json --only novelties --database vac_scale_1_abc   (a payroll month's novelties)
  *   npm run bench:scale -- --formats json --only liability,dian --database vac_scale_1_abc   (the liability, its movement, the DIAN fragments)
+ *   npm run bench:scale -- --layouts large --formats json --only plan,closure   (the annual plan, then a closure of 2,500)
  *
  * A kept database given with --database must be run with the --layouts and --workers that made
  * it: the import notes its data on the database, and a run of other data refuses it (exit 2).
@@ -724,6 +725,80 @@ async function dianSection(ctx: Context): Promise<void> {
   await pagedReport(ctx, `DIAN fragments of ${month}`, '/api/vacaciones/nomina-electronica', `periodo=${month}`, ['xml'], '&formato=json');
 }
 
+/** A form POST to the server with the section's key, its answer parsed, and its seconds. */
+async function timedPost(url: string, key: string, path: string, form: Record<string, string>) {
+  const t0 = performance.now();
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': `Bearer ${key}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form),
+  });
+  const body = (await res.json()) as { data?: Record<string, unknown>; message?: string };
+  return { status: res.status, body, seconds: (performance.now() - t0) / 1000 };
+}
+
+/**
+ * A collective closure of the most crowded subgerencia (2,500 workers in the large layout), from
+ * the first business Monday with the 15 days' notice: its preview, then its booking with the
+ * preview's huella (one append of every record), each beside the bare committed INSERT of the
+ * run's ceiling; the records booked and the workers left out (bookings ahead overlap some).
+ */
+async function closureSection(ctx: Context): Promise<void> {
+  const key = await importedWithKey(ctx.url);
+  const unit = await withClient(ctx.url, (c) =>
+    valueOf(c, 'SELECT subgerencia_id AS v FROM ref_contracts GROUP BY subgerencia_id ORDER BY count(*) DESC, subgerencia_id LIMIT 1'),
+  );
+  const { server } = await startServer(ctx.url);
+  try {
+    const form = { subgerenciaId: unit, fechaInicio: '2026-12-14', dias: '10', emailUserResponsable: 'admin@empresa.co' };
+    const preview = await timedPost(server.url, key, '/api/vacaciones/colectivas', { ...form, vista: 'previa' });
+    const totals = preview.body.data?.totales as { trabajadores: number; excluidos: number } | undefined;
+    ctx.lines.push(
+      `closure: preview of ${unit} (${totals?.trabajadores ?? 0} workers, ${totals?.excluidos ?? 0} left out): ${preview.seconds.toFixed(2)} s (status ${preview.status}, load average ${load()})`,
+    );
+    const booked = await timedPost(server.url, key, '/api/vacaciones/colectivas', {
+      ...form,
+      huella: String(preview.body.data?.huella ?? ''),
+    });
+    const lines = (booked.body.data?.trabajadores as unknown[] | undefined)?.length ?? 0;
+    ctx.lines.push(
+      `closure: booking of ${lines} records in one append: ${booked.seconds.toFixed(2)} s (status ${booked.status}${booked.status >= 300 ? `: ${booked.body.message}` : ''}); server peak RSS ${server.peakRssMb()} MB`,
+    );
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * The annual plan of the next year for the whole employer (every subgerencia, 50,000 workers) in
+ * one GET: its time, its size, the lines placed and the workers left out, and the server's peak RSS.
+ */
+async function planSection(ctx: Context): Promise<void> {
+  const key = await importedWithKey(ctx.url);
+  const { server } = await startServer(ctx.url);
+  const year = Number(BENCH_TODAY.slice(0, 4)) + 1;
+  try {
+    for (let run = 1; run <= 2; run++) {
+      const t0 = performance.now();
+      const res = await fetch(`${server.url}/api/vacaciones/plan?emailResponsable=admin@empresa.co&anio=${year}`, {
+        headers: { 'x-api-key': `Bearer ${key}` },
+      });
+      const text = await res.text();
+      const data = (
+        JSON.parse(text) as { data?: { totales: { colocados: number; sinColocar: number; diasQuePrescribenSinColocar: number } } }
+      ).data;
+      ctx.lines.push(
+        `plan: ${year} for every subgerencia, ${data?.totales.colocados ?? 0} placed and ${data?.totales.sinColocar ?? 0} left out ` +
+          `(${data?.totales.diasQuePrescribenSinColocar ?? 0} days would prescribe): ${mb(text.length)} MB in ${secs(t0)} s ` +
+          `(status ${res.status}, call ${run}, load average ${load()})`,
+      );
+    }
+    ctx.lines.push(`plan: peak RSS of the server ${server.peakRssMb()} MB (heap limit ${HEAP_MB} MB)`);
+  } finally {
+    await server.stop();
+  }
+}
+
 const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
   import: importSection,
   rebuild: rebuildSection,
@@ -733,6 +808,8 @@ const SECTIONS: Record<string, (ctx: Context) => Promise<void>> = {
   novelties: noveltiesSection,
   liability: liabilitySection,
   dian: dianSection,
+  closure: closureSection,
+  plan: planSection,
 };
 
 execSync('npm run --silent build', { stdio: 'inherit' });
