@@ -19,6 +19,7 @@ export const BOOK_COLUMNS = [
   'exigibleDesde',
   'prescribeEl',
   'prescrito',
+  'art190SeisDias',
   'vacCodigoPila',
   'subgerenciaId',
   'vacFechaInicio',

@@ -115,7 +115,7 @@ export function bookLines(w: BookWorker): Cell[][] {
   ];
   // The JSON bodies under the table's names: what is not a column is left out below.
   for (const p of w.periods) {
-    const { vacaciones: _shown, prescrito, numero, desde, contratoLiquidado, ...rest } = periodBody(p);
+    const { vacaciones: _shown, prescrito, art190SeisDias, numero, desde, contratoLiquidado, ...rest } = periodBody(p);
     lines.push({
       registro: 'periodo',
       ...who,
@@ -123,6 +123,7 @@ export function bookLines(w: BookWorker): Cell[][] {
       periodo: numero,
       periodoDesde: desde,
       prescrito: flagText(prescrito),
+      art190SeisDias: flagText(art190SeisDias),
       contratoLiquidado: flagText(contratoLiquidado),
     });
   }

@@ -42,6 +42,7 @@ const BOOK_LABELS: Record<(typeof BOOK_COLUMNS)[number], PeopleColumn> = {
   exigibleDesde: col('Exigible desde', 'date', 13),
   prescribeEl: col('Prescribe el', 'date', 13),
   prescrito: col('Prescrito', 'flag', 10),
+  art190SeisDias: col('Sin 6 días (art. 190)', 'flag', 12),
   vacCodigoPila: col('Código PILA', 'text', 38),
   subgerenciaId: col('Subgerencia', 'text', 14),
   vacFechaInicio: col('Inicio', 'date', 13),

@@ -19,6 +19,7 @@ export function periodBody(p: PeriodReport) {
     exigibleDesde: p.enforceableFrom,
     prescribeEl: p.prescribesOn,
     prescrito: p.prescribed,
+    art190SeisDias: p.sixDays,
     vacaciones: p.records.map((v) => ({ codigoPila: v.codigoPila, dias: v.days })),
   };
 }

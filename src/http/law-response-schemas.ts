@@ -50,6 +50,9 @@ export const accrualPeriod = z.strictObject({
   exigibleDesde: date.nullable().meta({ description: 'Un año después de causado (CST art. 187)' }),
   prescribeEl: date.nullable().meta({ description: 'Tres años después de exigible (CST art. 488)' }),
   prescrito: z.boolean(),
+  art190SeisDias: z
+    .boolean()
+    .meta({ description: 'Pasó su año para disfrutarlo sin un registro disfrutado de 6 días hábiles o más (CST art. 190)' }),
   vacaciones: z
     .array(z.strictObject({ codigoPila: code, dias: days2 }))
     .meta({ description: 'Días de cada registro aplicados a este período' }),

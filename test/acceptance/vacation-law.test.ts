@@ -170,6 +170,25 @@ describe('GET /api/vacaciones/periodos', () => {
       six(2, '2023-12-31', '2024-12-31'),
       six(3, '2024-12-31', '2025-12-31'),
     ]);
+    // Each flagged period says so itself, and the register flags the same ones, as JSON and as CSV.
+    const flagged = (list: Json[]) => list.filter((p) => p.art190SeisDias).map((p) => p.numero);
+    expect(flagged(data.periodos)).toEqual([1, 2, 3]);
+    const book = await c.get('/api/vacaciones/libro', { numeroDocumento: LONG.document, emailResponsable: ADMIN });
+    expect(book.status, book.text).toBe(200);
+    expect(flagged(book.body.data.trabajadores[0].periodos)).toEqual([1, 2, 3]);
+    const csv = await c.get('/api/vacaciones/libro', { numeroDocumento: LONG.document, emailResponsable: ADMIN, formato: 'csv' });
+    const rows = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\n')
+      .map((l) => l.split(','));
+    const [head, ...lines] = rows;
+    const at = (name: string) => head!.indexOf(name);
+    expect(at('art190SeisDias')).toBeGreaterThan(0);
+    const csvFlagged = lines
+      .filter((l) => l[at('registro')] === 'periodo' && l[at('art190SeisDias')] === '1')
+      .map((l) => Number(l[at('periodo')]));
+    expect(csvFlagged).toEqual([1, 2, 3]);
   });
 
   it('dates a period by the payroll sheets themselves: a month without a sheet is not worked time', async () => {

@@ -4302,6 +4302,8 @@ export interface components {
                      */
                     prescribeEl: string | null;
                     prescrito: boolean;
+                    /** @description Pasó su año para disfrutarlo sin un registro disfrutado de 6 días hábiles o más (CST art. 190) */
+                    art190SeisDias: boolean;
                     /** @description Días de cada registro aplicados a este período */
                     vacaciones: {
                         /**
@@ -4420,6 +4422,8 @@ export interface components {
                      */
                     prescribeEl: string | null;
                     prescrito: boolean;
+                    /** @description Pasó su año para disfrutarlo sin un registro disfrutado de 6 días hábiles o más (CST art. 190) */
+                    art190SeisDias: boolean;
                     /** @description Días de cada registro aplicados a este período */
                     vacaciones: {
                         /**
@@ -4483,6 +4487,8 @@ export interface components {
                      */
                     prescribeEl: string | null;
                     prescrito: boolean;
+                    /** @description Pasó su año para disfrutarlo sin un registro disfrutado de 6 días hábiles o más (CST art. 190) */
+                    art190SeisDias: boolean;
                     /** @description Días de cada registro aplicados a este período */
                     vacaciones: {
                         /**
@@ -4594,6 +4600,8 @@ export interface components {
                          */
                         prescribeEl: string | null;
                         prescrito: boolean;
+                        /** @description Pasó su año para disfrutarlo sin un registro disfrutado de 6 días hábiles o más (CST art. 190) */
+                        art190SeisDias: boolean;
                         /** @description Días de cada registro aplicados a este período */
                         vacaciones: {
                             /**

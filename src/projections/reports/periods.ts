@@ -43,6 +43,8 @@ export interface PeriodReport extends Pick<
   records: { codigoPila: string; days: number }[];
   /** Exact pending balance in 360ths, for sums and values. */
   pendingUnits: number;
+  /** Its year for enjoying passed without one enjoyed record of 6 business days charged to it (CST art. 190). */
+  sixDays: boolean;
 }
 
 /** A period as a warning names it. */
@@ -139,6 +141,7 @@ export function reportOf(file: Pick<WorkerFile, 'contracts'>, records: readonly 
       prescribed: prescribes !== null && prescribes <= asOf && use.pendingUnits > 0,
       records: [],
       pendingUnits: use.pendingUnits,
+      sixDays: false,
     };
   });
   for (const r of records) {
@@ -149,6 +152,10 @@ export function reportOf(file: Pick<WorkerFile, 'contracts'>, records: readonly 
   // The totals are the balance's: the unsettled contracts' periods (a settled one's are history).
   const open = allocation.periods.filter((_, i) => !periods[i]!.settled);
   const sum = (pick: (u: (typeof allocation.periods)[number]) => number) => open.reduce((s, u) => s + pick(u), 0);
+  const warnings = warningsOf(file, reports, asOf, new Map(records.map((r) => [r.codigoPila, r])));
+  for (const w of warnings) {
+    if (w.kind === 'sixDays') reports.find((p) => p.contractId === w.period.contractId && p.number === w.period.number)!.sixDays = true;
+  }
   return {
     asOf,
     periods: reports,
@@ -160,7 +167,7 @@ export function reportOf(file: Pick<WorkerFile, 'contracts'>, records: readonly 
       pending: days(balance.availableUnits),
       pendingUnits: balance.availableUnits,
     },
-    warnings: warningsOf(file, reports, asOf, new Map(records.map((r) => [r.codigoPila, r]))),
+    warnings,
   };
 }
 
