@@ -14,6 +14,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   audit: async () => (await import('./audit.ts')).registerAudit,
   panel: async () => (await import('./panel.ts')).registerPanel,
   webhook: async () => (await import('./webhook.ts')).registerWebhook,
+  colectivas: async () => (await import('./closures.ts')).registerClosures,
 };
 
 /**
