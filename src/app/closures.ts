@@ -127,6 +127,12 @@ export function closureRefusal(
           message: 'No se pueden programar las vacaciones colectivas',
           errors: { dias: `Los días solicitados (${request?.days ?? ''}) no cumplen el mínimo de ${f.minimum} días disfrutados` },
         };
+      if (f.problem === 'allLeftOut')
+        return {
+          status: 422,
+          message: 'No se pueden programar las vacaciones colectivas',
+          errors: { subgerenciaId: 'Todos los trabajadores del alcance quedan por fuera: la vista previa dice por qué' },
+        };
       return {
         status: 422,
         message: 'No se pueden programar las vacaciones colectivas',

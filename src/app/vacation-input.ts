@@ -208,6 +208,12 @@ export function parseClosureCancelInput(
   fields: Fields,
 ): { ok: true; value: { closureId: string; reason: string; email: string } } | ({ ok: false } & Rejection) {
   const r = validate(closureCancelBody, fields);
-  if (!r.ok) return { ok: false, status: 400, message: MESSAGES.missingData, errors: Object.fromEntries(r.problems) };
+  if (!r.ok) {
+    // Not the interruption's reasons: a closure's cancellation says why in words of its own.
+    const errors = Object.fromEntries(
+      [...r.problems].map(([k, v]) => [k, k === 'motivo' ? 'motivo debe tener entre 3 y 500 caracteres' : v]),
+    );
+    return { ok: false, status: 400, message: MESSAGES.missingData, errors };
+  }
   return { ok: true, value: { closureId: r.value.idColectiva, reason: r.value.motivo, email: r.value.emailUserResponsable } };
 }

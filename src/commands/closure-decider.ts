@@ -39,7 +39,7 @@ export interface LeftOut {
 
 export type ClosureJudgement =
   | { ok: true; lines: ClosureLine[]; excluded: LeftOut[] }
-  | { ok: false; kind: 'closure_rules'; problem: 'notBusinessDay' | 'nobody' }
+  | { ok: false; kind: 'closure_rules'; problem: 'notBusinessDay' | 'nobody' | 'allLeftOut' }
   | { ok: false; kind: 'closure_rules'; problem: 'belowMinimum'; minimum: number };
 
 /** Whether a contract falls in the closure's scope. */

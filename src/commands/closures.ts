@@ -57,7 +57,7 @@ export interface ClosurePreview {
 }
 
 export type ClosureFailure =
-  | { kind: 'closure_rules'; problem: 'notBusinessDay' | 'nobody' }
+  | { kind: 'closure_rules'; problem: 'notBusinessDay' | 'nobody' | 'allLeftOut' }
   | { kind: 'closure_rules'; problem: 'belowMinimum'; minimum: number }
   | { kind: 'out_of_scope' }
   | { kind: 'unknown_scope'; subgerencias: string[]; companyContractId: number | null }
@@ -126,6 +126,8 @@ export class ClosureCommands {
       }
       const judged = this.judge(request, read.workers, actor);
       if (!judged.ok) return judged;
+      // A closure that would book nobody is no decision to keep: the preview already named who is left out and why.
+      if (judged.lines.length === 0) return { ok: false, kind: 'closure_rules', problem: 'allLeftOut' };
       const now = this.now();
       const moment = { nowIso: now.toISOString(), epochMillis: now.getTime(), randomHex8: this.hex() };
       const closureId = `COL_${now.getTime()}_${this.hex()}`;

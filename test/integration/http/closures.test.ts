@@ -204,6 +204,27 @@ describe.skipIf(!hasServer())(`collective closures over HTTP${hasServer() ? '' :
     expect(await recordsOf(2002)).toEqual(before);
   });
 
+  it('books no closure that would leave everyone out, and asks a cancellation for its reason in words', async () => {
+    const office = closure({ subgerenciaId: 'SG-OTRA', fechaInicio: '2027-03-01', dias: '6' });
+    const first = await c.post('/api/vacaciones/colectivas', office);
+    expect(first.status, first.text).toBe(201);
+    // Its only worker is away then already: the preview says so, and a booking is refused.
+    const preview = await c.post('/api/vacaciones/colectivas', { ...office, vista: 'previa' });
+    expect(preview.status, preview.text).toBe(200);
+    expect(preview.body.data.excluidos.map((e: { motivo: string }) => e.motivo)).toEqual(['solapamiento']);
+    const again = await c.post('/api/vacaciones/colectivas', office);
+    expect(again.status, again.text).toBe(422);
+    expect(again.body.errors.subgerenciaId).toMatch(/quedan por fuera/);
+    const short = await c.post('/api/vacaciones/colectivas/cancelar', {
+      idColectiva: first.body.data.idColectiva,
+      motivo: 'no',
+      emailUserResponsable: ADMIN,
+    });
+    expect(short.status, short.text).toBe(400);
+    expect(short.body.errors.motivo).toBe('motivo debe tener entre 3 y 500 caracteres');
+    expect(await recordsOf(2009)).toHaveLength(1);
+  });
+
   it('never books both a closure and a racing individual request for the same worker', async () => {
     const racers = PEOPLE.filter((p) => p.unit === 'SG-CARRERA');
     const booking = c.post('/api/vacaciones/colectivas', closure({ subgerenciaId: 'SG-CARRERA', fechaInicio: '2027-02-01', dias: '6' }));
