@@ -6,6 +6,12 @@ import type { AnnualPlan, PlanSkip } from '../projections/reports/plan.ts';
  * every worker left out, and the headline figures.
  */
 
+/** The years a plan is proposed for on `today`: this one and the next. */
+export function planYears(today: string): number[] {
+  const current = Number(today.slice(0, 4));
+  return [current, current + 1];
+}
+
 export const NEED_TEXT: Record<PlanNeed, string> = {
   prescribe: 'Días que prescriben en el año (CST art. 488)',
   acumula: 'Acumularía más periodos pendientes de los que permite el CST art. 190',
@@ -35,18 +41,13 @@ export function planBody(p: AnnualPlan, subgerenciaIds: readonly string[] | null
     const f = p.owed.get(id)!.file;
     return { vacAsociado: id, documentoAsociado: f.worker.documentNumber, nombre: `${f.worker.firstNames} ${f.worker.lastNames}`.trim() };
   };
-  const contractEnd = (id: number, from: string) => {
-    const f = p.owed.get(id)!.file;
-    const ends = f.contracts.filter((c) => !c.additional && (c.endDate === null || c.endDate >= from)).map((c) => c.endDate);
-    return ends.includes(null) ? null : (ends.sort().at(-1) ?? null);
-  };
   const leftOut = [...p.plan.leftOut.map((l) => ({ ...l, daysOwed: p.owed.get(l.workerId)!.daysOwed })), ...p.skipped].map((l) => ({
     ...who(l.workerId),
     subgerenciaId: l.subgerenciaId,
     diasPendientes: l.daysOwed,
     necesidad: l.need,
     motivo: l.reason,
-    mensaje: unplacedText(l.reason, { daysOwed: l.daysOwed, contractEnd: contractEnd(l.workerId, p.from), year: p.year }),
+    mensaje: unplacedText(l.reason, { daysOwed: l.daysOwed, contractEnd: p.owed.get(l.workerId)!.contractEnd, year: p.year }),
   }));
   return {
     anio: p.year,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../../app/context.ts';
 import { Fields } from '../../app/fields.ts';
 import { MESSAGES } from '../../app/messages.ts';
-import { planBody } from '../../app/plan.ts';
+import { planBody, planYears } from '../../app/plan.ts';
 import { planQuery } from '../../app/schemas.ts';
 import { validate } from '../../app/vacation-input.ts';
 import { annualPlan } from '../../projections/reports/plan.ts';
@@ -10,9 +10,6 @@ import { unknownInScope } from '../../reference/worker-files.ts';
 import { ENDPOINTS, route } from '../endpoints.ts';
 import { vacationError } from '../envelopes.ts';
 import { responsibleAdministrator } from '../responsible.ts';
-
-/** Years a plan may be asked for, from today's: this one and the next. */
-const YEARS_AHEAD = 1;
 
 /** GET /vacaciones/plan: the annual vacation plan, a proposal read from the read models; nothing is written. */
 export function planRoutes(app: FastifyInstance, deps: AppDeps) {
@@ -22,10 +19,10 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
     const input = parsed.value;
     req.responsibleEmail = input.emailResponsable;
     const year = Number(input.anio);
-    const current = Number(deps.today().slice(0, 4));
-    if (year < current || year > current + YEARS_AHEAD) {
+    const years = planYears(deps.today());
+    if (!years.includes(year)) {
       return vacationError(reply, 422, 'No se puede proponer el plan', {
-        anio: `El plan se propone para ${current} o ${current + YEARS_AHEAD}, no para ${year}`,
+        anio: `El plan se propone para ${years.join(' o ')}, no para ${year}`,
       });
     }
     const units = input.subgerenciaId ? [...new Set(input.subgerenciaId.split(',').map((u) => u.trim()))] : null;

@@ -260,12 +260,11 @@ ${
 function closureItems(list: ClosureRow[], units: string[] | null): Html {
   const mine = list.filter((c) => units === null || c.subgerenciaIds.some((u) => units.includes(u)));
   if (mine.length === 0) return html``;
-  const state = { programada: 'programada', aprobada: 'aprobada', cancelada: 'cancelada' } as const;
   return html`<h2>Vacaciones colectivas</h2>
 <ul class="links">${mine.map(
     (c) =>
       html`<li><a href="${url`/panel/colectivas/${c.closureId}`}">Del ${shortDate(c.startDate)}, ${c.businessDays} días hábiles, ${
         c.workers.length
-      } registros</a>: ${state[c.state]}, programada el ${bogotaTime(c.scheduledAt)}</li>`,
+      } registros</a>: ${c.state}, programada el ${bogotaTime(c.scheduledAt)}</li>`,
   )}</ul>`;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { NEED_TEXT, planBody } from '../../app/plan.ts';
+import { NEED_TEXT, planBody, planYears } from '../../app/plan.ts';
 import { annualPlan } from '../../projections/reports/plan.ts';
 import { subgerencias } from '../../reference/search.ts';
 import { count, dayMonthYear, html, inPanelDates, shortDate, url } from '../html.ts';
@@ -23,10 +23,9 @@ export function planPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     const scope = ctx.unitsOf(req);
     const units = (await subgerencias(deps.db)).filter((u) => scope === null || scope.includes(u.id));
     const today = deps.today();
-    const current = Number(today.slice(0, 4));
-    const years = [current, current + 1];
+    const years = planYears(today);
     const askedYear = Number(q.anio);
-    const year = years.includes(askedYear) ? askedYear : current + 1;
+    const year = years.includes(askedYear) ? askedYear : years.at(-1)!;
     const unit = units.find((u) => u.id === q.subgerencia) ?? units[0];
     const choose = html`<form method="get" action="/panel/plan" class="row filters" role="search">
   <div class="field"><label for="subgerencia">Subgerencia</label>

@@ -15,7 +15,6 @@ export interface ClosureRow {
   startDate: string;
   businessDays: number;
   worksSaturday: boolean;
-  codes: string[];
   workers: { workerId: number; documentNumber: string; codigoPila: string }[];
   excluded: CollectiveClosureScheduled['excluded'];
   state: ClosureState;
@@ -52,7 +51,6 @@ export function evolveClosure(unit: ClosureRow | undefined, events: readonly Dec
         startDate: d.startDate,
         businessDays: d.businessDays,
         worksSaturday: d.worksSaturday,
-        codes: d.records.map((r) => r.codigoPila),
         workers: d.records.map((r) => ({ workerId: r.workerId, documentNumber: r.documentNumber, codigoPila: r.codigoPila })),
         excluded: d.excluded,
         state: 'programada',

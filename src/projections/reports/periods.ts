@@ -72,6 +72,15 @@ export interface PeriodsReport {
   warnings: PeriodWarning[];
 }
 
+/** How many periods with days pending a worker may hold on `asOf` (CST art. 190): four for technical or trusted staff. */
+export function accumulationLimit(file: Pick<WorkerFile, 'contracts'>, asOf: string): { extended: boolean; limit: number } {
+  const extended = file.contracts.some(
+    (c) =>
+      !c.additional && c.technicalOrTrusted && c.startDate !== null && c.startDate <= asOf && (c.endDate === null || c.endDate >= asOf),
+  );
+  return { extended, limit: extended ? ACCUMULATION_LIMIT_EXTENDED : ACCUMULATION_LIMIT };
+}
+
 /** 360ths of a day as days with two decimals, as every answer shows them. */
 export const days = (units: number) => toDecimal2(Days360.fromUnits(units));
 
@@ -180,11 +189,7 @@ function warningsOf(
   const warnings: PeriodWarning[] = [];
   // A settled contract's periods were paid off when it was settled: nothing of them is owed.
   const owed = reports.filter((p) => p.earnedOn !== null && p.pendingUnits > 0 && !p.settled);
-  const extended = file.contracts.some(
-    (c) =>
-      !c.additional && c.technicalOrTrusted && c.startDate !== null && c.startDate <= asOf && (c.endDate === null || c.endDate >= asOf),
-  );
-  const limit = extended ? ACCUMULATION_LIMIT_EXTENDED : ACCUMULATION_LIMIT;
+  const { extended, limit } = accumulationLimit(file, asOf);
   if (owed.length > limit) warnings.push({ kind: 'accumulation', owed: owed.length, limit, extended });
   const notice = addDays(asOf, PRESCRIPTION_NOTICE_DAYS);
   for (const p of owed) {

@@ -15,7 +15,7 @@ import {
 } from '../../domain/index.ts';
 import { workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
 import { byWorker, liveRegisterOfWorkers, type RegisterEntry } from '../register/queries.ts';
-import { ACCUMULATION_LIMIT, ACCUMULATION_LIMIT_EXTENDED, periodsReport } from './periods.ts';
+import { accumulationLimit, periodsReport } from './periods.ts';
 
 /** Workers read from the read models at a time: one page of files and their live records. */
 const PAGE = 2000;
@@ -31,7 +31,7 @@ export interface AnnualPlan {
   /** Workers who owe days but whose booking rules are not set up, so nothing can be proposed. */
   skipped: { workerId: number; subgerenciaId: string; reason: PlanSkip; daysOwed: number; need: PlanNeed }[];
   /** What each worker in the plan or left out owes, by worker id: the lines' and the lists' source. */
-  owed: Map<number, { daysOwed: number; need: PlanNeed; file: WorkerFileRow }>;
+  owed: Map<number, { daysOwed: number; need: PlanNeed; file: WorkerFileRow; contractEnd: string | null }>;
 }
 
 const overlaps = (r: Span, from: string, to: string) => r.startDate <= to && r.endDate >= from;
@@ -64,8 +64,7 @@ export function owedIn(file: WorkerFileRow, records: readonly RegisterEntry[], t
       count++;
     }
   }
-  const extended = report.warnings.some((w) => w.kind === 'accumulation' && w.extended);
-  const limit = extended ? ACCUMULATION_LIMIT_EXTENDED : ACCUMULATION_LIMIT;
+  const { limit } = accumulationLimit(file, today);
   const need: PlanNeed = earned.some((p) => p.prescribesOn !== null && p.prescribesOn <= yearEnd)
     ? 'prescribe'
     : count > limit
@@ -134,12 +133,12 @@ export async function annualPlan(
             daysOwed: 0,
             need: 'pendiente',
           });
-          owed.set(id, { daysOwed: 0, need: 'pendiente', file });
+          owed.set(id, { daysOwed: 0, need: 'pendiente', file, contractEnd: contract.endDate });
           continue;
         }
         const o2 = owedIn(file, mine, o.today, o.year, Math.max(params.minEnjoyedDays, CONTINUOUS_DAYS));
         if (o2.daysOwed <= 0) continue;
-        owed.set(id, { daysOwed: o2.daysOwed, need: o2.need, file });
+        owed.set(id, { daysOwed: o2.daysOwed, need: o2.need, file, contractEnd: contract.endDate });
         workers.push({
           workerId: id,
           subgerenciaId: contract.subgerenciaId,
