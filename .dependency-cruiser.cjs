@@ -6,8 +6,9 @@
 const LAYERS = [
   ['domain', '^src/domain/'],
   ['events', '^src/events/'],
-  ['infrastructure', '^src/(store|db|config|caching)/|^src/(logger|memory)\\.ts$'],
+  ['infrastructure', '^src/(store|db|config)/|^src/(logger|memory)\\.ts$'],
   ['reference', '^src/(reference|security)/'],
+  ['caching', '^src/caching/'],
   ['commands', '^src/(commands|integrity)/'],
   ['projections', '^src/(projections|integration)/'],
   ['app', '^src/app/'],

@@ -24,7 +24,7 @@ import { rebuildInProcessOfItsOwn } from './rebuild-process.ts';
 import { readSideOf } from './projections/read-side.ts';
 import { vouchForMonths } from './projections/occupancy/vouch.ts';
 import { Vouch } from './caching/vouch.ts';
-import { CachedReferenceRepository } from './reference/cached-repository.ts';
+import { CachedReferenceRepository } from './caching/cached-reference.ts';
 import { ApiKeyCache } from './security/api-key-cache.ts';
 import { PostgresChangeFeed, localChangeFeed, type ChangeFeed } from './db/change-feed.ts';
 import { PostgresLiveness, localLiveness, type InstanceLiveness } from './db/instance-liveness.ts';

@@ -1,13 +1,11 @@
-import { intern } from '../caching/intern.ts';
 import type { CompanyContract, Contract, PayrollRow, User, Worker } from './types.ts';
 
 /**
  * The reference tables' rows as the service names them: the columns each read selects and the
- * mapping of a row to its type. Payroll periods repeat across every worker (the same fortnights)
- * and cached worker files hold hundreds of thousands of them, so dates are shared strings.
+ * mapping of a row to its type.
  */
 
-const day = (v: unknown): string => intern(String(v));
+const day = (v: unknown): string => String(v);
 
 export type Row = Record<string, unknown>;
 

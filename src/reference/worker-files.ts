@@ -1,4 +1,3 @@
-import { intern, internBy, internList, internListBy, internedNames } from '../caching/intern.ts';
 import type { Queryable } from '../db/types.ts';
 import { LEAVE_KINDS, fromDayNumber, type Payroll, type PayrollLeave } from '../domain/index.ts';
 import type { CompanyContract, Contract, Worker } from './types.ts';
@@ -13,7 +12,7 @@ export interface WorkerFileRow {
   worker: Worker;
   /** In the order the rules rank them from: start date (a missing one first), then id. */
   contracts: Contract[];
-  /** The company contracts of those contracts, by id (shared between rows: never changed). */
+  /** The company contracts of those contracts, by id. */
   companyContracts: ReadonlyMap<number, CompanyContract>;
   payroll: Payroll;
 }
@@ -56,30 +55,39 @@ const DATA = [
   'sheet_leave',
 ];
 
-/** The period ends repeat across every worker (the same fortnights): one shared name a day. */
-const dayName = internedNames(fromDayNumber);
-
 /**
- * A few company contracts govern every worker: one shared map per set of them as written, instead
- * of a copy in each worker's row a cache holds (read-only, so never changed).
+ * How a row's repeated parts are made: its day names from day numbers, its lists of numbers, its
+ * short texts (subgerencias, dates, document types) and its set of company contracts. Plain here;
+ * the reference cache passes its own (src/caching/worker-file-entry.ts), which holds what many
+ * rows have alike once.
  */
-const sharedCompanies = (found: CompanyContract[]): ReadonlyMap<number, CompanyContract> =>
-  internBy(`companies:${JSON.stringify(found)}`, () => new Map(found.map((c) => [c.id, c])));
+export interface WorkerFileParts {
+  days(numbers: readonly number[]): readonly string[];
+  numbers(list: readonly (number | string)[]): readonly number[];
+  text(s: string): string;
+  companies(found: readonly CompanyContract[]): ReadonlyMap<number, CompanyContract>;
+}
 
-function toFile(r: Row): WorkerFileRow {
+export const PLAIN_PARTS: WorkerFileParts = {
+  days: (numbers) => numbers.map(fromDayNumber),
+  numbers: (list) => list.map(Number),
+  text: (s) => s,
+  companies: (found) => new Map(found.map((c) => [c.id, c])),
+};
+
+function toFile(r: Row, parts: WorkerFileParts): WorkerFileRow {
   const workerId = Number(r.worker_id);
   const found: CompanyContract[] = [];
-  // Written out field by field: an object spread from a parsed one gets a hidden class of its own,
-  // where literals of one shape share one.
+  const text = (s: string | null): string | null => (s === null ? null : parts.text(s));
   const contracts = r.contracts.map(({ company, ...c }): Contract => {
     if (company) found.push(company);
     return {
       id: c.id,
       workerId,
       companyContractId: c.companyContractId,
-      subgerenciaId: intern(c.subgerenciaId),
-      startDate: c.startDate && intern(c.startDate),
-      endDate: c.endDate && intern(c.endDate),
+      subgerenciaId: parts.text(c.subgerenciaId),
+      startDate: text(c.startDate),
+      endDate: text(c.endDate),
       settled: c.settled,
       additional: c.additional,
       baseSalary: c.baseSalary,
@@ -93,56 +101,46 @@ function toFile(r: Row): WorkerFileRow {
   return {
     worker: {
       id: workerId,
-      documentType: intern(r.document_type),
+      documentType: parts.text(r.document_type),
       documentNumber: r.document_number,
       firstNames: r.first_names,
       lastNames: r.last_names,
     },
     contracts,
-    companyContracts: sharedCompanies(found),
-    // The calendar's lists, the contracts' places in the list (most workers hold one contract), the
-    // days of those who worked all of it and the pay of those paid alike are the same for many
-    // workers: shared.
+    companyContracts: parts.companies(found),
     payroll: {
-      contract: internList(sheetContracts.map((id) => index.get(Number(id)) ?? -1)),
-      starts: internListBy(starts, (l) => l.map(dayName)),
-      ends: internListBy(ends, (l) => l.map(dayName)),
-      days: internListBy(days, (l) => l.map(Number)),
-      pay: internListBy(pay, (l) => l.map(Number)),
-      ...(r.sheet_leave && { leave: leaveOf(r.sheet_leave) }),
+      contract: parts.numbers(sheetContracts.map((id) => index.get(Number(id)) ?? -1)),
+      starts: parts.days(starts),
+      ends: parts.days(ends),
+      days: parts.numbers(days),
+      pay: parts.numbers(pay),
+      ...(r.sheet_leave && {
+        leave: Object.fromEntries(LEAVE_KINDS.map((k, i) => [k, parts.numbers(r.sheet_leave![i]!)])) as unknown as PayrollLeave,
+      }),
     },
   };
 }
 
-/** The stored leave lists as the ledger reads them: most are all zeros, shared like the days. */
-const leaveOf = (lists: number[][]): PayrollLeave =>
-  Object.fromEntries(LEAVE_KINDS.map((k, i) => [k, internListBy(lists[i]!, (l) => l.map(Number))])) as unknown as PayrollLeave;
-
-/**
- * What a row read by toFile takes in the heap, about, its calendar's lists being shared with other
- * workers (an estimate from its sizes, set once against the heap's own count).
- */
-export function fileBytes(f: WorkerFileRow): number {
-  const w = f.worker;
-  return (
-    300 + 120 * f.contracts.length + 20 * f.payroll.ends.length + 2 * (w.documentNumber.length + w.firstNames.length + w.lastNames.length)
-  );
-}
+const plainFile = (r: Row): WorkerFileRow => toFile(r, PLAIN_PARTS);
 
 /** The worker with this document number (trimmed), from the read model. */
 export async function workerFileByDocument(q: Queryable, documentNumber: string): Promise<WorkerFileRow | null> {
   const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE document_number = $1 LIMIT 1`, [documentNumber.trim()]);
-  return r.rows[0] ? toFile(r.rows[0]) : null;
+  return r.rows[0] ? plainFile(r.rows[0]) : null;
 }
 
 /** The workers with these document numbers (trimmed), in one query, by document number; missing ones are left out. */
-export async function workerFilesByDocuments(q: Queryable, documentNumbers: readonly string[]): Promise<Map<string, WorkerFileRow>> {
+export async function workerFilesByDocuments(
+  q: Queryable,
+  documentNumbers: readonly string[],
+  parts: WorkerFileParts = PLAIN_PARTS,
+): Promise<Map<string, WorkerFileRow>> {
   const r = await q.query<Row>(
     `SELECT ${COLUMNS} FROM rm_workers WHERE document_number = ANY($1::text[])`,
     [[...new Set(documentNumbers.map((d) => d.trim()))]],
     { prepare: true },
   );
-  return new Map(r.rows.map((row) => [row.document_number, toFile(row)]));
+  return new Map(r.rows.map((row) => [row.document_number, toFile(row, parts)]));
 }
 
 /** The rows of these workers, in one query; workers no longer in the reference data are left out. */
@@ -150,12 +148,12 @@ export async function workerFilesByIds(q: Queryable, workerIds: readonly number[
   const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE worker_id = ANY($1::bigint[]) ORDER BY worker_id`, [
     workerIds.map(String),
   ]);
-  return r.rows.map(toFile);
+  return r.rows.map(plainFile);
 }
 
 /** Every row in worker order: what a test compares with a rebuild. */
 export async function allWorkerFiles(q: Queryable): Promise<WorkerFileRow[]> {
-  return (await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers ORDER BY worker_id`)).rows.map(toFile);
+  return (await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers ORDER BY worker_id`)).rows.map(plainFile);
 }
 
 /** Workers whose rows changed after reference data version `version`, with their document numbers now. */
@@ -193,7 +191,7 @@ export async function refreshWorkerFiles(q: Queryable, ids: string, version: num
 /** Every worker's row computed again from the reference tables, as a full rebuild would write it. */
 export async function rebuiltWorkerFiles(q: Queryable): Promise<WorkerFileRow[]> {
   return (await q.query<Row>(`SELECT ${COLUMNS} FROM vac_worker_rows(ARRAY(SELECT id FROM ref_workers)) ORDER BY worker_id`)).rows.map(
-    toFile,
+    plainFile,
   );
 }
 
@@ -215,7 +213,7 @@ export async function workerFilesPage(
     where += ' AND contracts @> $3::jsonb';
   }
   const r = await q.query<Row>(`SELECT ${COLUMNS} FROM rm_workers WHERE ${where} ORDER BY worker_id LIMIT $2`, params);
-  return r.rows.map(toFile);
+  return r.rows.map(plainFile);
 }
 
 /**
@@ -234,7 +232,7 @@ export async function workerFilesInScope(
       ORDER BY worker_id`,
     [[...scope.subgerenciaIds], scope.companyContractId],
   );
-  return r.rows.map(toFile);
+  return r.rows.map(plainFile);
 }
 
 /** Which of these workers' rows changed after reference data version `version`. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Queryable } from '../../../src/db/types.ts';
-import { CachedReferenceRepository } from '../../../src/reference/cached-repository.ts';
-import { fileBytes } from '../../../src/reference/worker-files.ts';
+import { CachedReferenceRepository } from '../../../src/caching/cached-reference.ts';
+import { fileBytes } from '../../../src/caching/worker-file-entry.ts';
 import { importReferenceData } from '../../../src/reference/import.ts';
 import { ReferenceRepository } from '../../../src/reference/repository.ts';
 import { freshDb, type TestDb } from '../../support/db.ts';
@@ -266,12 +266,16 @@ describe('CachedReferenceRepository', () => {
   });
 
   it('shares what workers hold alike (company contracts, the payroll calendar) between the rows it holds, never changing them', async () => {
-    const [a, b] = await Promise.all(['1020307007', '1020307014'].map((d) => repo.workerFileByDocument(d)));
+    const cached = new CachedReferenceRepository(t.db, { checkIntervalMs: 3_600_000 });
+    const [a, b] = await Promise.all(['1020307007', '1020307014'].map((d) => cached.workerFileByDocument(d)));
     const sameCompanies = [...a!.companyContracts.keys()].join() === [...b!.companyContracts.keys()].join();
     expect(sameCompanies).toBe(true);
     expect(a!.companyContracts).toBe(b!.companyContracts);
     expect(a!.payroll.ends.join()).toBe(b!.payroll.ends.join());
     expect(a!.payroll.ends).toBe(b!.payroll.ends);
     expect(a!.payroll.pay).not.toBe(b!.payroll.pay);
+    // The same rows as the plain read has them: sharing changes no value.
+    const plain = await Promise.all(['1020307007', '1020307014'].map((d) => repo.workerFileByDocument(d)));
+    expect([a, b]).toEqual(plain);
   });
 });

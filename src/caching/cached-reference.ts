@@ -1,9 +1,10 @@
 import { LRUCache } from 'lru-cache';
 import type { Queryable } from '../db/types.ts';
-import { Gatherer, batchLimit } from '../store/gather.ts';
-import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from './repository.ts';
 import { heapShare } from '../memory.ts';
-import { fileBytes, workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from './worker-files.ts';
+import { ReferenceRepository, type ReferenceLookups, type User, type Worker } from '../reference/repository.ts';
+import { workerFilesByDocuments, workersChangedSince, type WorkerFileRow } from '../reference/worker-files.ts';
+import { Gatherer, batchLimit } from '../store/gather.ts';
+import { SHARED_PARTS, fileBytes } from './worker-file-entry.ts';
 
 export interface CachedReferenceOptions {
   /** How often, at most, ref_version is read to notice imports made by other processes. */
@@ -67,6 +68,7 @@ export class CachedReferenceRepository implements ReferenceLookups {
         const found = await workerFilesByDocuments(
           this.inner.db,
           batch.map((a) => a.item),
+          SHARED_PARTS,
         );
         for (const a of batch) a.resolve(found.get(a.item) ?? null);
       },
