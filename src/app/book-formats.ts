@@ -2,12 +2,12 @@ import { PassThrough, Readable, pipeline } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type ExcelJS from 'exceljs';
 import type { BookWorker } from '../projections/reports/book.ts';
-import type { RegisterEntry } from '../projections/register/queries.ts';
 import { BOOK_COLUMNS, type Cell } from './book-columns.ts';
 import { formulaSafe } from './csv-cell.ts';
 import { csvCell, xlsxCell, XLSX_FORMATS, type PeopleLayout } from './people-formats.ts';
 import { flagText } from './fields.ts';
 import { periodBody } from './period-body.ts';
+import { registerWire } from './record-wire.ts';
 
 /**
  * The vacation register written out as it is read: JSON (the vacation envelope, its array of
@@ -15,40 +15,6 @@ import { periodBody } from './period-body.ts';
  * writer pulls the next worker only once what came before has been taken by the connection, so a
  * company of any size goes out in the memory of one page of workers.
  */
-
-/** The state of a record in the register. */
-export function recordState(r: Pick<RegisterEntry, 'approved' | 'interruptedOn'>): 'registrada' | 'aprobada' | 'interrumpida' {
-  if (r.interruptedOn) return 'interrumpida';
-  return r.approved ? 'aprobada' : 'registrada';
-}
-
-/**
- * A record of the register as its lines show it; `underSettled`: it was taken under a settled
- * contract (history: the balance does not take it).
- */
-export function bookVacationBody(r: RegisterEntry, underSettled = false) {
-  return {
-    id: r.recordId,
-    vacCodigoPila: r.codigoPila,
-    contratoId: r.contractId,
-    subgerenciaId: r.subgerenciaId,
-    vacFechaInicio: r.startDate,
-    vacFechaFinal: r.endDate,
-    vacDiasVacaciones: r.businessDays,
-    vacDiasCalendario: r.calendarDays,
-    vacSalario: r.salary,
-    vacValorTotal: r.totalValue,
-    vacCompensado: flagText(r.compensated)!,
-    vacPagado: flagText(r.advance)!,
-    modalidad: r.compensated ? ('compensadas en dinero' as const) : ('disfrutadas' as const),
-    estado: recordState(r),
-    aprobada: r.approved,
-    fechaInterrupcion: r.interruptedOn,
-    motivoInterrupcion: r.interruptionReason,
-    continuaDe: r.continues,
-    contratoLiquidado: underSettled,
-  };
-}
 
 /** Who the worker is and since when: the head of their entry, and of each of their table lines. */
 function whoOf(w: BookWorker) {
@@ -67,7 +33,7 @@ export function bookWorkerBody(w: BookWorker) {
   return {
     ...whoOf(w),
     periodos: w.periods.map(periodBody),
-    vacaciones: w.vacations.map((r) => bookVacationBody(r, w.settledRecords.has(r.codigoPila))),
+    vacaciones: w.vacations.map((r) => registerWire(r, w.settledRecords.has(r.codigoPila))),
     totales: {
       diasCausados: w.totals.accrued,
       diasDisfrutados: w.totals.enjoyed,
@@ -135,7 +101,7 @@ export function bookLines(w: BookWorker): Cell[][] {
       id: _i,
       contratoLiquidado,
       ...rest
-    } = bookVacationBody(r, w.settledRecords.has(r.codigoPila));
+    } = registerWire(r, w.settledRecords.has(r.codigoPila));
     lines.push({ registro: 'vacaciones', ...who, ...rest, anticipadas: vacPagado, contratoLiquidado: flagText(contratoLiquidado) });
   }
   return lines.map((l) => BOOK_COLUMNS.map((c) => l[c] ?? null));

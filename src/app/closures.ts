@@ -7,13 +7,14 @@ import type {
   ClosureRequest,
   LeftOut,
 } from '../commands/closures.ts';
-import type { Actor, VacationFigures } from '../commands/types.ts';
+import type { Actor } from '../commands/types.ts';
 export type { ClosureRequest } from '../commands/closures.ts';
 import { Days360, toDecimal2 } from '../domain/index.ts';
 import type { RuleViolation } from '../commands/violations.ts';
 import type { Position } from '../store/types.ts';
 import { flagText } from './fields.ts';
 import { noticesField } from './notices.ts';
+import { figuresWire } from './record-wire.ts';
 import { ruleMessage } from './rule-messages.ts';
 
 /**
@@ -38,26 +39,13 @@ export function exclusionText(e: Pick<LeftOut, 'reason' | 'detail'>): string {
   }
 }
 
-/** A calculation's figures in the record's field names: the one wording a calculation and a closure line share. */
-export function figuresBody(f: VacationFigures) {
-  return {
-    vacAsociado: f.workerId,
-    vacFechaInicio: f.startDate,
-    vacFechaFinal: f.endDate,
-    vacDiasVacaciones: f.days,
-    vacDiasCalendario: f.calendarDays,
-    vacSalario: f.salary,
-    vacValorTotal: f.totalValue,
-    vacPagado: flagText(f.advance),
-  };
-}
-
 /** One worker's line of a closure, in the record's field names. */
 export function closureLineBody(l: ClosureLine, names: Map<number, string>, record?: { codigoPila: string; recordId: number }) {
   const f = l.figures;
   return {
     ...(record ? { id: record.recordId, vacCodigoPila: record.codigoPila } : {}),
-    ...figuresBody(f),
+    ...figuresWire(f),
+    vacPagado: flagText(f.advance),
     documentoAsociado: f.documentNumber,
     nombre: names.get(f.workerId) ?? '',
     subgerenciaId: f.subgerenciaId,

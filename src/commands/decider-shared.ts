@@ -22,7 +22,7 @@ export interface Given extends Moment {
 export type Decision = { ok: true; events: DomainEvent[]; figures?: VacationFigures } | ({ ok: false } & CommandFailure);
 
 export function newRecord(f: VacationFigures, given: Given, replaces: string | null, continues: string | null): VacationRecord {
-  const identity = `${f.workerId}|${f.startDate}|${f.days}|${given.recordId}`;
+  const identity = `${f.workerId}|${f.startDate}|${f.businessDays}|${given.recordId}`;
   return {
     recordId: given.recordId,
     codigoPila: pilaCode({ epochMillis: given.epochMillis, randomHex8: given.randomHex8, identity }),
@@ -33,7 +33,7 @@ export function newRecord(f: VacationFigures, given: Given, replaces: string | n
     subgerenciaId: f.subgerenciaId,
     startDate: f.startDate,
     endDate: f.endDate,
-    businessDays: f.days,
+    businessDays: f.businessDays,
     calendarDays: f.calendarDays,
     salary: f.salary,
     totalValue: f.totalValue,

@@ -138,7 +138,7 @@ export function evaluate(input: EvaluationInput): Evaluation {
     subgerenciaId: contract.subgerenciaId,
     startDate: request.startDate,
     endDate: end,
-    days: request.days,
+    businessDays: request.days,
     calendarDays: calendarDays(request.startDate, end),
     salary,
     totalValue: total,

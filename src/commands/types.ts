@@ -56,7 +56,7 @@ export interface VacationFigures {
   subgerenciaId: string;
   startDate: string;
   endDate: string;
-  days: number;
+  businessDays: number;
   calendarDays: number;
   salary: number;
   totalValue: number;

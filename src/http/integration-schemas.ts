@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ESTADO, MODALIDAD } from '../app/record-wire.ts';
 import { FEED_TYPES } from '../integration/feed.ts';
 import { vacationView } from './response-schemas.ts';
 
@@ -16,8 +17,8 @@ const novelty = z.strictObject({
   codigoPila: code,
   contratoId: z.number().int().nullable(),
   subgerenciaId: z.string().nullable(),
-  modalidad: z.enum(['disfrutadas', 'compensadas en dinero']),
-  estado: z.enum(['registrada', 'aprobada', 'interrumpida']),
+  modalidad: MODALIDAD,
+  estado: ESTADO,
   aprobada: z.boolean(),
   vacFechaInicio: date,
   vacFechaFinal: date,

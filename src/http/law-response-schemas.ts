@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { code, date, flag, success } from './response-schema-parts.ts';
+import { REGISTER_RECORD_WIRE } from '../app/record-wire.ts';
+import { code, date, success } from '../app/wire-parts.ts';
 
 /**
  * What the vacation law's reports answer (the accrual periods, the settlement, the vacation book),
@@ -115,33 +116,6 @@ export const settlementOk = success(
   }),
 );
 
-const bookVacation = z.strictObject({
-  id: z.number().int(),
-  vacCodigoPila: code,
-  contratoId: z.number().int().nullable(),
-  subgerenciaId: z.string().nullable(),
-  vacFechaInicio: date,
-  vacFechaFinal: date.meta({
-    description: 'Último día disfrutado; en unas vacaciones interrumpidas, el último día hábil antes de la interrupción',
-  }),
-  vacDiasVacaciones: z.number().int().meta({ description: 'Días hábiles (los disfrutados, si se interrumpieron)' }),
-  vacDiasCalendario: z.number().int(),
-  vacSalario: z.number().int(),
-  vacValorTotal: z.number().int(),
-  vacCompensado: flag,
-  vacPagado: flag,
-  modalidad: z.enum(['disfrutadas', 'compensadas en dinero']),
-  estado: z.enum(['registrada', 'aprobada', 'interrumpida']),
-  aprobada: z.boolean(),
-  fechaInterrupcion: date.nullable().meta({ description: 'Primer día no disfrutado (CST art. 188)' }),
-  motivoInterrupcion: z.string().nullable(),
-  continuaDe: code.nullable().meta({ description: 'Código de las vacaciones interrumpidas cuyos días pendientes toma este registro' }),
-  contratoLiquidado: z.boolean().meta({
-    description:
-      'Se tomaron bajo un contrato ya liquidado: quedan como historia y no se descuentan del saldo (se pagaron en su liquidación)',
-  }),
-});
-
 export const bookWorker = z.strictObject({
   asociadoId: z.number().int(),
   tipoDocumento: z.string(),
@@ -152,7 +126,9 @@ export const bookWorker = z.strictObject({
     .nullable()
     .meta({ description: 'Inicio del primer contrato principal comenzado a la fecha de corte; null si ninguno' }),
   periodos: z.array(accrualPeriod).meta({ description: 'Los períodos en la fecha de corte que tocan el rango de fechas' }),
-  vacaciones: z.array(bookVacation).meta({ description: 'Las vacaciones vigentes en la fecha de corte que tocan el rango de fechas' }),
+  vacaciones: z
+    .array(REGISTER_RECORD_WIRE)
+    .meta({ description: 'Las vacaciones vigentes en la fecha de corte que tocan el rango de fechas' }),
   totales: totals.meta({ description: 'Los totales del trabajador en la fecha de corte, sin importar el rango' }),
 });
 

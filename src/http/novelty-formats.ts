@@ -1,6 +1,7 @@
 import type { NoveltyLine, WorkerNovelties } from '../projections/reports/novelties.ts';
 import type { NoveltyTotals } from '../projections/reports/novelty-queries.ts';
-import { recordState, type Cell } from '../app/book-formats.ts';
+import type { Cell } from '../app/book-formats.ts';
+import { modalidad, recordState } from '../app/record-wire.ts';
 
 /**
  * The month's novelties as payroll reads them: JSON bodies, and the table of the CSV and XLSX
@@ -17,7 +18,7 @@ export function noveltyLineBody(l: NoveltyLine) {
     codigoPila: r.codigoPila,
     contratoId: r.contractId,
     subgerenciaId: r.subgerenciaId,
-    modalidad: r.compensated ? ('compensadas en dinero' as const) : ('disfrutadas' as const),
+    modalidad: modalidad(r.compensated),
     estado: recordState(r),
     aprobada: r.approved,
     vacFechaInicio: r.startDate,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { code, date, flag, isoTime, success, timestamp } from './response-schema-parts.ts';
+import { FIGURES_WIRE, RECORD_WIRE } from '../app/record-wire.ts';
+import { code, date, flag, isoTime, success, timestamp } from '../app/wire-parts.ts';
 
 export * from './law-response-schemas.ts';
 
@@ -9,17 +10,6 @@ export * from './law-response-schemas.ts';
  * against these schemas, so the document cannot drift from the service unnoticed.
  */
 
-/** The figures every vacation answer shows, as calculate, add and edit name them. */
-const figures = {
-  vacAsociado: z.number().int(),
-  vacFechaInicio: date,
-  vacFechaFinal: date,
-  vacDiasVacaciones: z.number().int(),
-  vacDiasCalendario: z.number().int(),
-  vacSalario: z.number().int(),
-  vacValorTotal: z.number().int(),
-};
-
 /** The law's notices a booking carries without being refused (src/app/notices.ts); absent when there are none. */
 const avisos = z
   .array(z.strictObject({ codigo: z.literal('art187Preaviso'), mensaje: z.string() }))
@@ -27,7 +17,7 @@ const avisos = z
   .meta({ description: 'Avisos de la ley que no impiden registrar: art187Preaviso si el inicio está a menos de 15 días de hoy' });
 
 const calculation = z.strictObject({
-  ...figures,
+  ...FIGURES_WIRE,
   vacPagado: flag,
   vacLaboraSabado: flag,
   vacCompensado: flag,
@@ -36,10 +26,8 @@ const calculation = z.strictObject({
   diasCausados: z.number().meta({ description: 'Días causados en la fecha de inicio, con dos decimales' }),
 });
 
-const vacationRecord = z.strictObject({ ...figures, vacCodigoPila: code });
-
 export const calculateOk = success(200, calculation);
-export const addOk = success(201, z.strictObject({ codigo_pila: code, id: z.number().int(), vacaciones: vacationRecord, avisos }));
+export const addOk = success(201, z.strictObject({ codigo_pila: code, id: z.number().int(), vacaciones: RECORD_WIRE, avisos }));
 export const editOk = success(
   200,
   z.strictObject({
@@ -47,7 +35,7 @@ export const editOk = success(
     codigoPilaAnterior: code,
     codigoPilaNuevo: code,
     fechaEdicion: timestamp,
-    vacaciones: vacationRecord,
+    vacaciones: RECORD_WIRE,
     avisos,
   }),
 );
@@ -65,7 +53,7 @@ export const interruptOk = success(
       .meta({ description: 'Días hábiles disfrutados antes de la interrupción: los que conserva el registro' }),
     diasDevueltos: z.number().int().meta({ description: 'Días hábiles no disfrutados, devueltos al saldo del trabajador' }),
     fechaRegistro: timestamp,
-    vacaciones: vacationRecord.meta({ description: 'El registro recalculado: fin, días calendario y valor de lo disfrutado' }),
+    vacaciones: RECORD_WIRE.meta({ description: 'El registro recalculado: fin, días calendario y valor de lo disfrutado' }),
   }),
 );
 export const approveOk = success(200, z.strictObject({ id: z.number().int(), codigoPila: code, fechaAprobacion: timestamp }));
@@ -239,7 +227,7 @@ export const auditVerifyOk = z.strictObject({
 const closureLine = z.strictObject({
   id: z.number().int().optional().meta({ description: 'El id del registro, una vez reservado' }),
   vacCodigoPila: code.optional().meta({ description: 'El código PILA del registro, una vez reservado' }),
-  ...figures,
+  ...FIGURES_WIRE,
   documentoAsociado: z.string(),
   nombre: z.string(),
   subgerenciaId: z.string(),

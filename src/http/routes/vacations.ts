@@ -1,12 +1,11 @@
 import { noticesField } from '../../app/notices.ts';
-import { figuresBody } from '../../app/closures.ts';
+import { figuresWire, recordWire } from '../../app/record-wire.ts';
 import { ENDPOINTS, route, type Endpoint } from '../endpoints.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { VacationFigures } from '../../app/ports.ts';
 import { refusalWords, type Refusal, type UseCase } from '../../app/refusals.ts';
 import { UseCaseError, VacationUseCases, type Call } from '../../app/vacations.ts';
 import { actorOf } from '../request-actor.ts';
-import type { VacationRecord } from '../../events/types.ts';
 import { toDecimal2, Days360 } from '../../domain/index.ts';
 import type { User } from '../../reference/repository.ts';
 import type { AppDeps } from '../../app/context.ts';
@@ -22,22 +21,10 @@ const rethrowCause = (e: unknown): never => {
   throw e instanceof UseCaseError ? e.error : e;
 };
 
-function recordBody(r: VacationRecord) {
-  return {
-    vacAsociado: r.workerId,
-    vacFechaInicio: r.startDate,
-    vacFechaFinal: r.endDate,
-    vacDiasVacaciones: r.businessDays,
-    vacDiasCalendario: r.calendarDays,
-    vacSalario: r.salary,
-    vacValorTotal: r.totalValue,
-    vacCodigoPila: r.codigoPila,
-  };
-}
-
 function calculationBody(f: VacationFigures) {
   return {
-    ...figuresBody(f),
+    ...figuresWire(f),
+    vacPagado: flagText(f.advance),
     vacLaboraSabado: flagText(f.worksSaturday),
     vacCompensado: flagText(f.compensated),
     vacSeguridadEnNomina: flagText(f.socialSecurityInPayroll),
@@ -110,7 +97,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
       return vacationSuccess(reply, 201, 'Vacaciones registradas correctamente', {
         codigo_pila: record.codigoPila,
         id: record.recordId,
-        vacaciones: recordBody(record),
+        vacaciones: recordWire(record),
         ...noticesField(record.startDate, deps.today()),
       });
     }),
@@ -132,7 +119,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
         codigoPilaAnterior: code,
         codigoPilaNuevo: record.codigoPila,
         fechaEdicion: bogotaTimestamp(new Date(record.createdAt)),
-        vacaciones: recordBody(record),
+        vacaciones: recordWire(record),
         ...noticesField(record.startDate, deps.today()),
       });
     }),
@@ -200,7 +187,7 @@ export function vacationRoutes(app: FastifyInstance, deps: AppDeps) {
         diasDisfrutados: record.businessDays,
         diasDevueltos: record.daysReturned,
         fechaRegistro: bogotaTimestamp(new Date(record.interruptedAt)),
-        vacaciones: recordBody(record),
+        vacaciones: recordWire(record),
       });
     }),
   );

@@ -117,7 +117,7 @@ export function previewBlock(f: VacationFigures, today: string): Html {
   }
   <dl class="facts">
     <dt>Del</dt><dd>${shortDate(f.startDate)} al ${shortDate(f.endDate)}</dd>
-    <dt>Días</dt><dd>${f.days} hábiles, ${f.calendarDays} calendario</dd>
+    <dt>Días</dt><dd>${f.businessDays} hábiles, ${f.calendarDays} calendario</dd>
     <dt>Valor</dt><dd>${pesos(f.totalValue)} (salario ${pesos(f.salary)})</dd>
     <dt>Días disponibles hoy</dt><dd>${dayCount(f.availableUnits)} de ${dayCount(f.accruedUnits)} causados</dd>
   </dl>

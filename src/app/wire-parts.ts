@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The pieces the response schemas (response-schemas.ts, law-response-schemas.ts) are made of. */
+/** The pieces the answers' schemas are made of (src/app/record-wire.ts, src/http/response-schemas.ts). */
 
 export const date = z.string().meta({ format: 'date', example: '2026-01-05' });
 export const timestamp = z.string().meta({ description: 'Hora de Bogotá, YYYY-MM-DD HH:MM:SS', example: '2026-11-21 10:15:00' });
