@@ -52,7 +52,7 @@ function fileStream(path: string, onBytes?: OnBytes) {
 
 /**
  * A file in the import's JSON format, read a chunk at a time and cut into rows as it comes
- * (json-rows.ts): a file larger than memory, or than the longest string V8 can hold, imports
+ * (json-rows.ts): a file larger than memory, or than the longest string Node.js can hold, imports
  * like a small one. Only the rows of the chunk being read are held.
  */
 export async function* jsonFileSource(path: string, onBytes?: OnBytes): Source {
