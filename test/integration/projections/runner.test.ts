@@ -101,15 +101,15 @@ describe('projection runner', () => {
     const errors: unknown[] = [];
     const logger: ProjectionLogger = { ...silentLogger, error: (obj) => errors.push(obj) };
     const failed = new Set<string>();
-    let batches = 0;
     const s = service({
       batchSize: 10,
       maxBackoffMs: 20,
       logger,
       hooks: {
         beforeCommit(name) {
-          // One crash mid-batch per projector, after their rows are written but before the checkpoint.
-          if (++batches > 12 && !failed.has(name)) {
+          // One crash per projector, after its first batch's rows are written but before the
+          // checkpoint: a projector with few events to handle (closures) may have only that batch.
+          if (!failed.has(name)) {
             failed.add(name);
             throw new Error(`injected fault in ${name}`);
           }
