@@ -1,9 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/config/config.ts';
 import { createLogger } from '../../src/logger.ts';
 import { importReferenceData } from '../../src/reference/import.ts';
 import { createApiKey } from '../../src/security/api-keys.ts';
 import { createService } from '../../src/service.ts';
-import { freshDb } from './db.ts';
+import { freshDb, type TestDb } from './db.ts';
 import { client } from './http.ts';
 import { loadFixture } from './server.ts';
 
@@ -79,20 +82,34 @@ export function dataset(people: Person[], units = DEFAULT_UNITS) {
  * A service over a fresh database holding `people`, with an API key: what the HTTP tests of
  * company-wide decisions (closures, the plan) start from. `stop` closes it and drops the database.
  */
-export async function servePeople(people: Person[], today: string, units = DEFAULT_UNITS) {
-  const t = await freshDb();
-  await importReferenceData(t.db, dataset(people, units));
-  const key = (await createApiKey(t.db, { name: 'nomina' })).key;
-  const config = loadConfig({ DATABASE_URL: t.url!, VACACIONES_TODAY: today, LOG_LEVEL: 'silent', PORT: '0' });
+/**
+ * A service in this process over the people: on its own PostgreSQL database, or with
+ * `embedded`, on the embedded PGlite in a directory of its own (as a fresh install runs).
+ */
+export async function servePeople(people: Person[], today: string, units = DEFAULT_UNITS, opts: { embedded?: boolean } = {}) {
+  const dataDir = opts.embedded ? mkdtempSync(join(tmpdir(), 'vac-people-')) : undefined;
+  const t = dataDir ? undefined : await freshDb();
+  const config = loadConfig({
+    ...(t ? { DATABASE_URL: t.url! } : { DATABASE_URL: '', DATA_DIR: dataDir! }),
+    VACACIONES_TODAY: today,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+  });
   const service = await createService(config, createLogger(config));
+  const db = t?.db ?? service.db;
+  await importReferenceData(db, dataset(people, units));
+  const key = (await createApiKey(db, { name: 'nomina' })).key;
   const url = await service.app.listen({ port: 0, host: '127.0.0.1' });
   return {
-    t,
+    db,
+    /** The test database, or the embedded one the service opened. */
+    t: t ?? ({ db, url: undefined, drop: async () => {} } satisfies TestDb),
     url,
     c: client(url, key),
     stop: async () => {
       await service.close().catch(() => {});
-      await t.drop();
+      if (t) await t.drop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

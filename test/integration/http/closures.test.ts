@@ -253,3 +253,42 @@ describe.skipIf(!hasServer())(`collective closures over HTTP${hasServer() ? '' :
     if (b.status === 201) expect(individual + closed.size).toBe(racers.length);
   }, 60_000);
 });
+
+// The embedded database is what a fresh install runs on: the closure's one multi-stream append,
+// its read model and its approval hold there as on PostgreSQL.
+describe('collective closures on the embedded PGlite', () => {
+  let c: Client;
+  let stop: () => Promise<void>;
+  const ON_PGLITE: Person[] = [
+    { id: 2001, unit: 'SG-CIERRE' },
+    { id: 2002, unit: 'SG-CIERRE' },
+    { id: 2003, unit: 'SG-CIERRE' },
+    { id: 2006, unit: 'SG-CIERRE', end: '2026-12-31' },
+  ];
+
+  beforeAll(async () => {
+    ({ c, stop } = await servePeople(ON_PGLITE, TODAY, undefined, { embedded: true }));
+  }, 120_000);
+  afterAll(async () => stop?.());
+
+  it('previews, books all at once and approves together, each record then live and approved', async () => {
+    const preview = await c.post('/api/vacaciones/colectivas', closure({ vista: 'previa' }));
+    expect(preview.status, preview.text).toBe(200);
+    const seen = closurePreviewOk.parse(preview.body).data;
+    expect(seen.trabajadores.map((l) => l.vacAsociado)).toEqual([2001, 2002, 2003]);
+    expect(seen.excluidos.map((e) => [e.vacAsociado, e.motivo])).toEqual([[2006, 'finContrato']]);
+    const booked = await c.post('/api/vacaciones/colectivas', closure({ huella: seen.huella }));
+    expect(booked.status, booked.text).toBe(201);
+    const { idColectiva, trabajadores } = closureBookedOk.parse(booked.body).data;
+    expect(trabajadores).toHaveLength(3);
+    const approved = await c.post('/api/vacaciones/colectivas/aprobar', { idColectiva, emailUserResponsable: ADMIN });
+    expect(approved.status, approved.text).toBe(200);
+    expect(closureChangeOk.parse(approved.body).data.codigos.sort()).toEqual(trabajadores.map((l) => l.vacCodigoPila).sort());
+    for (const line of trabajadores) {
+      const r = await c.get('/api/vacaciones', { numeroDocumento: line.documentoAsociado, emailResponsable: ADMIN });
+      expect(r.status, r.text).toBe(200);
+      const live = (r.body.vacaciones as { codigoPila: string; approved: boolean; status: string }[]).filter((v) => v.status === 'live');
+      expect(live).toEqual([expect.objectContaining({ codigoPila: line.vacCodigoPila, approved: true })]);
+    }
+  });
+});

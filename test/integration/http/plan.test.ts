@@ -121,3 +121,39 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/plan${hasServer() ? '' : ` (s
     expect(r.body.errors).toHaveProperty(field);
   });
 });
+
+// A fresh install runs on the embedded PGlite: the plan reads the same read models there.
+describe('GET /api/vacaciones/plan on the embedded PGlite', () => {
+  let c: Client;
+  let stop: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ c, stop } = await servePeople(PEOPLE.slice(0, 6), TODAY, UNITS, { embedded: true }));
+  }, 120_000);
+  afterAll(async () => stop?.());
+
+  it('proposes the same kind of plan: the prescribing first, every line a booking calculate accepts, the same plan twice', async () => {
+    const query = { emailResponsable: ADMIN, anio: '2027', subgerenciaId: 'SG-PLANTA' };
+    const r = await c.get('/api/vacaciones/plan', query);
+    expect(r.status, r.text).toBe(200);
+    const lines = planOk.parse(r.body).data.lineas as Line[];
+    expect(lines.map((l) => l.vacAsociado).sort()).toEqual([5001, 5002, 5010, 5011, 5012, 5013]);
+    expect(
+      lines
+        .filter((l) => l.necesidad === 'prescribe')
+        .map((l) => l.vacAsociado)
+        .sort(),
+    ).toEqual([5001, 5002]);
+    for (const l of lines) {
+      const calc = await c.post('/api/vacaciones/calculate', {
+        documentoAsociado: l.documentoAsociado,
+        vacFechaInicio: l.vacFechaInicio,
+        vacDiasVacaciones: String(l.vacDiasVacaciones),
+        emailUserResponsable: ADMIN,
+      });
+      expect(calc.status, `${l.vacAsociado} ${l.vacFechaInicio}: ${calc.text}`).toBe(200);
+      expect(calc.body.data.vacFechaFinal).toBe(l.vacFechaFinal);
+    }
+    expect((await c.get('/api/vacaciones/plan', query)).body).toEqual(r.body);
+  });
+});
