@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './caching/batched-appender.ts';
 import { VacationCommands, commandEvents } from './commands/vacation-commands.ts';
 import { ClosureCommands } from './commands/closures.ts';
-import { unknownInScope, workerFilesInScope, workersChangedAmong } from './reference/worker-files.ts';
+import { PlanBooking } from './commands/plan-booking.ts';
+import { unknownInScope, workerFilesByDocuments, workerFilesInScope, workersChangedAmong } from './reference/worker-files.ts';
 import type { Config } from './config/config.ts';
 import { migrate } from './migrations.ts';
 import { openDb } from './db/open.ts';
@@ -156,6 +157,15 @@ export async function createService(config: Config, logger: Logger, opts: Servic
     nextRecordId,
     headPosition: () => rawStore.headPosition(),
   });
+  const planBooking = new PlanBooking({
+    events,
+    // A plan holds hundreds of lines: their files come in one query, not one lookup each.
+    reference: { filesByDocuments: (documentNumbers) => workerFilesByDocuments(db, documentNumbers) },
+    calendar,
+    today,
+    now: opts.now,
+    nextRecordId,
+  });
 
   const app = await buildServer(
     {
@@ -165,6 +175,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
       reference,
       commands,
       closures,
+      planBooking,
       audits,
       readSide,
       // Only the runner that applies the vacations read model here hears of appends at once.

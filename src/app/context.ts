@@ -1,5 +1,6 @@
 import type { VacationCommands } from '../commands/vacation-commands.ts';
 import type { ClosureCommands } from '../commands/closures.ts';
+import type { PlanBooking } from '../commands/plan-booking.ts';
 import type { Config } from '../config/config.ts';
 import type { InstanceLiveness } from '../db/instance-liveness.ts';
 import type { Db } from '../db/types.ts';
@@ -65,6 +66,8 @@ export interface AppDeps {
   commands: VacationCommands;
   /** Collective closures: many workers' records decided and written as one. */
   closures: ClosureCommands;
+  /** The annual plan booked all or nothing: every line's record written as one. */
+  planBooking: PlanBooking;
   /** Where audited queries record themselves (gathered into shared appends). */
   audits: { append(writes: StreamWrite[]): Promise<Position> };
   readSide: ReadSide;

@@ -311,3 +311,25 @@ export const planQuery = z.object({
     .optional()
     .meta({ description: 'Subgerencias del plan, separadas por comas; todas si falta', example: 'SG-OPS' }),
 });
+
+/** Lines one plan booking takes at most: beyond them a body would not fit the body limit anyway. */
+export const MAX_PLAN_LINES = 2000;
+
+/** One line of the plan to book: a worker, a start and enjoyed business days. */
+export const planLineBody = z.object({
+  numeroDocumento: document,
+  vacFechaInicio: lawDate.meta({ description: lawDateText('Inicio de la línea, un día hábil'), example: '2027-02-01' }),
+  vacDiasVacaciones: days,
+});
+
+/** The annual plan booked all or nothing: the lines as the plan gave them, with any start HR moved. */
+export const planBookingBody = z.object({
+  emailUserResponsable: strictEmail,
+  lineas: z
+    .array(planLineBody)
+    .min(1)
+    .max(MAX_PLAN_LINES)
+    .meta({
+      description: `Las líneas del plan, una por trabajador (hasta ${MAX_PLAN_LINES}); en un formulario, esta lista como texto JSON`,
+    }),
+});

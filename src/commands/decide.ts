@@ -1,7 +1,7 @@
 import type { HolidayLookup } from '../domain/index.ts';
 import type { DomainEvent } from '../events/types.ts';
 import { booked, released } from '../events/places.ts';
-import { live, newRecord, reaches, snapshot, type Decision, type Given } from './decider-shared.ts';
+import { createdEvents, live, newRecord, reaches, snapshot, type Decision, type Given } from './decider-shared.ts';
 import { evaluate, place, type EvaluationInput, type Placement } from './evaluate.ts';
 import { interrupt, type InterruptVacation } from './interrupt.ts';
 import type { UnitOccupancy } from './occupancy.ts';
@@ -129,15 +129,7 @@ function create(c: CreateVacation['data'], state: WorkerState): Decision {
   const ev = evaluate(judging(c, state));
   if (!ev.ok) return { ok: false, kind: 'rules', violations: ev.violations };
   const record = newRecord(ev.figures, c, null, c.request.continues ?? null);
-  return {
-    ok: true,
-    figures: ev.figures,
-    events: [
-      { type: 'VacationCreated', data: record },
-      { type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } },
-      ...booked(record),
-    ],
-  };
+  return { ok: true, figures: ev.figures, events: createdEvents(record) };
 }
 
 /**

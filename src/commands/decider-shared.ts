@@ -1,4 +1,5 @@
 import { pilaCode } from '../domain/index.ts';
+import { booked } from '../events/places.ts';
 import type { DomainEvent, VacationRecord } from '../events/types.ts';
 import type { CommandFailure, Scope, VacationFigures } from './types.ts';
 import type { VacationState, WorkerState } from '../events/worker-state.ts';
@@ -47,6 +48,13 @@ export function newRecord(f: VacationFigures, given: Given, replaces: string | n
     createdAt: given.nowIso,
   };
 }
+
+/** What a new record writes: the record, its code's assignment and the places it takes. */
+export const createdEvents = (record: VacationRecord): DomainEvent[] => [
+  { type: 'VacationCreated', data: record },
+  { type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } },
+  ...booked(record),
+];
 
 /** The record under `code`, unless it was never recorded or is deleted. */
 export function live(state: WorkerState, code: string): VacationState | undefined {

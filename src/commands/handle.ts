@@ -87,7 +87,7 @@ export async function handle<C extends VacationCommand, T>(deps: HandlerDeps, ac
 }
 
 /** Whether a stored event was written under the actor's idempotency key, sent with its API key. */
-function writtenUnder(e: StoredEvent, actor: Pick<Actor, 'apiKeyId' | 'idempotencyKey'>): boolean {
+export function writtenUnder(e: StoredEvent, actor: Pick<Actor, 'apiKeyId' | 'idempotencyKey'>): boolean {
   const m = e.metadata as { apiKeyId?: unknown; idempotencyKey?: unknown };
   return actor.idempotencyKey !== null && m.idempotencyKey === actor.idempotencyKey && m.apiKeyId === actor.apiKeyId;
 }

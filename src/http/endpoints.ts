@@ -18,6 +18,7 @@ import {
   interruptBody,
   liabilityMovementQuery,
   liabilityQuery,
+  planBookingBody,
   planQuery,
   listQuery,
   noveltiesQuery,
@@ -256,6 +257,16 @@ export const ENDPOINTS = {
       'a la vez ni cruzarse con otras vacaciones; primero los días que prescriben, luego los que acumularían; es una propuesta, nada se guarda',
     planQuery,
     (k) => ({ ...k.ok(200, 'El plan propuesto', 'AnnualPlan', R.planOk), ...k.errors([...READ_ERRORS, 422]) }),
+  ),
+  planBooking: post(
+    '/api/vacaciones/plan/reservar',
+    'Reservar el plan anual de una vez, todo o nada: cada línea se juzga como un registro individual, en orden, ' +
+      'contando las anteriores en el límite de personas a la vez; si alguna no cabe no se guarda nada',
+    ['PlanBookingForm', planBookingBody],
+    (k) => ({
+      ...k.ok(201, 'Plan reservado: un registro por línea, en el orden de las líneas', 'PlanBooked', R.planBookedOk),
+      ...k.errors(IDEMPOTENT_ERRORS),
+    }),
   ),
   liability: get(
     '/api/vacaciones/pasivo',

@@ -322,3 +322,11 @@ export const planOk = success(
     ),
   }),
 );
+
+export const planBookedOk = success(
+  201,
+  z.strictObject({
+    registros: z.array(z.strictObject({ numeroDocumento: z.string(), id: z.number().int(), ...RECORD_WIRE.shape })),
+    avisos,
+  }),
+);

@@ -12,6 +12,7 @@ import {
 import type { TestServer } from '../support/server.ts';
 
 const text = (s: string) => s.replace(/\s/g, ' ');
+const dayMonthYear = (d: string) => `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}`;
 
 describe.skipIf(!hasChromium())(
   `Plan anual in a real browser${hasChromium() ? '' : ` (skipped: ${NEEDS_CHROMIUM})`}`,
@@ -26,6 +27,33 @@ describe.skipIf(!hasChromium())(
     afterAll(async () => {
       await b?.close();
       await srv?.stop();
+    });
+
+    it('books nothing of the plan when a line is refused, saying which and why, and keeps the start HR wrote', async () => {
+      const { page } = b;
+      await page.goto(`${srv.url}/panel/plan?subgerencia=SG-OPS&anio=2027`);
+      const starts = page.locator('#plan-reserva input[name="vacFechaInicio"]');
+      const shown = await starts.count();
+      expect(shown).toBeGreaterThan(0);
+      const proposed = await starts.first().inputValue();
+      await starts.first().fill('11/01/2027');
+      await page.getByRole('button', { name: /^Reservar el plan/ }).click();
+      const refused = page.locator('#rechazadas');
+      await expect(refused.innerText()).resolves.toContain('No se reservó nada');
+      await expect(refused.innerText()).resolves.toContain('11 ene 2027 no es un día hábil');
+      // The start HR wrote stays in its field, to be mended.
+      await expect(starts.first().inputValue()).resolves.toBe('11/01/2027');
+      await expectAccessible(page);
+      await expectNoStackTrace(page);
+      await screenshotsAt(page, 'plan-02-rechazado');
+
+      // Nothing was booked: every line is still proposed, the one moved too (the test below books it).
+      const api = await call(srv.url, '/api/vacaciones/plan', {
+        key: srv.keys.acceptance!,
+        query: { emailResponsable: ADMIN, anio: '2027', subgerenciaId: 'SG-OPS' },
+      });
+      expect(api.body.data.lineas).toHaveLength(shown);
+      expect(api.body.data.lineas.map((l: { vacFechaInicio: string }) => dayMonthYear(l.vacFechaInicio))).toContain(proposed);
     });
 
     it("shows the API's plan of a subgerencia, and books a line at a date HR moved, through the worker's preview", async () => {

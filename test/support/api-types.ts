@@ -2678,6 +2678,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vacaciones/plan/reservar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reservar el plan anual de una vez, todo o nada: cada línea se juzga como un registro individual, en orden, contando las anteriores en el límite de personas a la vez; si alguna no cabe no se guarda nada */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": components["schemas"]["PlanBookingForm"];
+                    "multipart/form-data": components["schemas"]["PlanBookingForm"];
+                    "application/json": components["schemas"]["PlanBookingForm"];
+                };
+            };
+            responses: {
+                /** @description Plan reservado: un registro por línea, en el orden de las líneas */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["PlanBooked"];
+                    };
+                };
+                /** @description Datos faltantes o inválidos, o un cuerpo que no se pudo leer */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description API key inválida o ausente */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Sin permiso */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description No encontrado */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Método no permitido */
+                405: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Una solicitud con la misma Idempotency-Key sigue en curso */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Cuerpo demasiado grande */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Tipo de contenido no soportado */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Reglas de negocio o Idempotency-Key reutilizada con otros datos */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Demasiadas solicitudes */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Error interno */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+                /** @description Base de datos o almacén de eventos no disponibles, o conflicto persistente */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["VacationError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vacaciones/pasivo": {
         parameters: {
             query?: never;
@@ -4925,6 +5075,72 @@ export interface components {
                     mensaje: string;
                 }[];
             };
+        };
+        PlanBooked: {
+            /** @enum {boolean} */
+            success: true;
+            /** @enum {number} */
+            statusCode: 201;
+            message: string;
+            data: {
+                registros: {
+                    numeroDocumento: string;
+                    id: number;
+                    vacAsociado: number;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaInicio: string;
+                    /**
+                     * Format: date
+                     * @example 2026-01-05
+                     */
+                    vacFechaFinal: string;
+                    vacDiasVacaciones: number;
+                    vacDiasCalendario: number;
+                    vacSalario: number;
+                    vacValorTotal: number;
+                    /**
+                     * @description Código de control PILA
+                     * @example VAC_1795000000000_0a1b2c3d_4e5f6a7b
+                     */
+                    vacCodigoPila: string;
+                }[];
+                /** @description Avisos de la ley que no impiden registrar: art187Preaviso si el inicio está a menos de 15 días de hoy */
+                avisos?: {
+                    /** @enum {string} */
+                    codigo: "art187Preaviso";
+                    mensaje: string;
+                }[];
+            };
+        };
+        PlanBookingForm: {
+            /**
+             * Format: email
+             * @description Correo del usuario administrador responsable
+             * @example admin@empresa.co
+             */
+            emailUserResponsable: string;
+            /** @description Las líneas del plan, una por trabajador (hasta 2000); en un formulario, esta lista como texto JSON */
+            lineas: {
+                /**
+                 * @description Número de documento del trabajador
+                 * @example 1020307007
+                 */
+                numeroDocumento: string;
+                /**
+                 * Format: date
+                 * @description Inicio de la línea, un día hábil, YYYY-MM-DD entre 1900-01-01 y 2999-12-31
+                 * @example 2027-02-01
+                 */
+                vacFechaInicio: string;
+                /**
+                 * @description Días hábiles de vacaciones, entero de 1 a 360
+                 * @example 15
+                 */
+                vacDiasVacaciones: string;
+            }[];
         };
         VacationLiability: {
             /** @enum {boolean} */

@@ -42,6 +42,7 @@ export async function appOnKurrent(opts: {
     reference,
     commands: unused,
     closures: unused,
+    planBooking: unused,
     audits: unused,
     readSide: unused,
     verifyApiKey: (k) => verifyApiKey(t.db, k),

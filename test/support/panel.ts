@@ -105,10 +105,16 @@ export class PanelClient {
     return this.send('GET', url);
   }
 
-  /** Posts a form; `_csrf` is the token of the last page read unless the form names its own. */
-  async post(url: string, form: Record<string, string>): Promise<PanelAnswer> {
-    const fields = { _csrf: this.lastToken ?? '', ...form };
-    return this.send('POST', url, new URLSearchParams(fields).toString());
+  /**
+   * Posts a form; `_csrf` is the token of the last page read unless the form names its own. A
+   * form of many lines comes as pairs, a name once for each line.
+   */
+  async post(url: string, form: Record<string, string> | [string, string][]): Promise<PanelAnswer> {
+    const token = this.lastToken ?? '';
+    const fields = Array.isArray(form)
+      ? new URLSearchParams(form.some(([k]) => k === '_csrf') ? form : [['_csrf', token], ...form])
+      : new URLSearchParams({ _csrf: token, ...form });
+    return this.send('POST', url, fields.toString());
   }
 
   async signIn(email: string, password = PANEL_PASSWORD): Promise<PanelAnswer> {

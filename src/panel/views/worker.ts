@@ -14,6 +14,7 @@ import { panelCall } from '../call.ts';
 import { fromTo, previewBlock, readVacationForm, vacationForm, type FormState } from './vacation-form.ts';
 import { mayDelete } from '../../app/refusals.ts';
 import { timeline } from './worker-timeline.ts';
+import { planLineOf } from './plan.ts';
 import { NOT_IN_UNITS } from '../roles.ts';
 
 /** Workers a search lists at most. */
@@ -150,7 +151,7 @@ ${timeline(list, { approve: ctx.may(req, 'approve'), write: ctx.may(req, 'write'
 
   app.post('/trabajador/:documento/vacaciones', async (req, reply) => {
     const doc = (req.params as { documento: string }).documento;
-    const body = (req.body ?? {}) as Record<string, unknown>;
+    const body = planLineOf((req.body ?? {}) as Record<string, unknown>, doc);
     const user = req.panelUser!;
     const { values, parsed } = readVacationForm(body, doc, user);
     if (!parsed.ok) return renderWorker(req, reply, { values, errors: parsed.errors }, 400);
