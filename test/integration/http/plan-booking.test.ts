@@ -149,9 +149,21 @@ describe.skipIf(!hasServer())(`POST /api/vacaciones/plan/reservar${hasServer() ?
     }
     for (const l of lines) expect(await liveOf(idOf(l.numeroDocumento))).toEqual([]);
 
-    const form = await c.post('/api/vacaciones/plan/reservar', { emailUserResponsable: ADMIN, lineas: JSON.stringify(lines) });
+    const send = () =>
+      c.post(
+        '/api/vacaciones/plan/reservar',
+        { emailUserResponsable: ADMIN, lineas: JSON.stringify(lines) },
+        { headers: { 'idempotency-key': 'plan-sg-doble' } },
+      );
+    const form = await send();
     expect(form.status, form.text).toBe(201);
     expect(form.body.data.registros).toHaveLength(2);
+    // Sent again under its key, the answer is the first one's, and nothing more is booked.
+    const again = await send();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(form.body);
+    for (const l of lines) expect(await liveOf(idOf(l.numeroDocumento))).toHaveLength(1);
   });
 
   it('never lets the plan and 20 racing individual requests of its subgerencia both take the last places of a day', async () => {
