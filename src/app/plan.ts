@@ -18,11 +18,16 @@ export const NEED_TEXT: Record<PlanNeed, string> = {
   pendiente: 'Días pendientes',
 };
 
-export function unplacedText(reason: Unplaced | PlanSkip, o: { daysOwed: number; contractEnd: string | null; year: number }): string {
+export function unplacedText(
+  reason: Unplaced | PlanSkip,
+  o: { daysOwed: number; contractEnd: string | null; year: number; earliest?: string | null },
+): string {
   switch (reason) {
     case 'sinCupo':
       return `No hay un tramo de ${o.daysOwed} días hábiles en ${o.year} sin superar el límite de personas a la vez ni cruzarse con otras vacaciones`;
     case 'finContrato':
+      if (o.earliest)
+        return `Sus días se causan el ${o.earliest}: no alcanza a tomar ${o.daysOwed} días hábiles antes del fin de ${o.contractEnd ? `su contrato (${o.contractEnd})` : o.year}`;
       return o.contractEnd
         ? `Su contrato termina el ${o.contractEnd}: no alcanza a tomar ${o.daysOwed} días hábiles antes`
         : `No quedan en ${o.year} días hábiles suficientes para ${o.daysOwed} días`;
@@ -47,7 +52,12 @@ export function planBody(p: AnnualPlan, subgerenciaIds: readonly string[] | null
     diasPendientes: l.daysOwed,
     necesidad: l.need,
     motivo: l.reason,
-    mensaje: unplacedText(l.reason, { daysOwed: l.daysOwed, contractEnd: p.owed.get(l.workerId)!.contractEnd, year: p.year }),
+    mensaje: unplacedText(l.reason, {
+      daysOwed: l.daysOwed,
+      contractEnd: p.owed.get(l.workerId)!.contractEnd,
+      earliest: p.owed.get(l.workerId)!.earliest,
+      year: p.year,
+    }),
   }));
   return {
     anio: p.year,
@@ -66,6 +76,7 @@ export function planBody(p: AnnualPlan, subgerenciaIds: readonly string[] | null
       vacFechaFinal: l.endDate,
       vacDiasVacaciones: l.days,
       necesidad: l.need,
+      diasCausadosDesde: p.owed.get(l.workerId)!.earliest,
     })),
     sinColocar: leftOut,
   };

@@ -39,6 +39,8 @@ export interface PlanWorker {
   pendingUnits: number;
   /** The line must end by this date; null for an open-ended contract. */
   contractEnd: string | null;
+  /** The line may not start before this date (its days are earned the day before); null: any day of the window. */
+  earliest: string | null;
   /** The worker's own live enjoyed bookings and closures: a line never overlaps them. */
   busy: readonly Span[];
 }
@@ -110,6 +112,8 @@ interface BusinessTable {
 interface Candidate {
   worker: PlanWorker;
   table: BusinessTable;
+  /** The earliest rank a line can start from: the first business day on or after the worker's earliest. */
+  firstRank: number;
   /** The latest rank a line can start from and still end by the worker's last day. */
   lastRank: number;
   /** The worker's busy spans within the window, as pairs of offsets. */
@@ -160,7 +164,9 @@ export function planYear(input: PlanInput): Plan {
     const table = worker.worksSaturday ? tables.saturday : tables.weekday;
     const lastDay = worker.contractEnd === null ? length - 1 : Math.min(length - 1, toDayNumber(worker.contractEnd) - first);
     const lastRank = lastDay < 0 ? -1 : table.nextRank[lastDay + 1]! - worker.daysOwed;
-    if (lastRank < 0) {
+    const firstDay = worker.earliest === null ? 0 : Math.max(0, toDayNumber(worker.earliest) - first);
+    const firstRank = firstDay >= length ? table.days.length : table.nextRank[firstDay]!;
+    if (lastRank < firstRank) {
       leave('finContrato');
       continue;
     }
@@ -171,7 +177,7 @@ export function planYear(input: PlanInput): Plan {
     }
     let group = groups.get(worker.subgerenciaId);
     if (!group) groups.set(worker.subgerenciaId, (group = []));
-    group.push({ worker, table, lastRank, busy });
+    group.push({ worker, table, firstRank, lastRank, busy });
   }
 
   const scratch = { marks: new Uint8Array(length), prefix: new Int32Array(length + 1) };
@@ -229,6 +235,7 @@ function assertWorker(worker: PlanWorker): void {
     throw new RangeError(`${label}: need ${JSON.stringify(worker.need)} is not one of the plan's`);
   }
   if (worker.contractEnd !== null) assertValidDate(worker.contractEnd, `${label}: contract end`);
+  if (worker.earliest !== null) assertValidDate(worker.earliest, `${label}: earliest start`);
   // Checked for every worker, not only those who reach the search, so bad input never passes unseen.
   for (const span of worker.busy) spanOffsets(span, 0);
 }
@@ -313,7 +320,7 @@ function placeGroup(
   const n = group.length;
 
   for (let k = 0; k < n; k++) {
-    const { worker, table, lastRank, busy } = group[k]!;
+    const { worker, table, firstRank, lastRank, busy } = group[k]!;
     const days = worker.daysOwed;
     const offsets = table.days;
     const blocked = busy.length > 0 ? busyPrefix(busy, scratch) : null;
@@ -324,7 +331,7 @@ function placeGroup(
     };
     let found = -1;
     if (spread) {
-      const firstStart = offsets[0]!;
+      const firstStart = offsets[firstRank]!;
       const target = firstStart + Math.floor((k * (offsets[lastRank]! - firstStart + 1)) / n);
       const from = table.nextRank[target]!;
       for (let r = from; r <= lastRank; r++) {
@@ -333,9 +340,9 @@ function placeGroup(
           break;
         }
       }
-      for (let r = from - 1; found < 0 && r >= 0; r--) if (fits(r)) found = r;
+      for (let r = from - 1; found < 0 && r >= firstRank; r--) if (fits(r)) found = r;
     } else {
-      for (let r = 0; r <= lastRank; r++) {
+      for (let r = firstRank; r <= lastRank; r++) {
         if (fits(r)) {
           found = r;
           break;

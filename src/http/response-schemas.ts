@@ -309,6 +309,10 @@ export const planOk = success(
         vacFechaFinal: date,
         vacDiasVacaciones: z.number().int(),
         necesidad: need,
+        diasCausadosDesde: date.nullable().meta({
+          description:
+            'Día desde el que la línea tiene sus días causados (un período que se causa en el año); null: causados hoy, la línea se puede reservar ya',
+        }),
       }),
     ),
     sinColocar: z.array(

@@ -5058,6 +5058,12 @@ export interface components {
                      * @enum {string}
                      */
                     necesidad: "prescribe" | "acumula" | "pendiente";
+                    /**
+                     * Format: date
+                     * @description Día desde el que la línea tiene sus días causados (un período que se causa en el año); null: causados hoy, la línea se puede reservar ya
+                     * @example 2026-01-05
+                     */
+                    diasCausadosDesde: string | null;
                 }[];
                 sinColocar: {
                     vacAsociado: number;

@@ -105,8 +105,10 @@ export function planPageRoutes(app: FastifyInstance, ctx: PanelContext) {
     <td><abbr title="${NEED_TEXT[l.necesidad]}">${NEED_LABEL[l.necesidad]}</abbr></td>
     <td>${shortDate(l.vacFechaFinal)}</td><td class="num">${l.vacDiasVacaciones}</td>
     <td>${
-      mayWrite
-        ? html`<span>
+      l.diasCausadosDesde !== null
+        ? html`${shortDate(l.vacFechaInicio)} <span class="hint">(se reserva cuando se causen los días, desde el ${shortDate(l.diasCausadosDesde)})</span>`
+        : mayWrite
+          ? html`<span>
       <input type="hidden" name="numeroDocumento" value="${l.documentoAsociado}">
       <input type="hidden" name="vacDiasVacaciones" value="${l.vacDiasVacaciones}">
       <input name="vacFechaInicio" type="text" inputmode="numeric" size="10" value="${startOf(l)}"
@@ -114,10 +116,12 @@ export function planPageRoutes(app: FastifyInstance, ctx: PanelContext) {
       <button type="submit" formaction="${url`/panel/trabajador/${l.documentoAsociado}/vacaciones`}" name="accion" value="calcular"
         class="secondary">Revisar</button>
     </span>`
-        : shortDate(l.vacFechaInicio)
+          : shortDate(l.vacFechaInicio)
     }</td></tr>`,
   )}</tbody>
 </table></div>`;
+    // A line of days earned later in the year cannot be booked today (rule a): it waits for them.
+    const bookable = b.lineas.filter((l) => l.diasCausadosDesde === null).length;
     const lines =
       b.lineas.length === 0
         ? html`<p>No hay líneas propuestas para ${unit.name} en ${year}.</p>`
@@ -128,7 +132,11 @@ export function planPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   <input type="hidden" name="subgerencia" value="${unit.id}">
   ${NO_IMPLICIT_SUBMIT}
   ${table}
-  <div class="actions"><button type="submit" name="accion" value="reservar">Reservar el plan (${b.lineas.length === 1 ? 'una línea' : `${count(b.lineas.length)} líneas`})</button></div>
+  ${
+    bookable > 0
+      ? html`<div class="actions"><button type="submit" name="accion" value="reservar">Reservar el plan (${bookable === 1 ? 'una línea' : `${count(bookable)} líneas`})</button></div>`
+      : ''
+  }
 </form>`
           : table;
     const body = html`<p>Una propuesta: primero los días que prescriben en el año (CST art. 488), luego quien acumularía más periodos
@@ -163,7 +171,7 @@ ${
 ${
   mayWrite && b.lineas.length
     ? html`<p class="hint">«Revisar» abre la vista previa en la página del trabajador, con la fecha que escriba; allí se registra.
-  «Reservar el plan» registra todas las líneas con las fechas escritas, o ninguna si alguna no se puede registrar.</p>`
+  «Reservar el plan» registra todas las líneas con días ya causados, con las fechas escritas, o ninguna si alguna no se puede registrar.</p>`
     : ''
 }`;
     return ctx.render(req, reply, { title: 'Plan anual', section: 'plan', status: refused?.status, body });

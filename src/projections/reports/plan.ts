@@ -31,7 +31,8 @@ export interface AnnualPlan {
   /** Workers who owe days but whose booking rules are not set up, so nothing can be proposed. */
   skipped: { workerId: number; subgerenciaId: string; reason: PlanSkip; daysOwed: number; need: PlanNeed }[];
   /** What each worker in the plan or left out owes, by worker id: the lines' and the lists' source. */
-  owed: Map<number, { daysOwed: number; need: PlanNeed; file: WorkerFileRow; contractEnd: string | null }>;
+  /** `earliest`: the day from which the worker's days are earned, when a period earned in the year is taken; null: earned today. */
+  owed: Map<number, { daysOwed: number; need: PlanNeed; file: WorkerFileRow; contractEnd: string | null; earliest: string | null }>;
 }
 
 const overlaps = (r: Span, from: string, to: string) => r.startDate <= to && r.endDate >= from;
@@ -133,12 +134,12 @@ export async function annualPlan(
             daysOwed: 0,
             need: 'pendiente',
           });
-          owed.set(id, { daysOwed: 0, need: 'pendiente', file, contractEnd: contract.endDate });
+          owed.set(id, { daysOwed: 0, need: 'pendiente', file, contractEnd: contract.endDate, earliest: null });
           continue;
         }
         const o2 = owedIn(file, mine, o.today, o.year, Math.max(params.minEnjoyedDays, CONTINUOUS_DAYS));
         if (o2.daysOwed <= 0) continue;
-        owed.set(id, { daysOwed: o2.daysOwed, need: o2.need, file, contractEnd: contract.endDate });
+        owed.set(id, { daysOwed: o2.daysOwed, need: o2.need, file, contractEnd: contract.endDate, earliest: o2.earliest });
         workers.push({
           workerId: id,
           subgerenciaId: contract.subgerenciaId,
@@ -148,6 +149,7 @@ export async function annualPlan(
           need: o2.need,
           pendingUnits: o2.pendingUnits,
           contractEnd: contract.endDate,
+          earliest: o2.earliest,
           busy: mine
             .filter((r) => !r.compensated && overlaps(r, yearStart, yearEnd))
             .map((r) => ({ startDate: r.startDate, endDate: r.endDate })),

@@ -33,6 +33,7 @@ interface Line {
   vacFechaFinal: string;
   vacDiasVacaciones: number;
   necesidad: string;
+  diasCausadosDesde: string | null;
 }
 
 describe.skipIf(!hasServer())(`GET /api/vacaciones/plan${hasServer() ? '' : ` (skipped: ${NEEDS_SERVER})`}`, () => {
@@ -72,11 +73,15 @@ describe.skipIf(!hasServer())(`GET /api/vacaciones/plan${hasServer() ? '' : ` (s
         // Days earned only in September 2027: today's payroll does not hold them yet, and nothing else is wrong.
         expect(calc.status, calc.text).toBe(422);
         expect(calc.body.errors).toEqual([expect.stringMatching(/superan los días disponibles/)]);
+        // The line says so: it can be booked once the period is earned, from the day it names.
+        expect(l.diasCausadosDesde).toMatch(/^2027-/);
+        expect(l.vacFechaInicio >= l.diasCausadosDesde!).toBe(true);
         expect(l.vacFechaFinal).toBe(endDate(l.vacFechaInicio, l.vacDiasVacaciones, false, new HolidayCalendar()));
         continue;
       }
       // One truth: the line ends where calculate says, and breaks none of its rules taken alone.
       expect(calc.status, `${l.vacAsociado} ${l.vacFechaInicio}: ${calc.text}`).toBe(200);
+      expect(l.diasCausadosDesde).toBeNull();
       expect(calc.body.data.vacFechaFinal).toBe(l.vacFechaFinal);
       expect(l.vacDiasVacaciones).toBeGreaterThanOrEqual(6);
     }

@@ -13,9 +13,13 @@ beforeAll(async () => {
     {},
     {
       accounts: [ADMIN],
-      // Three more workers of Operaciones who owe days in 2027, beside the fixture's.
+      // Three more workers of Operaciones who owe days in 2027, beside the fixture's, and one hired
+      // in October 2026 whose first period is earned only in 2027.
       fixture: (data) => {
-        const more = dataset([7001, 7002, 7003].map((id) => ({ id, unit: 'SG-OPS', start: '2024-06-01', end: null })));
+        const more = dataset([
+          ...[7001, 7002, 7003].map((id) => ({ id, unit: 'SG-OPS', start: '2024-06-01', end: null })),
+          { id: 7004, unit: 'SG-OPS', start: '2026-10-01', end: null },
+        ]);
         data.asociados.push(...more.asociados);
         data.contratos.push(...more.contratos);
         data.nomina.push(...more.nomina);
@@ -72,6 +76,18 @@ describe('Plan anual: «Reservar el plan»', () => {
     const r = await admin.post(`/panel/trabajador/${lines[1]!.doc}/vacaciones`, [...formOf(moved), ['accion', 'calcular']]);
     expect(r.status).toBe(422);
     expect(text(r.body)).toContain('11 ene 2027 no es un día hábil');
+  });
+
+  it('leaves out of the booking a line whose days are earned later in the year, saying from when it can be booked', async () => {
+    const page = await admin.get(PLAN);
+    expect(page.status).toBe(200);
+    const row = text(page.body).match(/[^.]*se reserva cuando se causen los días, desde el (\d{1,2} \w{3} 2027)/);
+    expect(row, "the new hire's line and its note").not.toBeNull();
+    const form = linesOf(page.body);
+    const hire = dataset([{ id: 7004, unit: 'SG-OPS', start: '2026-10-01', end: null }]).asociados[0]!.numeroDocumento;
+    expect(page.body).toContain(`/panel/trabajador/${hire}`);
+    expect(form.map((l) => l.doc)).not.toContain(hire);
+    expect(text(page.body)).toContain(`Reservar el plan (${form.length === 1 ? 'una línea' : `${form.length} líneas`})`);
   });
 
   it('books nothing when a line is refused, naming it with the reason and keeping the starts written; then books every line', async () => {

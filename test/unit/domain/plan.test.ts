@@ -35,6 +35,7 @@ function worker(workerId: number, fields: Partial<PlanWorker> = {}): PlanWorker 
     need: 'pendiente',
     pendingUnits: 15 * 360,
     contractEnd: null,
+    earliest: null,
     busy: [],
     ...fields,
   };
@@ -92,6 +93,7 @@ function checkPlan(plan: Plan, given: PlanInput): void {
     expect(isBusinessDay(line.startDate, w.worksSaturday, calendar)).toBe(true);
     expect(line.endDate).toBe(endDate(line.startDate, line.days, w.worksSaturday, calendar));
     expect(line.startDate >= windowStart).toBe(true);
+    if (w.earliest !== null) expect(line.startDate >= w.earliest, `worker ${w.workerId} before ${w.earliest}`).toBe(true);
     expect(line.endDate <= yearEnd).toBe(true);
     if (w.contractEnd !== null) expect(line.endDate <= w.contractEnd).toBe(true);
     for (const span of w.busy) expect(overlaps(line, span), `worker ${w.workerId} booked over ${span.startDate}`).toBe(false);
@@ -117,11 +119,12 @@ function checkPlan(plan: Plan, given: PlanInput): void {
     expect(out.need).toBe(w.need);
     const s = subs.get(w.subgerenciaId);
     const lastDay = w.contractEnd !== null && w.contractEnd < yearEnd ? w.contractEnd : yearEnd;
-    const firstStart = nextBusinessDay(windowStart, w.worksSaturday, calendar);
+    const from = w.earliest !== null && w.earliest > windowStart ? w.earliest : windowStart;
+    const firstStart = nextBusinessDay(from, w.worksSaturday, calendar);
     let expected: string;
     if (!s) expected = 'sinSubgerencia';
     else if (w.daysOwed < Math.max(w.minimumDays, CONTINUOUS_DAYS)) expected = 'pocosDias';
-    else if (windowStart > yearEnd || endDate(firstStart, w.daysOwed, w.worksSaturday, calendar) > lastDay) expected = 'finContrato';
+    else if (from > yearEnd || endDate(firstStart, w.daysOwed, w.worksSaturday, calendar) > lastDay) expected = 'finContrato';
     else expected = 'sinCupo';
     expect(out.reason, `worker ${w.workerId}`).toBe(expected);
     if (expected !== 'sinCupo') continue;
@@ -132,6 +135,7 @@ function checkPlan(plan: Plan, given: PlanInput): void {
     const busy = w.busy.map((b) => [toDayNumber(b.startDate), toDayNumber(b.endDate)] as const);
     for (let r = 0; r + w.daysOwed - 1 < days.length; r++) {
       const start = days[r]!;
+      if (start < toDayNumber(from)) continue;
       const end = days[r + w.daysOwed - 1]!;
       if (end > toDayNumber(lastDay)) break;
       const blocked = busy.some(([a, b]) => a <= end && start <= b);
@@ -156,6 +160,14 @@ function checkPlan(plan: Plan, given: PlanInput): void {
 // ---- Examples. ----
 
 describe('planYear, examples', () => {
+  it('given a worker whose days are earned in September, then the line starts no earlier, and one earned too late for the year is left out', () => {
+    const given = input([worker(1, { earliest: '2027-09-02' }), worker(2, { earliest: '2027-12-24' })], [sub('A', null)]);
+    const plan = planYear(given);
+    checkPlan(plan, given);
+    expect(plan.lines.map((l) => [l.workerId, l.startDate >= '2027-09-02'])).toEqual([[1, true]]);
+    expect(plan.leftOut.map((l) => [l.workerId, l.reason])).toEqual([[2, 'finContrato']]);
+  });
+
   it('given a subgerencia with room for one at a time and three workers, then no two lines share a day', () => {
     const given = input([worker(1), worker(2), worker(3)], [sub('A', 1)]);
     const plan = planYear(given);
@@ -327,6 +339,10 @@ const workerArb = (year: number) =>
       fc.integer({ min: -10, max: 400 }).map((n) => fromDayNumber(toDayNumber(`${year}-01-01`) + n)),
       { nil: null, freq: 3 },
     ),
+    earliest: fc.option(
+      fc.integer({ min: -10, max: 380 }).map((n) => fromDayNumber(toDayNumber(`${year}-01-01`) + n)),
+      { nil: null, freq: 3 },
+    ),
     own: fc.array(spanArb(year), { maxLength: 3 }),
     closures: fc.nat(3),
   });
@@ -374,8 +390,8 @@ function build(s: Scenario): PlanInput {
 }
 
 function fields(w: Scenario['strays'][number]) {
-  const { worksSaturday, daysOwed, minimumDays, need, pendingUnits, contractEnd } = w;
-  return { worksSaturday, daysOwed, minimumDays, need, pendingUnits, contractEnd };
+  const { worksSaturday, daysOwed, minimumDays, need, pendingUnits, contractEnd, earliest } = w;
+  return { worksSaturday, daysOwed, minimumDays, need, pendingUnits, contractEnd, earliest };
 }
 
 /** A reordering fixed by the seed, so a failure replays. */
