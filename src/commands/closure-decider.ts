@@ -1,8 +1,7 @@
 import { Days360, companyContractOf, isBusinessDay, type HolidayLookup } from '../domain/index.ts';
-import { booked } from '../events/places.ts';
 import type { ClosureExclusion, ClosureScope, DomainEvent, VacationRecord } from '../events/types.ts';
 import { liveVacations, type WorkerState } from '../events/worker-state.ts';
-import { newRecord, type Moment } from './decider-shared.ts';
+import { createdEvents, newRecord, type Moment } from './decider-shared.ts';
 import { evaluate, place } from './evaluate.ts';
 import type { VacationFigures, VacationRequest, WorkerFile } from './types.ts';
 
@@ -116,11 +115,7 @@ export function closureEvents(
       closureId: closure.closureId,
     };
     records.push(record);
-    perWorker.set(record.workerId, [
-      { type: 'VacationCreated', data: record },
-      { type: 'PilaCodeAssigned', data: { codigoPila: record.codigoPila, workerId: record.workerId } },
-      ...booked(record),
-    ]);
+    perWorker.set(record.workerId, createdEvents(record));
   });
   const { request } = closure;
   return {
