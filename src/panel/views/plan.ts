@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { NEED_TEXT, planBody, planYears } from '../../app/plan.ts';
+import { noticesField } from '../../app/notices.ts';
 import { PlanBookingUseCases, lineKey, lineReasons, parsePlanLines, planBookedBody, planBookingRefusal } from '../../app/plan-booking.ts';
 import { annualPlan } from '../../projections/reports/plan.ts';
 import { subgerencias } from '../../reference/search.ts';
@@ -57,6 +58,8 @@ interface Refused {
   problems: { doc: string; text: string }[];
   starts: Map<string, string>;
   status: number;
+  /** The lines can be booked, but the law's notices apply: they are shown, and booking asks to be confirmed. */
+  confirm?: boolean;
 }
 
 /**
@@ -134,7 +137,9 @@ export function planPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   ${table}
   ${
     bookable > 0
-      ? html`<div class="actions"><button type="submit" name="accion" value="reservar">Reservar el plan (${bookable === 1 ? 'una línea' : `${count(bookable)} líneas`})</button></div>`
+      ? html`<div class="actions"><button type="submit" name="accion" value="${refused?.confirm ? 'confirmar' : 'reservar'}">${
+          refused?.confirm ? 'Confirmar la reserva' : 'Reservar el plan'
+        } (${bookable === 1 ? 'una línea' : `${count(bookable)} líneas`})</button></div>`
       : ''
   }
 </form>`
@@ -143,11 +148,15 @@ export function planPageRoutes(app: FastifyInstance, ctx: PanelContext) {
   de los que permite el art. 190, sin superar nunca el límite de personas a la vez. Nada se guarda hasta registrar una línea o reservar el plan.</p>
 ${choose}
 ${
-  refused
-    ? html`<div class="flash flash-error" role="alert" id="rechazadas"><p>${refused.intro}</p><ul>${refused.problems.map(
+  refused?.confirm
+    ? html`<div class="flash flash-warning" role="status" id="avisos"><p>${refused.intro}</p><ul>${refused.problems.map(
         (p) => html`<li>${p.doc ? `${who(p.doc)}: ` : ''}${inPanelDates(p.text)}</li>`,
       )}</ul></div>`
-    : ''
+    : refused
+      ? html`<div class="flash flash-error" role="alert" id="rechazadas"><p>${refused.intro}</p><ul>${refused.problems.map(
+          (p) => html`<li>${p.doc ? `${who(p.doc)}: ` : ''}${inPanelDates(p.text)}</li>`,
+        )}</ul></div>`
+      : ''
 }
 <div class="cards">
   <div class="card"><span class="value">${count(b.totales.colocados)}</span> trabajadores con fecha propuesta</div>
@@ -197,6 +206,14 @@ ${
     if (!parsed.ok) {
       const problems = Object.entries(parsed.errors).map(([k, text]) => ({ doc: docOf(k), text: labelled(text) }));
       return planPage(req, reply, asked, { intro: 'No se reservó nada: revise estas líneas.', problems, starts, status: 400 });
+    }
+    // CST art. 187: a start fewer than 15 days away is booked, but only once HR has seen the warning.
+    const soon = parsed.value.flatMap((l) =>
+      (noticesField(l.startDate, deps.today()).avisos ?? []).map((a) => ({ doc: l.documentNumber, text: a.mensaje })),
+    );
+    if (soon.length > 0 && body.accion !== 'confirmar') {
+      const intro = 'Puede reservar el plan, pero tenga en cuenta:';
+      return planPage(req, reply, asked, { intro, problems: soon, starts, status: 200, confirm: true });
     }
     const r = await booking.book(panelCall(req, req.panelUser!), parsed.value);
     if (!r.ok) {

@@ -90,6 +90,23 @@ describe('Plan anual: «Reservar el plan»', () => {
     expect(text(page.body)).toContain(`Reservar el plan (${form.length === 1 ? 'una línea' : `${form.length} líneas`})`);
   });
 
+  it('shows the art. 187 notice of a start fewer than 15 days away before booking, and books only once confirmed', async () => {
+    const [line] = linesOf((await admin.get(PLAN)).body);
+    // Today is 21 Nov 2026: a start on 30 Nov gives 9 days' notice.
+    const soon = [{ ...line!, start: '30/11/2026' }];
+    const before = await created();
+    const warned = await admin.post('/panel/plan/reservar', [...formOf(soon), ['accion', 'reservar']]);
+    expect(warned.status).toBe(200);
+    const notice = text(/<div class="flash flash-warning" role="status" id="avisos">([\s\S]*?)<\/div>/.exec(warned.body)?.[1] ?? '');
+    expect(notice).toContain('Puede reservar el plan, pero tenga en cuenta');
+    expect(notice).toMatch(/15 días/);
+    expect(text(warned.body)).toContain('Confirmar la reserva');
+    expect(await created()).toBe(before);
+    const confirmed = await admin.post('/panel/plan/reservar', [...formOf(soon), ['accion', 'confirmar']]);
+    expect(confirmed.status, text(confirmed.body).slice(0, 500)).toBe(303);
+    expect(await created()).toBe(before + 1);
+  });
+
   it('books nothing when a line is refused, naming it with the reason and keeping the starts written; then books every line', async () => {
     const page = await admin.get(PLAN);
     expect(text(page.body)).toContain('Reservar el plan');
