@@ -782,6 +782,8 @@ async function planSection(ctx: Context): Promise<void> {
       const t0 = performance.now();
       const res = await fetch(`${server.url}/api/vacaciones/plan?emailResponsable=admin@empresa.co&anio=${year}`, {
         headers: { 'x-api-key': `Bearer ${key}` },
+      }).catch((err: unknown) => {
+        throw new Error(`the plan request failed (${String(err)}); the server's last output:\n${server.output().slice(-4000)}`);
       });
       const text = await res.text();
       const data = (

@@ -43,8 +43,8 @@ export function unplacedText(
 /** The plan's body: each proposed line, each worker left out with the reason, and the totals. */
 export function planBody(p: AnnualPlan, subgerenciaIds: readonly string[] | null) {
   const who = (id: number) => {
-    const f = p.owed.get(id)!.file;
-    return { vacAsociado: id, documentoAsociado: f.worker.documentNumber, nombre: `${f.worker.firstNames} ${f.worker.lastNames}`.trim() };
+    const w = p.owed.get(id)!.worker;
+    return { vacAsociado: id, documentoAsociado: w.documentNumber, nombre: `${w.firstNames} ${w.lastNames}`.trim() };
   };
   const leftOut = [...p.plan.leftOut.map((l) => ({ ...l, daysOwed: p.owed.get(l.workerId)!.daysOwed })), ...p.skipped].map((l) => ({
     ...who(l.workerId),

@@ -14,6 +14,7 @@ import {
   type Span,
 } from '../../domain/index.ts';
 import { workerFilesPage, type WorkerFileRow } from '../../reference/worker-files.ts';
+import type { Worker } from '../../reference/types.ts';
 import { byWorker, liveRegisterOfWorkers, type RegisterEntry } from '../register/queries.ts';
 import { accumulationLimit, periodsReport } from './periods.ts';
 
@@ -32,7 +33,8 @@ export interface AnnualPlan {
   skipped: { workerId: number; subgerenciaId: string; reason: PlanSkip; daysOwed: number; need: PlanNeed }[];
   /** What each worker in the plan or left out owes, by worker id: the lines' and the lists' source. */
   /** `earliest`: the day from which the worker's days are earned, when a period earned in the year is taken; null: earned today. */
-  owed: Map<number, { daysOwed: number; need: PlanNeed; file: WorkerFileRow; contractEnd: string | null; earliest: string | null }>;
+  /** Per worker who owes days: who they are (not their whole row: a plan of the company holds every worker). */
+  owed: Map<number, { daysOwed: number; need: PlanNeed; worker: Worker; contractEnd: string | null; earliest: string | null }>;
 }
 
 const overlaps = (r: Span, from: string, to: string) => r.startDate <= to && r.endDate >= from;
@@ -134,12 +136,12 @@ export async function annualPlan(
             daysOwed: 0,
             need: 'pendiente',
           });
-          owed.set(id, { daysOwed: 0, need: 'pendiente', file, contractEnd: contract.endDate, earliest: null });
+          owed.set(id, { daysOwed: 0, need: 'pendiente', worker: file.worker, contractEnd: contract.endDate, earliest: null });
           continue;
         }
         const o2 = owedIn(file, mine, o.today, o.year, Math.max(params.minEnjoyedDays, CONTINUOUS_DAYS));
         if (o2.daysOwed <= 0) continue;
-        owed.set(id, { daysOwed: o2.daysOwed, need: o2.need, file, contractEnd: contract.endDate, earliest: o2.earliest });
+        owed.set(id, { daysOwed: o2.daysOwed, need: o2.need, worker: file.worker, contractEnd: contract.endDate, earliest: o2.earliest });
         workers.push({
           workerId: id,
           subgerenciaId: contract.subgerenciaId,
