@@ -1,3 +1,4 @@
+import { SHARED_PARTS } from './caching/worker-file-entry.ts';
 import type { FastifyInstance } from 'fastify';
 import { BatchedAppender } from './caching/batched-appender.ts';
 import { VacationCommands, commandEvents } from './commands/vacation-commands.ts';
@@ -146,7 +147,8 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   const closures = new ClosureCommands({
     events,
     reference: {
-      filesInScope: (scope) => workerFilesInScope(db, scope),
+      // A company contract's closure may hold every worker's row at once: shared parts keep it small.
+      filesInScope: (scope) => workerFilesInScope(db, scope, SHARED_PARTS),
       version: () => reference.version(),
       changedSince: (version, ids) => workersChangedAmong(db, version, ids),
       unknownIn: (scope) => unknownInScope(db, scope),
@@ -160,7 +162,7 @@ export async function createService(config: Config, logger: Logger, opts: Servic
   const planBooking = new PlanBooking({
     events,
     // A plan holds hundreds of lines: their files come in one query, not one lookup each.
-    reference: { filesByDocuments: (documentNumbers) => workerFilesByDocuments(db, documentNumbers) },
+    reference: { filesByDocuments: (documentNumbers) => workerFilesByDocuments(db, documentNumbers, SHARED_PARTS) },
     calendar,
     today,
     now: opts.now,

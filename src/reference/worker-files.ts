@@ -224,6 +224,7 @@ export async function workerFilesPage(
 export async function workerFilesInScope(
   q: Queryable,
   scope: { subgerenciaIds: readonly string[]; companyContractId: number | null },
+  parts: WorkerFileParts = PLAIN_PARTS,
 ): Promise<WorkerFileRow[]> {
   const r = await q.query<Row>(
     `SELECT ${COLUMNS} FROM rm_workers
@@ -232,7 +233,7 @@ export async function workerFilesInScope(
       ORDER BY worker_id`,
     [[...scope.subgerenciaIds], scope.companyContractId],
   );
-  return r.rows.map(plainFile);
+  return r.rows.map((row) => toFile(row, parts));
 }
 
 /** Which of these workers' rows changed after reference data version `version`. */

@@ -1,3 +1,4 @@
+import { SHARED_PARTS } from '../../caching/worker-file-entry.ts';
 import { randomUUID } from 'node:crypto';
 import { Option, type Command } from 'commander';
 import { ClosureUseCases, closureBody, closureRefusal, huellaOf, type ClosureRequest } from '../../app/closures.ts';
@@ -90,7 +91,8 @@ async function withClosures<T>(fn: (c: Closures) => Promise<T>): Promise<T> {
       const closures = new ClosureCommands({
         events: commandEvents(store),
         reference: {
-          filesInScope: (scope) => workerFilesInScope(db, scope),
+          // A company contract's closure may hold every worker's row at once: shared parts keep it small.
+          filesInScope: (scope) => workerFilesInScope(db, scope, SHARED_PARTS),
           version: () => reference.version(),
           changedSince: (version, ids) => workersChangedAmong(db, version, ids),
           unknownIn: (scope) => unknownInScope(db, scope),
