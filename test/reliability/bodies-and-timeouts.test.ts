@@ -73,7 +73,8 @@ function streamBody(head: string, prefix: string, total: number, answeredFirst =
     socket.on('close', () => done(!ended));
     socket.on('error', () => done(true));
     const pump = () => {
-      while (!finished && sent < total) {
+      // Once the answer has begun, every byte more only widens the window for a reset to drop it.
+      while (!finished && sent < total && answer.length === 0) {
         sent += chunk.length;
         if (!socket.write(frame)) return void socket.once('drain', pump);
       }
@@ -128,10 +129,17 @@ describe('bodies refused before they are read', () => {
     ['JSON', 'application/json', '{"relleno":"'],
     ['a form', 'application/x-www-form-urlencoded', 'relleno='],
     ['multipart', `multipart/form-data; boundary=${BOUNDARY}`, multipartStart],
-  ])('with a key, a 100 MB chunked %s body is cut at the limit: 413, connection closed', async (_name, type, prefix) => {
-    const r = await streamBody(chunkedHead('/api/vacaciones/add', type, srv.keys.acceptance!), prefix, HUNDRED_MB);
-    expectRefusedEarly(r, 413);
-  });
+  ])(
+    'with a key, a 100 MB chunked %s body is cut at the limit: 413, connection closed',
+    // The body must flow for the limit to be reached, so the server closes over bytes it did not
+    // read; TCP then resets the connection, and on a loaded machine the reset can arrive before
+    // this side has read the 413 (the answer is lost in transit, not wrong): tried again then.
+    { retry: 2 },
+    async (_name, type, prefix) => {
+      const r = await streamBody(chunkedHead('/api/vacaciones/add', type, srv.keys.acceptance!), prefix, HUNDRED_MB);
+      expectRefusedEarly(r, 413);
+    },
+  );
 
   it('a multipart body with a declared length over the limit is refused without reading it', async () => {
     const head =
