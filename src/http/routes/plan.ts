@@ -40,7 +40,7 @@ export function planRoutes(app: FastifyInstance, deps: AppDeps) {
       return vacationSuccess(
         reply,
         201,
-        `Plan anual de vacaciones registrado: ${r.value.records.length} registros`,
+        `Plan anual de vacaciones registrado: ${r.value.records.length === 1 ? '1 registro' : `${r.value.records.length} registros`}`,
         planBookedBody(r.value.records, deps.today()),
       );
     }),
