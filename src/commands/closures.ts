@@ -7,7 +7,7 @@ import { decodeStream, type EventWrite } from '../store/aggregate-port.ts';
 import { WrongExpectedRevisionError, comparePositions, type Position } from '../store/types.ts';
 import { closureEvents, judgeClosure, pendingOf, type ClosureLine, type ClosureRequest, type LeftOut } from './closure-decider.ts';
 import { reaches, snapshot } from './decider-shared.ts';
-import type { CommandEvents } from './handle.ts';
+import { readWhole, type CommandEvents } from './handle.ts';
 import { monthsOf } from './occupancy.ts';
 import { metadataOf, type Actor, type WorkerFile } from './types.ts';
 
@@ -80,9 +80,6 @@ export interface ClosureChange {
   codes: string[];
   at: string;
 }
-
-/** Worker streams read per query: a few hundred at a time keep each read short. */
-const READ_CHUNK = 500;
 
 /**
  * The closure commands: preview, book (all or nothing), approve together and cancel together.
@@ -310,14 +307,14 @@ export class ClosureCommands {
   private async streamsOf(workerIds: readonly number[]): Promise<{ states: Map<number, WorkerState>; positions: Map<number, Position> }> {
     const states = new Map<number, WorkerState>();
     const positions = new Map<number, Position>();
-    for (let i = 0; i < workerIds.length; i += READ_CHUNK) {
-      const chunk = workerIds.slice(i, i + READ_CHUNK);
-      const read = await this.deps.events.readStreams(chunk.map((id) => ({ stream: workerStream(id), fromRevision: 0 })));
-      for (const id of chunk) {
-        const stored = read.get(workerStream(id)) ?? [];
-        states.set(id, foldWorker(decodeStream(stored)));
-        if (stored.length) positions.set(id, stored[stored.length - 1]!.position);
-      }
+    const read = await readWhole(
+      this.deps.events,
+      workerIds.map((id) => workerStream(id)),
+    );
+    for (const id of workerIds) {
+      const stored = read.get(workerStream(id))!;
+      states.set(id, foldWorker(decodeStream(stored)));
+      if (stored.length) positions.set(id, stored[stored.length - 1]!.position);
     }
     return { states, positions };
   }

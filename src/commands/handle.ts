@@ -9,6 +9,20 @@ import { foldWorker, type WorkerState } from '../events/worker-state.ts';
 
 /** The event store as the commands use it (src/store/aggregate-port.ts), over workers' states. */
 export type CommandEvents = AggregatePort<WorkerState>;
+
+/** Streams read per query when a command reads many whole (a closure's workers, a plan's lines): a few hundred keep each read short. */
+const READ_CHUNK = 500;
+
+/** These streams read whole and fresh, a chunk at a time; a stream with no events reads as empty. */
+export async function readWhole(events: CommandEvents, streams: readonly string[]): Promise<Map<string, StoredEvent[]>> {
+  const stored = new Map<string, StoredEvent[]>();
+  for (let i = 0; i < streams.length; i += READ_CHUNK) {
+    const chunk = streams.slice(i, i + READ_CHUNK);
+    const got = await events.readStreams(chunk.map((stream) => ({ stream, fromRevision: 0 })));
+    for (const stream of chunk) stored.set(stream, got.get(stream) ?? []);
+  }
+  return stored;
+}
 export type Loaded = LoadedOf<WorkerState>;
 
 export interface Written<T> {

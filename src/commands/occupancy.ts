@@ -33,6 +33,24 @@ export function foldUnit(subgerenciaId: string, streams: { month: string; revisi
   return { subgerenciaId, bookings, revisions };
 }
 
+/**
+ * A subgerencia's occupancy from its month streams as read (decoded, in revision order; a month
+ * not read or empty counts as no stream yet): what an add and a plan booking judge rule (d) on.
+ */
+export function occupancyOf(
+  subgerenciaId: string,
+  months: readonly string[],
+  eventsOf: (month: string) => readonly { revision: number; event: DomainEvent }[],
+): UnitOccupancy {
+  return foldUnit(
+    subgerenciaId,
+    months.map((month) => {
+      const events = eventsOf(month);
+      return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
+    }),
+  );
+}
+
 /** Calendar months a period touches, as YYYY-MM. */
 export function monthsOf(startDate: string, endDate: string): string[] {
   const months = new Set<string>();

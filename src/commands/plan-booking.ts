@@ -4,11 +4,11 @@ import { unitStream, workerStream } from '../events/streams.ts';
 import type { VacationRecord } from '../events/types.ts';
 import { foldWorker, type WorkerState } from '../events/worker-state.ts';
 import { decodeStream, type EventWrite } from '../store/aggregate-port.ts';
-import { WrongExpectedRevisionError, comparePositions, type Position, type StoredEvent } from '../store/types.ts';
+import { WrongExpectedRevisionError, comparePositions, type Position } from '../store/types.ts';
 import { createdEvents, newRecord, reaches, type Moment } from './decider-shared.ts';
 import { evaluate, place, type Placement } from './evaluate.ts';
-import { writtenUnder, type CommandEvents } from './handle.ts';
-import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
+import { readWhole, writtenUnder, type CommandEvents } from './handle.ts';
+import { monthsOf, occupancyOf, type UnitOccupancy } from './occupancy.ts';
 import { streamsOf } from './streams-of.ts';
 import { metadataOf, type Actor, type Scope, type VacationFigures, type VacationRequest, type WorkerFile } from './types.ts';
 import type { RuleViolation } from './violations.ts';
@@ -127,9 +127,6 @@ export function repeatedLine(lines: readonly PlanLine[]): { documentNumber: stri
   return undefined;
 }
 
-/** Streams read per query: a few hundred at a time keep each read short. */
-const READ_CHUNK = 500;
-
 /**
  * Books a plan all or nothing. The append names every worker's stream at the revision its line
  * was judged on, and every month stream of a subgerencia under a limit at the revision its
@@ -201,17 +198,6 @@ export class PlanBooking {
     return { ok: false, kind: 'busy' };
   }
 
-  /** Whole streams, read fresh, a chunk at a time. */
-  private async streams(wanted: readonly string[]): Promise<Map<string, StoredEvent[]>> {
-    const stored = new Map<string, StoredEvent[]>();
-    for (let i = 0; i < wanted.length; i += READ_CHUNK) {
-      const chunk = wanted.slice(i, i + READ_CHUNK);
-      const got = await this.deps.events.readStreams(chunk.map((stream) => ({ stream, fromRevision: 0 })));
-      for (const stream of chunk) stored.set(stream, got.get(stream) ?? []);
-    }
-    return stored;
-  }
-
   /**
    * What an earlier run of the same request wrote before its answer was lost, found by the
    * idempotency key its events carry: the plan is one append, so every line's record is there
@@ -219,7 +205,10 @@ export class PlanBooking {
    */
   private async writtenEarlier(workerIds: readonly number[], actor: Actor): Promise<PlanBookingOutcome | undefined> {
     if (actor.idempotencyKey === null || workerIds.length === 0) return undefined;
-    const stored = await this.streams(workerIds.map((id) => workerStream(id)));
+    const stored = await readWhole(
+      this.deps.events,
+      workerIds.map((id) => workerStream(id)),
+    );
     const records: VacationRecord[] = [];
     let position: Position | undefined;
     for (const id of workerIds) {
@@ -236,15 +225,14 @@ export class PlanBooking {
   /** The workers' states and the occupancy of each subgerencia over its months, read fresh. */
   private async read(workerIds: readonly number[], months: ReadonlyMap<string, readonly string[]>) {
     const unitStreams = [...months].flatMap(([unit, list]) => list.map((month) => unitStream(unit, month)));
-    const stored = await this.streams([...workerIds.map((id) => workerStream(id)), ...unitStreams]);
+    const stored = await readWhole(this.deps.events, [...workerIds.map((id) => workerStream(id)), ...unitStreams]);
     const states = new Map(workerIds.map((id) => [id, foldWorker(decodeStream(stored.get(workerStream(id))!))]));
     const occupancies = new Map<string, UnitOccupancy>();
     for (const [unit, list] of months) {
-      const streams = list.map((month) => {
-        const events = decodeStream(stored.get(unitStream(unit, month))!);
-        return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
-      });
-      occupancies.set(unit, foldUnit(unit, streams));
+      occupancies.set(
+        unit,
+        occupancyOf(unit, list, (month) => decodeStream(stored.get(unitStream(unit, month))!)),
+      );
     }
     return { states, occupancies };
   }

@@ -11,7 +11,7 @@ import type { Changed, Created, Edited, Interrupted } from './answers.ts';
 import type { CreateVacation, EditVacation, InterruptionRequest, Moment, VacationCommand } from './decide.ts';
 import { evaluate, place, type Placement } from './evaluate.ts';
 import { handle, type CommandEvents, type HandlerDeps, type Loaded, type Written } from './handle.ts';
-import { foldUnit, monthsOf, type UnitOccupancy } from './occupancy.ts';
+import { occupancyOf, monthsOf, type UnitOccupancy } from './occupancy.ts';
 import type { Actor, CommandFailure, Outcome, VacationFigures, VacationRequest, WorkerFile } from './types.ts';
 import { foldWorker, type JudgedState, type VacationState, type WorkerState } from '../events/worker-state.ts';
 
@@ -246,13 +246,7 @@ export class VacationCommands {
     const periods = monthsOf(request.startDate, placement.endDate);
     const months = periods.map((m) => unitStream(subgerenciaId, m));
     const occupancy = (loaded: Loaded) =>
-      foldUnit(
-        subgerenciaId,
-        periods.map((month, i) => {
-          const events = loaded.streams.get(months[i]!) ?? [];
-          return { month, revision: events.length ? events[events.length - 1]!.revision : -1, events: events.map((e) => e.event) };
-        }),
-      );
+      occupancyOf(subgerenciaId, periods, (month) => loaded.streams.get(unitStream(subgerenciaId, month)) ?? []);
     return { placement, months, occupancy };
   }
 }
